@@ -1,0 +1,68 @@
+import { useId, useState, type KeyboardEvent } from 'react';
+
+interface ComposerProps {
+  maxLength: number;
+  /** True while a reply streams or a send is in flight: sending is paused, typing is not. */
+  busy: boolean;
+  onSend: (text: string) => void;
+  onPaste?: (length: number) => void;
+}
+
+/** Chat input: Enter sends, Shift+Enter adds a line; a visible counter enforces the length limit. */
+export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
+  const [text, setText] = useState('');
+  const inputId = useId();
+  const counterId = useId();
+  const trimmed = text.trim();
+  const tooLong = text.length > maxLength;
+  const canSend = !busy && trimmed.length > 0 && !tooLong;
+
+  const send = () => {
+    if (!canSend) return;
+    onSend(trimmed);
+    setText('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <label htmlFor={inputId}>Message the assistant</label>
+      <textarea
+        id={inputId}
+        value={text}
+        rows={3}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+        onPaste={(event) => onPaste?.(event.clipboardData.getData('text').length)}
+        aria-describedby={counterId}
+        aria-invalid={tooLong}
+        placeholder="Type a message. Enter sends, Shift+Enter adds a line."
+      />
+      <div className="composer-footer">
+        <span id={counterId} className={tooLong ? 'counter over' : 'counter'}>
+          {text.length} / {maxLength} characters
+        </span>
+        {tooLong && (
+          <span role="alert" className="counter over">
+            Too long: please shorten by {text.length - maxLength}.
+          </span>
+        )}
+        <button type="submit" disabled={!canSend}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

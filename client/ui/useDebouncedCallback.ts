@@ -1,0 +1,25 @@
+import { useEffect, useRef } from 'react';
+
+/**
+ * Returns { schedule, flush }: schedule(value) runs `run(value)` after `delayMs` of quiet;
+ * flush() runs a pending call now (used before submit and on page hide so no draft is lost).
+ */
+export function useDebouncedCallback<T>(run: (value: T) => void, delayMs: number) {
+  const runRef = useRef(run);
+  runRef.current = run;
+  const pending = useRef<{ value: T; timer: ReturnType<typeof setTimeout> } | null>(null);
+
+  const flush = () => {
+    const current = pending.current;
+    if (!current) return;
+    clearTimeout(current.timer);
+    pending.current = null;
+    runRef.current(current.value);
+  };
+  const schedule = (value: T) => {
+    if (pending.current) clearTimeout(pending.current.timer);
+    pending.current = { value, timer: setTimeout(flush, delayMs) };
+  };
+  useEffect(() => () => flush(), []); // eslint-disable-line react-hooks/exhaustive-deps
+  return { schedule, flush };
+}

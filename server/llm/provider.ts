@@ -1,0 +1,76 @@
+/**
+ * One interface for every model call: participant chat, judge, annotator, simulated participant.
+ *
+ * A request goes in; a `CompletionResult` comes out. Streaming is optional: pass `onDelta` to receive
+ * text as it arrives. Implementations never throw for provider trouble (HTTP 429/5xx, timeouts, a
+ * stream that dies): they retry with backoff as configured and then return a result whose `error` is
+ * set, with whatever text had arrived and `interrupted` true when a stream broke mid-reply.
+ * Aborting through `signal` (the participant pressed Stop) returns `finishReason: 'aborted'`.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+export interface CompletionRequest {
+  /** Exact model name sent to the provider (e.g. "gpt-4o-mini-2024-07-18"). */
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  seed?: number;
+  /** Receives each text fragment as it streams. When absent, the call need not stream. */
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+  /** Overrides the provider's default per-call timeout (ms). */
+  timeoutMs?: number;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'content_filter' | 'aborted' | 'error' | string;
+
+export interface ProviderError {
+  /** 'rate_limit' (429), 'server' (5xx), 'timeout', 'stream' (died mid-reply), 'client' (4xx other than 429), 'network'. */
+  kind: 'rate_limit' | 'server' | 'timeout' | 'stream' | 'client' | 'network';
+  message: string;
+  status?: number;
+  /** Whether the participant (or caller) may sensibly try again. */
+  retryable: boolean;
+}
+
+export interface CompletionResult {
+  text: string;
+  /** Provider-reported usage; null when the provider reported none (e.g. a stream cut short). */
+  usage: TokenUsage | null;
+  /** Which provider produced this ("openai-compatible", "offline"). */
+  provider: string;
+  /** The model the provider says answered (may differ from the requested one). */
+  model: string;
+  /** Base URL of the provider, for the record; null for the offline provider. */
+  providerUrl: string | null;
+  systemFingerprint: string | null;
+  finishReason: FinishReason;
+  /** ms from request start to the first streamed text; null when nothing arrived or not streamed. */
+  ttftMs: number | null;
+  /** ms from request start to the end of the reply (success or failure). */
+  latencyMs: number;
+  /** Number of attempts made (1 = no retry). */
+  attempts: number;
+  /** True when a stream started but broke before a finish reason arrived. */
+  interrupted: boolean;
+  error?: ProviderError;
+}
+
+export interface LlmProvider {
+  /** Short stable name recorded with every result. */
+  readonly name: string;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}
