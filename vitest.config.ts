@@ -9,5 +9,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    reporters: ['default', './tests/support/summaryReporter.ts'],
   },
 });
