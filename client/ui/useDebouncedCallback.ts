@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 
 /**
  * Returns { schedule, flush }: schedule(value) runs `run(value)` after `delayMs` of quiet;
- * flush() runs a pending call now (used before submit and on page hide so no draft is lost).
+ * flush() runs a pending call now (on page hide, so no draft is lost); cancel() drops it.
  */
 export function useDebouncedCallback<T>(run: (value: T) => void, delayMs: number) {
   const runRef = useRef(run);
@@ -20,6 +20,10 @@ export function useDebouncedCallback<T>(run: (value: T) => void, delayMs: number
     if (pending.current) clearTimeout(pending.current.timer);
     pending.current = { value, timer: setTimeout(flush, delayMs) };
   };
+  const cancel = () => {
+    if (pending.current) clearTimeout(pending.current.timer);
+    pending.current = null;
+  };
   useEffect(() => () => flush(), []); // eslint-disable-line react-hooks/exhaustive-deps
-  return { schedule, flush };
+  return { schedule, flush, cancel };
 }

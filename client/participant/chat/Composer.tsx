@@ -59,6 +59,7 @@ export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
             Too long: please shorten by {text.length - maxLength}.
           </span>
         )}
+        {busy && trimmed.length > 0 && <span className="composer-wait">Wait for the reply (or press Stop) to send.</span>}
         <button type="submit" disabled={!canSend}>
           Send
         </button>

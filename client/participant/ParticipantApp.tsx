@@ -1,0 +1,78 @@
+import { useEffect, useRef } from 'react';
+import type { SessionState } from '../../common/session';
+import { SessionHeader } from './SessionHeader';
+import { useParticipantSession, type SessionActions } from './session/useParticipantSession';
+import type { LiveSession } from './session/liveSession';
+import type { ConnectionState } from '../socket/sessionSocket';
+import { ConsentStep } from './steps/ConsentStep';
+import { InstructionsStep } from './steps/InstructionsStep';
+import { OutcomeStep } from './steps/OutcomeStep';
+import { PreviewPage } from './steps/PreviewPage';
+import { SurveyStep } from './steps/SurveyStep';
+import { WorkspaceStep } from './steps/WorkspaceStep';
+
+/** The participant tree: /study/<id>. Picks the step component from the session's step and status. */
+export default function ParticipantApp({ studyId }: { studyId: string }) {
+  const view = useParticipantSession(studyId);
+
+  if (view.phase === 'loading') return <p className="page-status" role="status">{view.message}</p>;
+  if (view.phase === 'preview') return <PreviewPage study={view.study} />;
+  if (view.phase === 'error')
+    return (
+      <main className="page narrow">
+        <h1>Something went wrong</h1>
+        <p className="error-box" role="alert">
+          {view.message}
+        </p>
+        <button type="button" onClick={() => window.location.reload()}>
+          Reload the page
+        </button>
+      </main>
+    );
+
+  const { live, actions, token, connection } = view;
+  return (
+    <LiveSessionPage live={live} actions={actions} token={token} connection={connection} />
+  );
+}
+
+function LiveSessionPage({ live, actions, token, connection }: { live: LiveSession; actions: SessionActions; token: string; connection: ConnectionState }) {
+  useEffect(() => {
+    document.title = `${live.state.studyTitle} · Tandem`;
+  }, [live.state.studyTitle]);
+  return (
+    <>
+      <SessionHeader state={live.state} connection={connection} />
+      <StepView live={live} actions={actions} token={token} />
+    </>
+  );
+}
+
+export type StepKey = SessionState['step'] | 'declined' | 'timed_out';
+
+export function stepKeyOf(state: SessionState): StepKey {
+  if (state.status === 'declined') return 'declined';
+  if (state.status === 'timed_out') return 'timed_out';
+  if (state.status === 'completed') return 'complete';
+  return state.step;
+}
+
+function StepView({ live, actions, token }: { live: LiveSession; actions: SessionActions; token: string }) {
+  const { state } = live;
+  const key = stepKeyOf(state);
+  const mainRef = useRef<HTMLElement>(null);
+  // Move focus to the new step's heading so screen-reader and keyboard users start at the top.
+  useEffect(() => {
+    mainRef.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [key]);
+
+  return (
+    <main ref={mainRef} className={key === 'workspace' ? 'page' : 'page narrow'} data-step={key}>
+      {key === 'consent' && <ConsentStep state={state} onRespond={actions.respondConsent} />}
+      {key === 'instructions' && <InstructionsStep state={state} token={token} onStart={() => actions.advance('instructions')} />}
+      {key === 'workspace' && <WorkspaceStep live={live} actions={actions} token={token} />}
+      {key === 'survey' && <SurveyStep state={state} onSubmit={actions.submitSurvey} />}
+      {(key === 'complete' || key === 'declined' || key === 'timed_out') && <OutcomeStep state={state} />}
+    </main>
+  );
+}

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import type { SessionState } from '../../common/session';
+import type { ConnectionState } from '../socket/sessionSocket';
+
+const STEP_LABELS: [SessionState['step'], string][] = [
+  ['consent', 'Consent'],
+  ['instructions', 'Instructions'],
+  ['workspace', 'Task'],
+  ['survey', 'Survey'],
+  ['complete', 'Done'],
+];
+
+/** Study title, where the participant is in the flow, time left and connection status. */
+export function SessionHeader({ state, connection }: { state: SessionState; connection: ConnectionState }) {
+  const active = state.status === 'active';
+  return (
+    <header className="topbar">
+      <span className="title">{state.studyTitle}</span>
+      {active && (
+        <nav aria-label="Study progress">
+          <ol className="steps">
+            {STEP_LABELS.map(([step, label]) => (
+              <li key={step} aria-current={state.step === step ? 'step' : undefined}>
+                {label}
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+      <span className="conn-group">
+        {active && state.deadline !== null && <TimeLeft deadline={state.deadline} serverNow={state.serverNow} />}{' '}
+        <span className={connection === 'connected' ? 'conn' : 'conn down'} role="status">
+          {connection === 'connected' ? '' : connection === 'reconnecting' ? 'Connection lost — reconnecting…' : 'Connecting…'}
+        </span>
+      </span>
+    </header>
+  );
+}
+
+/** Minutes left, corrected for the difference between the server's and the browser's clocks. */
+function TimeLeft({ deadline, serverNow }: { deadline: number; serverNow: number }) {
+  const [skew] = useState(() => serverNow - Date.now());
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, []);
+  const minutes = Math.max(0, Math.ceil((deadline - (now + skew)) / 60_000));
+  return (
+    <span className={minutes <= 5 ? 'conn down' : 'conn'}>
+      Time left: {minutes} min
+    </span>
+  );
+}

@@ -1,0 +1,108 @@
+import { useId, useState } from 'react';
+import type { ArtifactField } from '../../../common/study';
+import type { UploadView } from '../../../common/session';
+import { messageOf } from '../../socket/errors';
+import { uploadImage, withToken } from '../api';
+
+/**
+ * An image artifact field: choose a file, see a preview and the upload's progress. The field's value
+ * is the upload id the server returns (POST /api/session/upload).
+ */
+export function ImageField({
+  field,
+  value,
+  uploads,
+  token,
+  limits,
+  onChange,
+}: {
+  field: ArtifactField;
+  value: string;
+  uploads: UploadView[];
+  token: string;
+  limits: { maxUploadBytes: number; uploadTypes: string[] };
+  onChange: (uploadId: string) => void;
+}) {
+  const id = useId();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // Uploads made since the last state snapshot; the preview is served back by the server, so what
+  // the participant sees is exactly what was stored.
+  const [fresh, setFresh] = useState<UploadView[]>([]);
+  const stored = [...fresh, ...uploads].find((u) => u.id === value);
+  const preview = stored ? { url: withToken(stored.url, token), name: stored.fileName } : null;
+
+  const choose = async (file: File | undefined) => {
+    setError(null);
+    if (!file) return;
+    if (!limits.uploadTypes.includes(file.type)) {
+      setError(`Please choose an image file (${limits.uploadTypes.map((t) => t.replace('image/', '').toUpperCase()).join(', ')}).`);
+      return;
+    }
+    if (file.size > limits.maxUploadBytes) {
+      setError(`This file is too big (${formatBytes(file.size)}); the limit is ${formatBytes(limits.maxUploadBytes)}.`);
+      return;
+    }
+    setProgress(0);
+    try {
+      const uploaded = await uploadImage(token, field.id, file, setProgress);
+      setFresh((list) => [
+        { id: uploaded.uploadId, fieldId: uploaded.fieldId, fileName: uploaded.fileName, contentType: uploaded.contentType, bytes: uploaded.bytes, url: uploaded.url },
+        ...list,
+      ]);
+      onChange(uploaded.uploadId);
+    } catch (err) {
+      setError(`The upload failed: ${messageOf(err)}`);
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {field.label}
+        {field.required && <span className="required-mark" aria-hidden="true"> *</span>}
+        {field.required && <span className="visually-hidden"> (required)</span>}
+      </label>
+      {field.help && <p className="hint">{field.help}</p>}
+      <input
+        id={id}
+        name={field.id}
+        type="file"
+        accept={limits.uploadTypes.join(',')}
+        disabled={progress !== null}
+        onChange={(event) => {
+          void choose(event.target.files?.[0]);
+          event.target.value = '';
+        }}
+      />
+      <p className="hint">
+        {preview ? 'Choose another file to replace this image. ' : ''}Images up to {formatBytes(limits.maxUploadBytes)}.
+      </p>
+      {progress !== null && (
+        <div role="status">
+          <progress value={progress} max={1} aria-label={`Uploading ${field.label}`} />
+          <span className="hint">Uploading… {Math.round(progress * 100)}%</span>
+        </div>
+      )}
+      {error && (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      )}
+      {preview && (
+        <figure>
+          <img className="image-preview" src={preview.url} alt={`Your uploaded image for “${field.label}”: ${preview.name}`} />
+          <figcaption className="hint">Uploaded: {preview.name}</figcaption>
+        </figure>
+      )}
+    </div>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}

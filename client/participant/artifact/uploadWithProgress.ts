@@ -1,0 +1,44 @@
+/**
+ * POSTs a body with XMLHttpRequest (fetch has no upload progress) and resolves the parsed JSON reply.
+ * Rejects with the server's error message when the reply is not 2xx.
+ */
+export function uploadWithProgress(
+  url: string,
+  body: FormData | Blob,
+  headers: Record<string, string>,
+  onProgress: (fraction: number) => void,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onerror = () => reject(new Error('The upload failed: the connection was lost. Please try again.'));
+    xhr.onload = () => {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(xhr.responseText);
+      } catch {
+        /* non-JSON reply, handled below */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve(parsed);
+      } else {
+        reject(new Error(errorMessageOf(parsed) ?? `The upload was refused (HTTP ${xhr.status}).`));
+      }
+    };
+    xhr.send(body);
+  });
+}
+
+/** Reads `{ error: { message } }` or `{ error: "…" }` from an error reply. */
+export function errorMessageOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object' || !('error' in body)) return undefined;
+  const error = (body as { error: unknown }).error;
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') return error.message;
+  return undefined;
+}

@@ -1,0 +1,101 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import { messageOf } from '../../socket/errors';
+import type { LiveSession } from '../session/liveSession';
+import type { SessionActions } from '../session/useParticipantSession';
+import { Composer } from './Composer';
+import { MessageBubble } from './MessageBubble';
+
+/**
+ * The chat: an aria-live log of messages (busy while a reply streams, so screen readers announce
+ * the finished reply once instead of every token), Stop while streaming, Retry after a failure.
+ */
+export function ChatPanel({ live, actions }: { live: LiveSession; actions: SessionActions }) {
+  const { state, streaming, pending, chatError } = live;
+  const label = state.assistant.label;
+  const [actionError, setActionError] = useState<string | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+
+  const last = state.messages.at(-1);
+  const lastFailed = last?.role === 'assistant' && (last.status === 'interrupted' || last.status === 'error');
+  const unanswered = last?.role === 'user' && !streaming && pending.length === 0;
+  const canRetry = !streaming && (lastFailed || unanswered || chatError?.retryable === true);
+  const shownError = chatError?.message ?? (lastFailed ? last.error ?? 'The reply failed.' : unanswered ? 'No reply arrived yet.' : null);
+
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
+  }, [state.messages.length, streaming?.text, pending.length, shownError]);
+
+  const run = async (action: () => Promise<void>) => {
+    setActionError(null);
+    try {
+      await action();
+    } catch (error) {
+      setActionError(messageOf(error));
+    }
+  };
+
+  return (
+    <section className="card chat" aria-labelledby="chat-heading">
+      <h2 id="chat-heading">Chat with {label}</h2>
+      {state.assistant.offline && <p className="hint">Demo assistant: it runs without an AI service and gives simple, scripted answers.</p>}
+      <div
+        ref={listRef}
+        className="messages"
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        aria-busy={streaming !== null}
+        tabIndex={0}
+        onScroll={(event) => {
+          const el = event.currentTarget;
+          stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
+        <ol className="message-list">
+          {state.messages.length === 0 && pending.length === 0 && !streaming && (
+            <li className="chat-empty">Ask {label} anything about the task. Enter sends, Shift+Enter adds a line.</li>
+          )}
+          {state.messages.map((message) => (
+            <MessageBubble
+              key={message.id}
+              role={message.role}
+              text={message.text}
+              assistantLabel={label}
+              status={message.status}
+              error={message.error}
+            />
+          ))}
+          {pending.map((message) => (
+            <MessageBubble key={message.clientId} role="user" text={message.text} assistantLabel={label} pending />
+          ))}
+          {streaming && <MessageBubble key={streaming.replyId} role="assistant" text={streaming.text} assistantLabel={label} streaming />}
+        </ol>
+      </div>
+      {(shownError || actionError) && (
+        <div className="error-box chat-error" role="alert">
+          <span>{actionError ?? shownError}</span>
+          {canRetry && (
+            <button type="button" className="secondary" onClick={() => void run(actions.retryReply)}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+      {streaming && (
+        <div className="actions">
+          <button type="button" className="danger" onClick={() => void run(actions.stopReply)}>
+            Stop the reply
+          </button>
+        </div>
+      )}
+      <Composer
+        maxLength={state.limits.maxMessageChars}
+        busy={streaming !== null || pending.length > 0}
+        onSend={actions.sendChat}
+        onPaste={(chars) => actions.telemetry({ kind: 'paste', chars, target: 'chat' })}
+      />
+    </section>
+  );
+}

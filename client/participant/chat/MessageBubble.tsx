@@ -1,0 +1,50 @@
+import { memo } from 'react';
+import type { ChatMessageView } from '../../../common/session';
+import { SafeMarkdown } from './SafeMarkdown';
+
+const STATUS_NOTES: Partial<Record<ChatMessageView['status'], string>> = {
+  stopped: 'Stopped before the end.',
+  interrupted: 'This reply was cut off.',
+  error: 'No reply arrived.',
+};
+
+/**
+ * One chat message. Participant text is shown as typed; assistant text as safe markdown.
+ * Memoised: while a reply streams only its own bubble re-renders, not the whole history.
+ */
+export const MessageBubble = memo(function MessageBubble({
+  role,
+  text,
+  assistantLabel,
+  status,
+  error,
+  pending,
+  streaming,
+}: {
+  role: ChatMessageView['role'];
+  text: string;
+  assistantLabel: string;
+  status?: ChatMessageView['status'];
+  error?: string | null;
+  pending?: boolean;
+  streaming?: boolean;
+}) {
+  const failed = status === 'interrupted' || status === 'error';
+  const classes = ['message', role, pending ? 'pending' : '', failed ? 'failed' : ''].filter(Boolean).join(' ');
+  const note = status ? STATUS_NOTES[status] : undefined;
+  return (
+    <li className={classes} data-status={streaming ? 'streaming' : pending ? 'pending' : status}>
+      <div className="who">{role === 'user' ? 'You' : assistantLabel}</div>
+      {role === 'user' ? <div className="text">{text}</div> : text ? <SafeMarkdown text={text} /> : null}
+      {streaming && !text && <div className="typing">{assistantLabel} is writing…</div>}
+      {pending && <div className="note">Sending…</div>}
+      {note && (
+        // The reason (error) is shown once, beside the Retry button, for the latest reply; older failed
+        // replies keep it as a tooltip.
+        <div className={failed ? 'note error' : 'note'} title={error ?? undefined}>
+          {note}
+        </div>
+      )}
+    </li>
+  );
+});

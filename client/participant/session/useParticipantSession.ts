@@ -1,0 +1,201 @@
+import { useEffect, useReducer, useState } from 'react';
+import type { StudyPublic } from '../../../common/http';
+import type { SessionState } from '../../../common/session';
+import type { ArtifactValues } from '../../../common/session';
+import type { SurveyAnswers } from '../../../common/survey';
+import type { Telemetry, ArtifactDraftAck, StepAdvance } from '../../../common/events';
+import { ChatOutbox } from '../../socket/chatOutbox';
+import { RequestError, messageOf } from '../../socket/errors';
+import { SessionSocket, type ConnectionState } from '../../socket/sessionSocket';
+import { fetchStudyPublic, joinStudy } from '../api';
+import { readLaunchParams } from '../launchParams';
+import { forgetToken, loadToken, saveToken } from '../tokenStore';
+import { initialLive, liveReducer, type LiveAction, type LiveSession } from './liveSession';
+
+export interface SessionActions {
+  respondConsent(accept: boolean, version: string): Promise<void>;
+  advance(from: StepAdvance['from']): Promise<void>;
+  sendChat(text: string): void;
+  stopReply(): Promise<void>;
+  retryReply(): Promise<void>;
+  saveDraft(fields: ArtifactValues): Promise<ArtifactDraftAck>;
+  submitArtifact(fields: ArtifactValues): Promise<void>;
+  submitSurvey(answers: SurveyAnswers): Promise<void>;
+  telemetry(event: Omit<Telemetry, 'clientTs'>): void;
+}
+
+export type SessionView =
+  | { phase: 'loading'; message: string }
+  | { phase: 'preview'; study: StudyPublic | null }
+  | { phase: 'error'; message: string }
+  | { phase: 'live'; live: LiveSession; connection: ConnectionState; token: string; actions: SessionActions };
+
+type Boot =
+  | { phase: 'loading'; message: string }
+  | { phase: 'preview'; study: StudyPublic | null }
+  | { phase: 'error'; message: string }
+  | { phase: 'connected'; token: string; actions: SessionActions };
+
+/**
+ * Joins (or resumes) the participant's session for `studyId` and keeps it live over socket.io:
+ * every (re)connect re-reads the full state and resends unacknowledged chat messages.
+ */
+export function useParticipantSession(studyId: string): SessionView {
+  const [boot, setBoot] = useState<Boot>({ phase: 'loading', message: 'Opening the study…' });
+  const [live, dispatch] = useReducer(
+    (current: LiveSession | null, action: LiveAction | { type: 'init'; state: SessionState; pending: LiveSession['pending'] }) => {
+      if (action.type === 'init') return initialLive(action.state, action.pending);
+      if (action.type === 'snapshot' && !current) return initialLive(action.state, []);
+      return current ? liveReducer(current, action) : current;
+    },
+    null,
+  );
+  const [connection, setConnection] = useState<ConnectionState>('connecting');
+
+  useEffect(() => {
+    let disposed = false;
+    let socket: SessionSocket | null = null;
+    let outbox: ChatOutbox | null = null;
+    const launch = readLaunchParams(window.location.search);
+
+    const snapshot = (state: SessionState) => {
+      if (disposed) return;
+      outbox?.reconcile(state.messages);
+      dispatch({ type: 'snapshot', state });
+    };
+
+    const connect = (token: string, fromStorage: boolean) => {
+      const s = new SessionSocket({ token });
+      socket = s;
+      const ob = new ChatOutbox(`tandem:outbox:${studyId}`, {
+        send: (m) => s.emit('chat:send', m),
+        isConnected: () => s.connected,
+        onAck: (ack) => dispatch({ type: 'sent', ack }),
+        onRefused: (_m, error) => dispatch({ type: 'chatError', message: `Your message was not sent: ${error.message}`, retryable: false }),
+        onChange: (pending) => dispatch({ type: 'pending', pending }),
+      });
+      outbox = ob;
+      s.on('chat:delta', (delta) => dispatch({ type: 'delta', delta }));
+      s.on('chat:done', ({ message }) => {
+        dispatch({ type: 'done', message });
+        void ob.flush();
+      });
+      s.on('chat:error', (failure) => {
+        dispatch({ type: 'failed', failure });
+        void ob.flush();
+      });
+      s.on('session:state', snapshot);
+      const actions = makeActions(s, ob, dispatch);
+      s.onConnection((state) => {
+        if (disposed) return;
+        setConnection(state);
+        if (state === 'connected') {
+          s.emit('session:state', { clientTs: Date.now() })
+            .then((state) => {
+              if (disposed) return;
+              ob.reconcile(state.messages);
+              dispatch({ type: 'init', state, pending: ob.list() });
+              setBoot((current) => (current.phase === 'connected' && current.token === token ? current : { phase: 'connected', token, actions }));
+              void ob.flush();
+            })
+            // On a first load this is fatal; after a reconnect the page keeps what it has and the next
+            // reconnect tries again.
+            .catch((error) =>
+              setBoot((current) =>
+                current.phase === 'connected' ? current : { phase: 'error', message: `Could not load your session: ${messageOf(error)}` },
+              ),
+            );
+        }
+        if (state === 'unauthorized') {
+          s.close();
+          ob.dispose();
+          forgetToken(studyId);
+          // A stored token may be stale (e.g. the database was reset): join afresh once.
+          if (fromStorage) void join();
+          else setBoot({ phase: 'error', message: 'This study link is not valid for your session. Please open the original link again.' });
+        }
+      });
+    };
+
+    const join = async () => {
+      try {
+        const joined = await joinStudy(studyId, launch.raw);
+        if (disposed) return;
+        if (joined.preview) {
+          setBoot({ phase: 'preview', study: await fetchStudyPublic(studyId).catch(() => null) });
+          return;
+        }
+        saveToken(studyId, joined.token, launch.raw);
+        connect(joined.token, false);
+      } catch (error) {
+        if (!disposed) setBoot({ phase: 'error', message: messageOf(error) });
+      }
+    };
+
+    if (launch.isMturkPreview) {
+      fetchStudyPublic(studyId)
+        .then((study) => !disposed && setBoot({ phase: 'preview', study }))
+        .catch((error) => !disposed && setBoot({ phase: 'error', message: messageOf(error) }));
+    } else {
+      const stored = loadToken(studyId, launch.raw);
+      if (stored) connect(stored, true);
+      else void join();
+    }
+    return () => {
+      disposed = true;
+      outbox?.dispose();
+      socket?.close();
+    };
+  }, [studyId]);
+
+  if (boot.phase !== 'connected') return boot;
+  if (!live) return { phase: 'loading', message: 'Loading your session…' };
+  return { phase: 'live', live, connection, token: boot.token, actions: boot.actions };
+}
+
+function makeActions(
+  socket: SessionSocket,
+  outbox: ChatOutbox,
+  dispatch: (action: LiveAction) => void,
+): SessionActions {
+  const now = () => Date.now();
+  const withState = async (promise: Promise<SessionState>) => {
+    dispatch({ type: 'snapshot', state: await promise });
+  };
+  // When the server says the session moved on (time limit), re-read it so the page follows.
+  const resyncOn = async <T>(promise: Promise<T>): Promise<T> => {
+    try {
+      return await promise;
+    } catch (error) {
+      if (error instanceof RequestError && (error.code === 'session_over' || error.code === 'wrong_step')) {
+        socket.emit('session:state', { clientTs: now() }).then((state) => dispatch({ type: 'snapshot', state }), () => undefined);
+      }
+      throw error;
+    }
+  };
+  return {
+    respondConsent: (accept, version) =>
+      resyncOn(withState(socket.emit('consent:respond', { accept, version, clientTs: now() }))),
+    advance: (from) => resyncOn(withState(socket.emit('step:advance', { from, clientTs: now() }))),
+    sendChat: (text) => {
+      outbox.add(text);
+    },
+    stopReply: async () => {
+      await socket.emit('chat:stop', { clientTs: now() });
+    },
+    retryReply: async () => {
+      try {
+        const { replyId } = await socket.emit('chat:retry', { clientTs: now() });
+        dispatch({ type: 'retrying', replyId });
+      } catch (error) {
+        dispatch({ type: 'chatError', message: `Retry failed: ${messageOf(error)}`, retryable: true });
+      }
+    },
+    saveDraft: (fields) => resyncOn(socket.emit('artifact:draft', { fields, clientTs: now() })),
+    submitArtifact: (fields) => resyncOn(withState(socket.emit('artifact:submit', { fields, clientTs: now() }))),
+    submitSurvey: (answers) => resyncOn(withState(socket.emit('survey:submit', { answers, clientTs: now() }))),
+    telemetry: (event) => {
+      socket.emit('telemetry', { ...event, clientTs: now() }).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The participant's session token, kept in localStorage per study so a reload (or reopening the
+ * tab) resumes the same session. It is stored with a fingerprint of the link's parameters: a link
+ * with different platform ids (another person on a shared computer) joins afresh instead of taking
+ * over the stored session. Storage can be unavailable (private mode): the session then lasts until
+ * the tab closes, and the server's platform-id lookup still resumes it on rejoin.
+ */
+const key = (studyId: string) => `tandem:session:${studyId}`;
+
+export function paramsFingerprint(params: Record<string, string>): string {
+  return JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export function loadToken(studyId: string, params: Record<string, string>): string | null {
+  try {
+    const raw = window.localStorage.getItem(key(studyId));
+    if (!raw) return null;
+    const stored = JSON.parse(raw) as { token?: unknown; params?: unknown };
+    if (typeof stored.token !== 'string') return null;
+    const linkHasIds = Object.keys(params).length > 0;
+    if (linkHasIds && stored.params !== paramsFingerprint(params)) return null;
+    return stored.token;
+  } catch {
+    return null;
+  }
+}
+
+export function saveToken(studyId: string, token: string, params: Record<string, string>): void {
+  try {
+    window.localStorage.setItem(key(studyId), JSON.stringify({ token, params: paramsFingerprint(params) }));
+  } catch {
+    /* storage unavailable: see above */
+  }
+}
+
+export function forgetToken(studyId: string): void {
+  try {
+    window.localStorage.removeItem(key(studyId));
+  } catch {
+    /* storage unavailable */
+  }
+}

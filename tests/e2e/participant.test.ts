@@ -1,0 +1,579 @@
+/**
+ * End to end in Debian Chromium: a participant completes the visualization study against the real
+ * server (real SQLite file in a temp dir, real socket.io), the assistant pointed at the local fake
+ * OpenAI server so the real `openai` client streams replies. Then the database is checked: every
+ * event in order, nothing twice. Also: markup in chat stays inert text, decline, MTurk preview, and
+ * reopening the link with the same platform id resumes the same session.
+ *
+ * Needs the built client (dist/client): `npx vite build` (npm test builds first; built here if missing).
+ * Screenshots of each step go to /tmp/tandem-participant-*.png.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../server/app';
+import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { cutStream, lastUserText, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SHOTS = '/tmp';
+const XSS_TEXT = 'Is this safe? <img src=x onerror="window.__xss=1;alert(1)"> and <script>window.__xss=2</script> done';
+
+let fake: FakeOpenAI;
+let server: RunningServer;
+let launched: LaunchedBrowser;
+let dataDir: string;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) {
+    execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  }
+  dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-participant-'));
+  // Replies stream at a readable pace so the test can see them arrive token by token.
+  fake = await startFakeOpenAI({
+    tokensPerSecond: 40,
+    responder: (request) => {
+      const text = lastUserText(request);
+      if (text.startsWith('Is this safe?')) return reply(`You wrote: ${text}`);
+      if (text.includes('slow answer')) return reply(`Slowly: ${'step by step, '.repeat(60)}`, { tokensPerSecond: 8 });
+      if (text.includes('long answer'))
+        return reply(`Here is a longer answer. ${'Exam scores rise with hours studied. '.repeat(12)}\n\n\`\`\`python\nprint("done")\n\`\`\``, { tokensPerSecond: 25 });
+      return reply('Good question. Try a **scatter plot** of `hours_studied` against `exam_score`:\n\n```python\nimport pandas as pd\ndf = pd.read_csv("study_habits.csv")\ndf.plot.scatter(x="hours_studied", y="exam_score")\n```');
+    },
+  });
+  server = await startServer({
+    dataDir,
+    port: 0,
+    studiesDir: path.join(ROOT, 'studies'),
+    surveysDir: path.join(ROOT, 'surveys'),
+    openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
+  });
+  launched = await launchBrowser();
+});
+
+afterAll(async () => {
+  await launched?.close();
+  await server?.close();
+  await fake?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; errors: string[] }> {
+  const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, dialogs, errors };
+}
+
+/** Full-page shots, except the workspace: its chat is sticky, so a viewport shot shows what the participant sees. */
+const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: `${SHOTS}/tandem-participant-${name}.png`, fullPage });
+
+function openDb() {
+  const file = findDatabase(dataDir);
+  return new Database(file, { readonly: true, fileMustExist: true });
+}
+
+function findDatabase(dir: string): string {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isFile() && /\.(sqlite3?|db)$/.test(entry.name)) return full;
+    if (entry.isDirectory()) {
+      try {
+        return findDatabase(full);
+      } catch {
+        /* keep looking */
+      }
+    }
+  }
+  throw new Error(`no SQLite database under ${dir}`);
+}
+
+/** A tiny valid PNG (RGB gradient with a diagonal line) so the upload is a real image the browser decodes. */
+function makePng(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of buf) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // colour type RGB
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const onLine = Math.abs(height - 1 - y - Math.round((x * (height - 1)) / (width - 1))) <= 1;
+      row[1 + x * 3] = onLine ? 200 : 240;
+      row[2 + x * 3] = onLine ? 30 : 240 - Math.round((y / height) * 60);
+      row[3 + x * 3] = onLine ? 30 : 255;
+    }
+    rows.push(row);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Form controls without an accessible name (label, aria-label or visible text). */
+function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('input, textarea, select, button')]
+      .filter((el) => {
+        const labels = (el as HTMLInputElement).labels;
+        return !(labels && labels.length > 0) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby') && !el.textContent?.trim();
+      })
+      .map((el) => el.outerHTML.slice(0, 120)),
+  );
+}
+
+/** Presses Tab until the focused element's text matches, proving it is reachable by keyboard. */
+async function tabTo(page: Page, text: string, maxTabs = 15) {
+  for (let i = 0; i < maxTabs; i++) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === text) return;
+  }
+  throw new Error(`"${text}" was not reached with ${maxTabs} Tab presses`);
+}
+
+async function sendChat(page: Page, text: string) {
+  const box = page.getByLabel('Message the assistant');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** Waits until `count` assistant replies are stored (not streaming) in the message list. */
+async function waitForReplies(page: Page, count: number) {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('.messages li.assistant[data-status="complete"]').length >= n,
+    count,
+    { timeout: 30_000 },
+  );
+}
+
+describe('participant flow in Chromium', () => {
+  it('completes the visualization study with a reload mid-chat, and the database holds every event once, in order', async () => {
+    const { context, page, dialogs, errors } = await newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const studyUrl = `${server.url}/study/visualization?PROLIFIC_PID=pid-e2e-1&STUDY_ID=prolific-study-1&SESSION_ID=prolific-session-1`;
+    // The study's redirect goes to Prolific; answer it locally so we can see that it happened.
+    await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Prolific</h1>' }));
+
+    // Consent
+    await page.goto(studyUrl);
+    await page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
+    expect(await page.getByText('Consent form version 2026-11-1').count()).toBe(1);
+    await shot(page, '1-consent');
+    await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+
+    // Instructions
+    await page.getByRole('heading', { name: /Instructions: What drives exam scores/ }).waitFor();
+    expect(await page.getByRole('link', { name: 'Download study_habits.csv' }).count()).toBe(1);
+    await shot(page, '2-instructions');
+    await page.getByRole('button', { name: 'Start the task' }).click();
+
+    // Workspace: first exchange, watching the reply stream in
+    await page.getByRole('heading', { name: 'Chat with' }).waitFor();
+    await sendChat(page, 'Which columns should I compare?');
+    await page.locator('.messages li[data-status="streaming"] .markdown').first().waitFor({ timeout: 15_000 });
+    await waitForReplies(page, 1);
+    expect(await page.locator('.messages li.assistant pre code').count()).toBeGreaterThan(0);
+
+    // Markup typed by the participant and echoed by the model stays inert text
+    await sendChat(page, XSS_TEXT);
+    await waitForReplies(page, 2);
+    expect(await page.locator('.messages img, .messages script').count()).toBe(0);
+    expect(await page.locator('.messages li.user', { hasText: '<img src=x onerror=' }).count()).toBe(1);
+    expect(await page.locator('.messages li.assistant', { hasText: '<script>window.__xss=2</script>' }).count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+    // Draft fields autosave
+    await page.getByLabel('Your hypothesis').fill('Students who study more hours score higher on the exam.');
+    await page.getByLabel('Analysis code').fill('import pandas as pd\ndf = pd.read_csv("study_habits.csv")\nprint(df.corr(numeric_only=True))');
+    // A paste in the code field is logged as telemetry (length only)
+    await page.getByLabel('Analysis code').evaluate((el) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'x = 1');
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await page.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, '3-workspace-chat', false);
+
+    // Reload in the middle of a streaming reply: same step, history, draft, and the reply finishes
+    await sendChat(page, 'Please give me a long answer about the trend.');
+    await page.locator('.messages li[data-status="streaming"] .markdown').first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('button', { name: 'Stop the reply' }).count()).toBe(1);
+    await shot(page, '3b-streaming', false);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Chat with' }).waitFor();
+    expect(await page.locator('.messages li.user').count()).toBe(3);
+    expect(await page.getByLabel('Your hypothesis').inputValue()).toBe('Students who study more hours score higher on the exam.');
+    await waitForReplies(page, 3);
+    expect(await page.locator('.messages li.assistant').count()).toBe(3);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, '4-workspace-after-reload', false);
+
+    // Upload a plot and finish the answer
+    await page.getByLabel('Your plot (image)').setInputFiles({ name: 'plot.png', mimeType: 'image/png', buffer: makePng(120, 80) });
+    const preview = page.getByRole('img', { name: /Your uploaded image/ });
+    await preview.waitFor();
+    expect(await preview.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(120);
+    await page.getByLabel('Interpretation').fill('The scatter plot shows a clear positive trend, which supports the hypothesis.');
+    await page.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
+    expect(await unlabelledControls(page)).toEqual([]);
+    await shot(page, '5-workspace-filled', false);
+
+    // Submit with confirmation
+    await page.getByRole('button', { name: 'Submit my answer' }).click();
+    await page.getByRole('dialog', { name: 'Submit your answer?' }).waitFor();
+    await shot(page, '6-confirm', false);
+    await page.getByRole('button', { name: 'Yes, submit' }).click();
+
+    // Survey: required checks first, then answers (one item by keyboard)
+    await page.getByRole('heading', { name: 'A few questions about the task' }).waitFor();
+    await page.getByRole('button', { name: 'Submit the survey' }).click();
+    await page.getByText(/Please answer all required questions/).waitFor();
+    await shot(page, '7-survey-required');
+    await page.locator('#item-confidence input[value="4"]').check();
+    await page.locator('#item-ai_usefulness input[value="1"]').focus();
+    await page.keyboard.press('ArrowRight'); // radio groups move with arrow keys
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#item-ai_usefulness input[value="3"]').isChecked()).toBe(true);
+    await page.locator('#item-speed input[value="5"]').check();
+    await page.locator('#item-attention input[value="4"]').check();
+    await page.locator('#item-satisfaction input[value="4"]').check();
+    await page.getByLabel(/Anything else/).fill('It was helpful.');
+    expect(await page.getByText(/Please answer all required questions/).count()).toBe(0);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await shot(page, '8-survey-filled');
+    await page.getByRole('button', { name: 'Submit the survey' }).click();
+
+    // Completion: code, copy button, visible countdown, then the redirect
+    await page.getByRole('heading', { name: /Thank you/ }).waitFor();
+    expect(await page.getByTestId('completion-code').textContent()).toBe('C1VIZ2026');
+    await page.getByRole('button', { name: 'Copy the completion code' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    await page.getByText(/Taking you back in \d+ s/).waitFor();
+    await shot(page, '9-complete');
+    await page.waitForURL(/app\.prolific\.com\/submissions\/complete\?cc=C1VIZ2026/, { timeout: 20_000 });
+
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // The trajectory in SQLite
+    const db = openDb();
+    try {
+      const sessions = db.prepare('SELECT id, status, step FROM sessions').all() as { id: string; status: string; step: string }[];
+      expect(sessions).toHaveLength(1);
+      const session = sessions[0]!;
+      expect(session.status).toBe('completed');
+      const events = db
+        .prepare('SELECT seq, type, payload, server_ts, client_ts FROM events WHERE session_id = ? ORDER BY id')
+        .all(session.id) as { seq: number; type: string; payload: string; server_ts: number; client_ts: number | null }[];
+      // seq strictly increasing from 1 with no gaps, in insertion order; server time never goes back
+      events.forEach((e, i) => expect(e.seq).toBe(i + 1));
+      for (let i = 1; i < events.length; i++) expect(events[i]!.server_ts).toBeGreaterThanOrEqual(events[i - 1]!.server_ts);
+
+      // each participant message stored exactly once, by clientId, in the order sent
+      const userMessages = events.filter((e) => e.type === 'message.user').map((e) => JSON.parse(e.payload) as { clientId: string; text: string });
+      expect(userMessages.map((m) => m.text)).toEqual([
+        'Which columns should I compare?',
+        XSS_TEXT,
+        'Please give me a long answer about the trend.',
+      ]);
+      expect(new Set(userMessages.map((m) => m.clientId)).size).toBe(3);
+      const finished = events.filter((e) => e.type === 'reply.finished').map((e) => JSON.parse(e.payload) as { status: string; replyTo: string });
+      expect(finished.map((r) => r.status)).toEqual(['complete', 'complete', 'complete']);
+      expect(new Set(finished.map((r) => r.replyTo)).size).toBe(3);
+
+      // the expected milestones, in this order (other events such as drafts/telemetry may sit between)
+      const milestones = [
+        'session.created',
+        'consent.accepted',
+        'step.changed',
+        'step.changed',
+        'message.user',
+        'reply.started',
+        'reply.finished',
+        'message.user',
+        'reply.started',
+        'reply.finished',
+        'artifact.draft_saved',
+        'message.user',
+        'reply.started',
+        'reply.finished',
+        'upload.stored',
+        'artifact.submitted',
+        'step.changed',
+        'survey.submitted',
+        'session.completed',
+      ];
+      const types = events.map((e) => e.type);
+      let at = 0;
+      for (const type of types) if (at < milestones.length && type === milestones[at]) at++;
+      expect(milestones.slice(at), `milestones missing from ${types.join(', ')}`).toEqual([]);
+      for (const once of ['session.created', 'consent.accepted', 'upload.stored', 'artifact.submitted', 'survey.submitted', 'session.completed'])
+        expect(types.filter((t) => t === once), once).toHaveLength(1);
+      expect(types).toContain('telemetry.paste');
+      const paste = events.find((e) => e.type === 'telemetry.paste')!;
+      expect(JSON.parse(paste.payload)).toMatchObject({ chars: 5, target: 'code' });
+
+      const stepChanges = events.filter((e) => e.type === 'step.changed').map((e) => JSON.parse(e.payload) as { from: string; to: string });
+      expect(stepChanges.map((s) => s.to)).toEqual(['instructions', 'workspace', 'survey', 'complete']);
+
+      // the submitted artifact holds all four fields, the image as the stored upload id
+      const artifact = db.prepare('SELECT version, fields FROM artifacts WHERE session_id = ?').all(session.id) as { version: number; fields: string }[];
+      expect(artifact).toHaveLength(1);
+      const fields = JSON.parse(artifact[0]!.fields) as Record<string, string>;
+      const upload = db.prepare('SELECT id, content_type, bytes FROM uploads WHERE session_id = ?').get(session.id) as { id: string; content_type: string; bytes: number };
+      expect(fields.plot).toBe(upload.id);
+      expect(upload.content_type).toBe('image/png');
+      expect(fields.interpretation).toMatch(/positive trend/);
+
+      // survey answers as given (ai_usefulness set by keyboard)
+      const survey = events.find((e) => e.type === 'survey.submitted')!;
+      expect(JSON.parse(survey.payload)).toMatchObject({
+        answers: { confidence: 4, ai_usefulness: 3, speed: 5, attention: 4, satisfaction: 4, comments: 'It was helpful.' },
+        attentionCheckPassed: true,
+      });
+
+      // identities stay out of the trajectory
+      expect(events.some((e) => e.payload.includes('pid-e2e-1'))).toBe(false);
+      const identity = db.prepare('SELECT platform_user_id FROM identities WHERE session_id = ?').get(session.id) as { platform_user_id: string };
+      expect(identity.platform_user_id).toBe('pid-e2e-1');
+    } finally {
+      db.close();
+    }
+  }, 180_000);
+
+  it('chat controls: Shift+Enter adds a line, the length limit blocks sending, Stop ends a reply, a cut-off reply offers Retry', async () => {
+    const { context, page, errors } = await newPage();
+    await page.goto(`${server.url}/study/visualization?participant_label=chat-controls`);
+    await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+    await page.getByRole('button', { name: 'Start the task' }).click();
+    const box = page.getByLabel('Message the assistant');
+    await box.waitFor();
+
+    // Shift+Enter adds a line; Enter sends the two-line message
+    await box.focus();
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    expect(await box.inputValue()).toBe('first line\nsecond line');
+    expect(await page.locator('.messages li.user').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await waitForReplies(page, 1);
+    expect(await page.locator('.messages li.user .text').first().innerText()).toBe('first line\nsecond line');
+
+    // Over the study's limit (4000): a visible counter and alert, Send disabled, Enter does nothing
+    await box.fill('x'.repeat(4001));
+    await page.getByText('4001 / 4000 characters').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Too long' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await box.press('Enter');
+    expect(await page.locator('.messages li.user').count()).toBe(1);
+
+    // Stop while streaming: the reply is kept as stopped and the chat is usable again
+    await sendChat(page, 'Please give me a slow answer.');
+    await page.locator('.messages li[data-status="streaming"] .markdown').first().waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Stop the reply' }).click();
+    await page.locator('.messages li.assistant[data-status="stopped"]').waitFor({ timeout: 15_000 });
+    await page.getByText('Stopped before the end.').waitFor();
+
+    // A stream that dies mid-reply: a clear message and Retry, which brings a full reply
+    fake.script(cutStream('This reply will break off somewhere in the', 3));
+    await sendChat(page, 'What does the sleep column mean?');
+    await page.getByRole('button', { name: 'Retry' }).waitFor({ timeout: 15_000 });
+    await page.getByText('This reply was cut off.').waitFor();
+    await shot(page, '12-reply-failed', false);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await waitForReplies(page, 2);
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const db = openDb();
+    try {
+      const session = db
+        .prepare("SELECT s.id FROM sessions s JOIN identities i ON i.session_id = s.id WHERE i.platform_user_id = 'chat-controls'")
+        .get() as { id: string };
+      const replies = db
+        .prepare("SELECT status, interrupted FROM messages WHERE session_id = ? AND role = 'assistant' ORDER BY event_seq")
+        .all(session.id) as { status: string; interrupted: number }[];
+      expect(replies.map((r) => r.status)).toEqual(['complete', 'stopped', 'interrupted', 'complete']);
+      expect(replies[2]!.interrupted).toBe(1);
+      const userTexts = (db.prepare("SELECT text FROM messages WHERE session_id = ? AND role = 'user' ORDER BY event_seq").all(session.id) as { text: string }[]).map((r) => r.text);
+      expect(userTexts).toEqual(['first line\nsecond line', 'Please give me a slow answer.', 'What does the sleep column mean?']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('unacknowledged messages are resent after a lost connection and after a reload, and each is stored once', async () => {
+    const { context, page, errors } = await newPage();
+    await page.goto(`${server.url}/study/visualization?participant_label=resend-check`);
+    await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+    await page.getByRole('button', { name: 'Start the task' }).click();
+    await sendChat(page, 'hello one');
+    await waitForReplies(page, 1);
+
+    // The server drops the connection and the browser is offline: the message waits as "Sending…"
+    await context.setOffline(true);
+    server.io.disconnectSockets(true);
+    await page.getByText('Connection lost — reconnecting…').waitFor();
+    await sendChat(page, 'sent while offline');
+    await page.locator('.messages li.user[data-status="pending"]').waitFor();
+    await shot(page, '13-offline-pending', false);
+    await context.setOffline(false);
+    await waitForReplies(page, 2);
+    expect(await page.locator('.messages li.user[data-status="pending"]').count()).toBe(0);
+
+    // A page that died before its ack: one message already stored (same clientId) and one not yet
+    const db = openDb();
+    const sessionId = (
+      db.prepare("SELECT session_id FROM identities WHERE platform_user_id = 'resend-check'").get() as { session_id: string }
+    ).session_id;
+    const first = db.prepare("SELECT client_id, created_at FROM messages WHERE session_id = ? AND text = 'hello one'").get(sessionId) as {
+      client_id: string;
+      created_at: number;
+    };
+    const queuedId = 'queued-before-reload-0001';
+    await page.evaluate(
+      ({ first, queuedId }) => {
+        window.localStorage.setItem(
+          'tandem:outbox:visualization',
+          JSON.stringify([
+            { clientId: first.client_id, text: 'hello one', clientTs: first.created_at },
+            { clientId: queuedId, text: 'queued before reload', clientTs: Date.now() },
+          ]),
+        );
+      },
+      { first, queuedId },
+    );
+    await page.reload();
+    await waitForReplies(page, 3);
+    expect(await page.locator('.messages li.user').allInnerTexts()).toEqual([
+      expect.stringContaining('hello one'),
+      expect.stringContaining('sent while offline'),
+      expect.stringContaining('queued before reload'),
+    ]);
+    expect(await page.evaluate(() => window.localStorage.getItem('tandem:outbox:visualization'))).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+    try {
+      const rows = db.prepare("SELECT client_id, text FROM messages WHERE session_id = ? AND role = 'user' ORDER BY event_seq").all(sessionId) as {
+        client_id: string;
+        text: string;
+      }[];
+      expect(rows.map((r) => r.text)).toEqual(['hello one', 'sent while offline', 'queued before reload']);
+      expect(rows[0]!.client_id).toBe(first.client_id);
+      expect(rows[2]!.client_id).toBe(queuedId);
+      const userEvents = db.prepare("SELECT COUNT(*) AS n FROM events WHERE session_id = ? AND type = 'message.user'").get(sessionId) as { n: number };
+      expect(userEvents.n).toBe(3);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reopening the link with the same platform id in a fresh browser resumes the same session', async () => {
+    const { context, page } = await newPage();
+    await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: 'ok' }));
+    await page.goto(`${server.url}/study/visualization?PROLIFIC_PID=pid-e2e-1&STUDY_ID=prolific-study-1&SESSION_ID=prolific-session-1`);
+    await page.getByRole('heading', { name: /Thank you/ }).waitFor();
+    expect(await page.getByTestId('completion-code').textContent()).toBe('C1VIZ2026');
+    await page.getByRole('button', { name: 'Stay on this page' }).click();
+    await context.close();
+    const db = openDb();
+    try {
+      expect((db.prepare("SELECT COUNT(*) AS n FROM identities WHERE platform_user_id = 'pid-e2e-1'").get() as { n: number }).n).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('declining consent shows the decline code', async () => {
+    const { context, page } = await newPage();
+    await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: 'ok' }));
+    await page.goto(`${server.url}/study/visualization?PROLIFIC_PID=pid-e2e-decline`);
+    await page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
+    await tabTo(page, 'I do not agree');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'You chose not to take part' }).waitFor();
+    expect(await page.getByTestId('completion-code').textContent()).toBe('D0VIZ2026');
+    await page.getByRole('button', { name: 'Stay on this page' }).click();
+    await shot(page, '10-declined');
+    await context.close();
+  });
+
+  it('when the time limit passes, the page follows to the timed-out code', async () => {
+    // A second server whose clock the test moves forward (the offline assistant answers).
+    let skewMs = 0;
+    const timedDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-timeout-'));
+    const timed = await startServer({ dataDir: timedDir, port: 0, now: () => Date.now() + skewMs, env: {}, offlineReplyDelayMs: 0 });
+    try {
+      const { context, page } = await newPage();
+      await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: 'ok' }));
+      await page.goto(`${timed.url}/study/visualization?participant_label=slowpoke`);
+      await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+      await page.getByRole('button', { name: 'Start the task' }).click();
+      await page.getByText('Time left: 30 min').waitFor();
+      skewMs = 31 * 60_000;
+      await page.reload(); // the reconnect re-arms the server's timer, which is now overdue
+      await page.getByRole('heading', { name: 'The time for this study is up' }).waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId('completion-code').textContent()).toBe('T0VIZ2026');
+      await page.getByRole('button', { name: 'Stay on this page' }).click();
+      await shot(page, '14-timed-out');
+      await context.close();
+    } finally {
+      await timed.close();
+      rmSync(timedDir, { recursive: true, force: true });
+    }
+  });
+
+  it('an MTurk preview shows the study without creating a session', async () => {
+    const db = openDb();
+    const count = () => (db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
+    try {
+      const before = count();
+      const { context, page } = await newPage();
+      await page.goto(`${server.url}/study/visualization?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h1`);
+      await page.getByText('This is a preview.').waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Exploring study habits with an AI assistant');
+      await shot(page, '11-mturk-preview');
+      await context.close();
+      expect(count()).toBe(before);
+    } finally {
+      db.close();
+    }
+  });
+});
