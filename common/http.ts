@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { Slug } from './ids';
+
+/**
+ * Participant HTTP API. Every JSON response is an Envelope (common/envelope.ts).
+ *
+ *  POST /api/join                     JoinRequest → Envelope<JoinResponse>        (rate-limited)
+ *  GET  /api/studies/:id/public       → Envelope<StudyPublic>
+ *  POST /api/session/upload?field=<fieldId>&name=<file name>
+ *       body: the raw image bytes, Content-Type image/png|image/jpeg|image/webp|image/gif,
+ *       Authorization: Bearer <token>  → Envelope<UploadResponse>   (too big → 413 code too_large)
+ *  GET  /api/session/uploads/:uploadId         → the image bytes   (Bearer or ?token=)
+ *  GET  /api/session/materials/:name           → the study file     (Bearer or ?token=)
+ */
+
+/** URL query parameters of the study link, passed through as-is (string values only). */
+export const UrlParams = z.record(z.string().max(200), z.string().max(2000));
+export type UrlParams = z.infer<typeof UrlParams>;
+
+export const JoinRequest = z
+  .object({
+    studyId: Slug,
+    /** The study link's query, e.g. {PROLIFIC_PID, STUDY_ID, SESSION_ID} or {participant_label} or MTurk's {assignmentId, workerId, hitId}. */
+    params: UrlParams.refine((p) => Object.keys(p).length <= 50, 'at most 50 parameters'),
+  })
+  .strict();
+export type JoinRequest = z.infer<typeof JoinRequest>;
+
+export const JoinResponse = z.discriminatedUnion('preview', [
+  z.object({
+    preview: z.literal(false),
+    /** Participant token: socket handshake auth and Bearer for HTTP. Bound to this one session. */
+    token: z.string(),
+    sessionId: z.string(),
+    /** True when the platform id already had a session in this study (same session continues). */
+    resumed: z.boolean(),
+  }),
+  /** MTurk preview (assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE): show StudyPublic only; no session exists. */
+  z.object({ preview: z.literal(true) }),
+]);
+export type JoinResponse = z.infer<typeof JoinResponse>;
+
+export const StudyStatus = z.enum(['draft', 'pilot', 'live', 'closed']);
+export type StudyStatus = z.infer<typeof StudyStatus>;
+
+export const StudyPublic = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  status: StudyStatus,
+  /** Whether new participants can join now (status pilot or live). */
+  open: z.boolean(),
+  timeLimitMinutes: z.number(),
+  tasks: z.array(z.object({ id: z.string(), title: z.string() })),
+});
+export type StudyPublic = z.infer<typeof StudyPublic>;
+
+export const UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+export const UploadQuery = z
+  .object({
+    field: Slug,
+    name: z.string().max(200).optional(),
+  })
+  .strict();
+export type UploadQuery = z.infer<typeof UploadQuery>;
+
+export const UploadResponse = z.object({
+  uploadId: z.string(),
+  fieldId: z.string(),
+  fileName: z.string(),
+  contentType: z.string(),
+  bytes: z.number(),
+  url: z.string(),
+});
+export type UploadResponse = z.infer<typeof UploadResponse>;

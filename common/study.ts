@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { Slug } from './ids';
+
+/**
+ * A study definition, loaded from studies/<id>.yaml and validated at start-up.
+ * Keys are snake_case in the YAML file and in these types alike.
+ */
+
+export const ArtifactFieldKind = z.enum(['text', 'code', 'image']);
+export type ArtifactFieldKind = z.infer<typeof ArtifactFieldKind>;
+
+/** One field of the artifact form the participant fills in beside the chat. */
+export const ArtifactField = z
+  .object({
+    id: Slug,
+    label: z.string().min(1),
+    kind: ArtifactFieldKind,
+    required: z.boolean().default(true),
+    /** Help text shown under the field (plain text). */
+    help: z.string().optional(),
+    /** Syntax-highlighting hint for code fields, e.g. "python". */
+    language: z.string().min(1).optional(),
+    /** Maximum characters for text/code fields (default 20,000). */
+    max_length: z.number().int().positive().max(200_000).optional(),
+  })
+  .strict();
+export type ArtifactField = z.infer<typeof ArtifactField>;
+
+/** A file shipped with the study (under studies/materials/) that participants may download. */
+export const Material = z
+  .object({
+    /** File name as served: GET /api/session/materials/:name */
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be a plain file name (letters, digits, ".", "_", "-")'),
+    /** Path relative to the studies directory, e.g. "materials/penguins.csv". */
+    path: z.string().min(1),
+    description: z.string().optional(),
+  })
+  .strict();
+export type Material = z.infer<typeof Material>;
+
+export const Task = z
+  .object({
+    id: Slug,
+    title: z.string().min(1),
+    /** Markdown shown on the instructions step and beside the workspace; also given to the assistant. */
+    instructions: z.string().min(1),
+    /** Rubric id (rubrics/<id>.yaml) used by the judge to score the artifact. */
+    rubric: Slug,
+    materials: z.array(Material).default([]),
+    fields: z.array(ArtifactField).min(1),
+  })
+  .strict()
+  .superRefine((task, ctx) => {
+    const seen = new Set<string>();
+    task.fields.forEach((f, i) => {
+      if (seen.has(f.id)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'id'], message: `duplicate field id "${f.id}"` });
+      seen.add(f.id);
+    });
+    const names = new Set<string>();
+    task.materials.forEach((m, i) => {
+      if (names.has(m.name)) ctx.addIssue({ code: 'custom', path: ['materials', i, 'name'], message: `duplicate material name "${m.name}"` });
+      names.add(m.name);
+    });
+  });
+export type Task = z.infer<typeof Task>;
+
+export const ProviderKind = z.enum(['openai', 'offline']);
+export type ProviderKind = z.infer<typeof ProviderKind>;
+
+export const Condition = z
+  .object({
+    id: Slug,
+    /** 'openai' = any OpenAI-compatible endpoint (OPENAI_BASE_URL/OPENAI_API_KEY); falls back to the offline demo assistant when no key is set. */
+    provider: ProviderKind,
+    /** Exact model name sent to the provider. */
+    model: z.string().min(1),
+    system_prompt: z.string().min(1),
+    temperature: z.number().min(0).max(2).default(0.7),
+    max_tokens: z.number().int().positive().max(32_768).default(1024),
+    /** What the participant sees as the assistant's name; never the condition id. */
+    assistant_label: z.string().min(1).default('AI assistant'),
+  })
+  .strict();
+export type Condition = z.infer<typeof Condition>;
+
+export const CompletionOutcome = z.enum(['completed', 'declined', 'timed_out']);
+export type CompletionOutcome = z.infer<typeof CompletionOutcome>;
+
+export const CompletionConfig = z
+  .object({
+    codes: z
+      .object({ completed: z.string().min(1), declined: z.string().min(1), timed_out: z.string().min(1) })
+      .strict(),
+    /** e.g. "https://app.prolific.com/submissions/complete?cc={code}" — must contain {code}. */
+    redirect: z
+      .string()
+      .refine((s) => s.includes('{code}'), 'must contain the placeholder {code}')
+      .refine((s) => /^https?:\/\//.test(s), 'must start with http:// or https://')
+      .optional(),
+  })
+  .strict();
+export type CompletionConfig = z.infer<typeof CompletionConfig>;
+
+export const Study = z
+  .object({
+    title: z.string().min(1),
+    /** One-line description shown on the preview / landing page. */
+    description: z.string().optional(),
+    consent: z.object({ version: z.string().min(1), text: z.string().min(1) }).strict(),
+    tasks: z.array(Task).min(1),
+    conditions: z.array(Condition).min(1),
+    assignment: z.object({ strategy: z.literal('balanced') }).strict().default({ strategy: 'balanced' }),
+    time_limit_minutes: z.number().positive().max(24 * 60),
+    /** Survey id (surveys/<id>.yaml). */
+    survey: Slug,
+    completion: CompletionConfig,
+    chat: z
+      .object({ max_message_chars: z.number().int().positive().max(100_000).default(4000) })
+      .strict()
+      .default({ max_message_chars: 4000 }),
+  })
+  .strict()
+  .superRefine((study, ctx) => {
+    const dup = (list: { id: string }[], key: string) => {
+      const seen = new Set<string>();
+      list.forEach((x, i) => {
+        if (seen.has(x.id)) ctx.addIssue({ code: 'custom', path: [key, i, 'id'], message: `duplicate id "${x.id}"` });
+        seen.add(x.id);
+      });
+    };
+    dup(study.tasks, 'tasks');
+    dup(study.conditions, 'conditions');
+  });
+export type Study = z.infer<typeof Study>;
+
+/** A study as loaded: the file's content plus its id (the file name without .yaml). */
+export type LoadedStudy = Study & { id: string };
+
+/** Fills the redirect template with a completion code; null when the study has no redirect. */
+export function completionRedirectUrl(completion: CompletionConfig, code: string): string | null {
+  return completion.redirect ? completion.redirect.split('{code}').join(encodeURIComponent(code)) : null;
+}

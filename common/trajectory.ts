@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Types of trajectory events (events.type). Payloads are JSON; every event also has seq, server_ts (ms UTC)
+ * and client_ts (browser ms, null for server-originated events). Payloads never hold identities.
+ *
+ *  session.created     {studyId, taskId, conditionId, isPilot}
+ *  session.resumed     {via: 'join'}                              same platform id reopened the link
+ *  connection.opened / connection.closed  {}                      a socket of this session (re)connected / left
+ *  consent.accepted    {version, textHash}                        textHash = sha256 hex of the consent text
+ *  consent.declined    {version, textHash}
+ *  step.changed        {from, to}
+ *  message.user        {messageId, clientId, text, chars, tokens}
+ *  reply.started       {replyId, replyTo, retry}
+ *  chat.stop_requested {replyId}
+ *  reply.finished      {replyId, replyTo, status, text, tokens, provider, providerUrl, model, requestedModel,
+ *                       params, usage, ttftMs, durationMs, finishReason, interrupted, attempts, error}
+ *  artifact.draft_saved {fields}
+ *  upload.stored       {uploadId, fieldId, fileName, contentType, bytes, sha256}
+ *  artifact.submitted  {version, fields}
+ *  survey.submitted    {surveyId, answers, attentionCheckPassed}
+ *  session.timed_out   {deadline}
+ *  session.completed   {outcome: completed|declined|timed_out, code}
+ *  telemetry.focus / telemetry.blur / telemetry.paste / telemetry.visibility  {chars?, target?, state?}
+ */
+export const TrajectoryEventType = z.enum([
+  'session.created',
+  'session.resumed',
+  'connection.opened',
+  'connection.closed',
+  'consent.accepted',
+  'consent.declined',
+  'step.changed',
+  'message.user',
+  'reply.started',
+  'chat.stop_requested',
+  'reply.finished',
+  'artifact.draft_saved',
+  'upload.stored',
+  'artifact.submitted',
+  'survey.submitted',
+  'session.timed_out',
+  'session.completed',
+  'telemetry.focus',
+  'telemetry.blur',
+  'telemetry.paste',
+  'telemetry.visibility',
+]);
+export type TrajectoryEventType = z.infer<typeof TrajectoryEventType>;

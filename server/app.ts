@@ -1,0 +1,201 @@
+import http from 'node:http';
+import path from 'node:path';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import helmet from 'helmet';
+import { Server } from 'socket.io';
+import type { Logger } from 'pino';
+import { openStore, type Store } from './db/store';
+import { loadConfig, type LoadedConfig } from './services/config';
+import type { ServiceContext } from './services/context';
+import { ParticipantService } from './services/participants';
+import { providerResolver } from './services/providers';
+import { recoverInterruptedReplies } from './services/recovery';
+import type { LlmProvider } from './llm/provider';
+import type { ProviderConfig } from './llm/createProvider';
+import type { OfflineProviderOptions } from './llm/offlineProvider';
+import type { Condition } from '../common/study';
+import type { StudyStatus } from '../common/http';
+import { attachParticipantSockets, sessionRoom, type ParticipantServer } from './socket/handlers';
+import { participantRoutes } from './http/participantRoutes';
+import { createLogger } from './logger';
+import { mountOptionalExtensions } from './extensions';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface StartServerOptions {
+  /** Where the SQLite file (tandem.sqlite) and uploads live. Created if missing. */
+  dataDir: string;
+  /** 0 = a random free port. Default 3000. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default <repo>/studies and <repo>/surveys. */
+  studiesDir?: string;
+  surveysDir?: string;
+  /** The built client (vite). Default <repo>/dist/client. */
+  clientDir?: string;
+  /** Builds the provider for a condition; replaces the default (createProvider: openai, or offline without a key). */
+  providerFactory?: (condition: Condition) => LlmProvider;
+  /** Overrides for 'openai' conditions, e.g. { baseURL: fake.url, apiKey: 'test', backoffBaseMs: 10 }. */
+  openai?: Omit<ProviderConfig, 'provider' | 'offline'>;
+  /** Options for the offline demo assistant. */
+  offline?: OfflineProviderOptions;
+  /** Shortcut for offline.firstTokenDelayMs (tests set 0). */
+  offlineReplyDelayMs?: number;
+  /** Environment for provider resolution (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Status given to a study the first time it is loaded (default 'live'); later the admin side manages it. */
+  initialStudyStatus?: StudyStatus;
+  /** Upper bound for one assistant reply (default 5 min). */
+  replyTimeoutMs?: number;
+  /** POST /api/join per IP per minute (default 60). */
+  joinRateLimitPerMinute?: number;
+  logger?: Logger;
+  /** Clock and randomness (assignment ties), injectable for tests. */
+  now?: () => number;
+  rng?: () => number;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  store: Store;
+  config: LoadedConfig;
+  participants: ParticipantService;
+  io: ParticipantServer;
+  /** Stops accepting connections, ends replies in flight (stored as stopped), closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole platform: validates studies/surveys (a bad file throws ConfigError before anything
+ * listens), opens and migrates the database, serves the participant API + sockets, optional admin
+ * extensions, and the built client with SPA fallback for /study/:id and /admin/*.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const log = options.logger ?? createLogger();
+  const config = loadConfig({
+    studiesDir: options.studiesDir ?? path.join(ROOT, 'studies'),
+    surveysDir: options.surveysDir ?? path.join(ROOT, 'surveys'),
+  });
+  const dataDir = path.resolve(options.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const store = openStore(dataDir);
+  const now = options.now ?? Date.now;
+  try {
+    for (const study of config.studies.values())
+      store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
+    const recovered = recoverInterruptedReplies(store, config, now());
+    if (recovered > 0) log.warn({ recovered }, 'stored replies cut by a previous crash as interrupted');
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'upgrade-insecure-requests': null },
+      },
+    }),
+  );
+  app.use(requestLog(log));
+
+  const httpServer = http.createServer(app);
+  const io: ParticipantServer = new Server(httpServer, { maxHttpBufferSize: 1_000_000, serveClient: false });
+
+  const offline: OfflineProviderOptions = { ...(options.offline ?? {}) };
+  if (options.offlineReplyDelayMs !== undefined) offline.firstTokenDelayMs = options.offlineReplyDelayMs;
+  const ctx: ServiceContext = {
+    store,
+    config,
+    dataDir,
+    now,
+    rng: options.rng ?? Math.random,
+    log,
+    providers: providerResolver({
+      ...(options.providerFactory ? { factory: options.providerFactory } : {}),
+      ...(options.openai ? { openai: options.openai } : {}),
+      offline,
+      ...(options.env ? { env: options.env } : {}),
+      logger: log,
+    }),
+    push: (sessionId, event, payload) => {
+      // Generic emit: socket.io's typed emit cannot narrow a union of event names.
+      (io.to(sessionRoom(sessionId)).emit as (e: string, p: unknown) => boolean)(event, payload);
+    },
+  };
+  const participants = new ParticipantService(ctx, options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {});
+  attachParticipantSockets(io, participants, log);
+  app.use(participantRoutes(ctx, log, options.joinRateLimitPerMinute !== undefined ? { joinRateLimitPerMinute: options.joinRateLimitPerMinute } : {}));
+  // Extensions (the admin side) own /api/admin/* only: they get their own sub-app that sees no other path,
+  // so a catch-all guard in an extension can never shadow the participant API or the client.
+  const adminApp = express();
+  adminApp.disable('x-powered-by');
+  adminApp.set('trust proxy', app.get('trust proxy'));
+  app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
+  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now });
+  app.use('/api', (_req, res) => {
+    res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
+  });
+  serveClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    log.error({ err }, 'unhandled request error');
+    if (!res.headersSent) res.status(500).json({ ok: false, error: { code: 'internal', message: 'Something went wrong on the server.' } });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const address = httpServer.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await participants.chat.shutdown();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      store.close();
+    })());
+
+  return { url, port: address.port, store, config, participants, io, close };
+}
+
+/** Serves the built client; /, /study/:id and /admin/* get index.html (client-side routing). */
+function serveClient(app: express.Express, clientDir: string): void {
+  const index = path.join(clientDir, 'index.html');
+  app.use(express.static(clientDir, { index: false, fallthrough: true }));
+  app.get(['/', '/study/:id', '/admin', '/admin/*rest'], (_req, res) => {
+    if (!fs.existsSync(index)) {
+      res.status(503).type('text/plain').send('The client is not built yet: run `npm run build` (npm start does it for you).');
+      return;
+    }
+    res.sendFile(index);
+  });
+}
+
+/** One log line per request: method, path (never the query: it may hold a token or platform ids), status, ms. */
+function requestLog(log: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+    });
+    next();
+  };
+}

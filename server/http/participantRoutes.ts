@@ -1,0 +1,135 @@
+import express, { type Request, type Response, Router } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import path from 'node:path';
+import fs from 'node:fs';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { JoinRequest, MAX_UPLOAD_BYTES, UploadQuery } from '../../common/http';
+import { Slug } from '../../common/ids';
+import { joinStudy, studyPublic } from '../services/join';
+import { loadSession, type ServiceContext } from '../services/context';
+import { sessionForToken } from '../services/participantTokens';
+import { storeUpload, uploadFile } from '../services/uploads';
+import { sendError, sendFail, sendOk, sendZodFail } from './respond';
+
+export interface ParticipantRoutesOptions {
+  /** Requests per minute per IP to POST /api/join (default 60). */
+  joinRateLimitPerMinute?: number;
+}
+
+/** The participant token from `Authorization: Bearer <token>` or, for plain links and <img>, `?token=`. */
+function tokenOf(req: Request): string | undefined {
+  const header = req.get('authorization');
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim();
+  const q = req.query.token;
+  return typeof q === 'string' ? q : undefined;
+}
+
+/**
+ * Participant HTTP API (see common/http.ts): join, public study info, image upload, session files.
+ * Every session route resolves the token to its one session; nothing reaches another session's data.
+ */
+export function participantRoutes(ctx: ServiceContext, log: Logger, options: ParticipantRoutesOptions = {}): Router {
+  const router = Router();
+  const json = express.json({ limit: '32kb' });
+
+  const authSession = (req: Request, res: Response): string | undefined => {
+    const token = tokenOf(req);
+    const sessionId = token ? sessionForToken(ctx.store, token) : undefined;
+    if (!sessionId) sendFail(res, 'unauthorized', 'missing or unknown participant token');
+    return sessionId;
+  };
+
+  router.post(
+    '/api/join',
+    rateLimit({
+      windowMs: 60_000,
+      limit: options.joinRateLimitPerMinute ?? 60,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, res) => sendFail(res, 'rate_limited', 'too many join requests; please wait a minute'),
+    }),
+    json,
+    (req, res) => {
+      const parsed = JoinRequest.safeParse(req.body);
+      if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join');
+      try {
+        sendOk(res, joinStudy(ctx, parsed.data));
+      } catch (err) {
+        sendError(res, err, log, 'join');
+      }
+    },
+  );
+
+  router.get('/api/studies/:id/public', (req, res) => {
+    const id = Slug.safeParse(req.params.id);
+    if (!id.success) return sendFail(res, 'not_found', 'no such study');
+    try {
+      sendOk(res, studyPublic(ctx, id.data));
+    } catch (err) {
+      sendError(res, err, log, 'study public');
+    }
+  });
+
+  router.post(
+    '/api/session/upload',
+    // Any content type is read as bytes (capped) so a wrong type gets a clear message rather than an empty body.
+    express.raw({ type: () => true, limit: MAX_UPLOAD_BYTES }),
+    (req, res) => {
+      const sessionId = authSession(req, res);
+      if (!sessionId) return;
+      const query = UploadQuery.safeParse(req.query);
+      if (!query.success) return sendZodFail(res, query.error, 'POST /api/session/upload');
+      const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      try {
+        const data = storeUpload(ctx, sessionId, {
+          fieldId: query.data.field,
+          fileName: query.data.name,
+          contentType: req.get('content-type') ?? '',
+          bytes,
+        });
+        sendOk(res, data, 201);
+      } catch (err) {
+        sendError(res, err, log, 'upload');
+      }
+    },
+  );
+
+  router.get('/api/session/uploads/:id', (req, res) => {
+    const sessionId = authSession(req, res);
+    if (!sessionId) return;
+    const id = z.uuid().safeParse(req.params.id);
+    if (!id.success) return sendFail(res, 'not_found', 'no such upload in this session');
+    try {
+      const file = uploadFile(ctx, sessionId, id.data);
+      res.type(file.contentType).set('Cache-Control', 'private, no-store').sendFile(file.abs);
+    } catch (err) {
+      sendError(res, err, log, 'upload read');
+    }
+  });
+
+  router.get('/api/session/materials/:name', (req, res) => {
+    const sessionId = authSession(req, res);
+    if (!sessionId) return;
+    try {
+      const s = loadSession(ctx, sessionId);
+      const material = s.task.materials.find((m) => m.name === req.params.name);
+      if (!material) return sendFail(res, 'not_found', `no material "${req.params.name}" in this task`);
+      const abs = path.resolve(s.study.dir, material.path);
+      if (!fs.existsSync(abs)) return sendFail(res, 'not_found', 'material file missing on the server');
+      res.set('Cache-Control', 'private, no-store').attachment(material.name).sendFile(abs);
+    } catch (err) {
+      sendError(res, err, log, 'material');
+    }
+  });
+
+  // Too-large bodies (express.raw / express.json limits) become a clear envelope.
+  router.use((err: unknown, _req: Request, res: Response, next: (err?: unknown) => void) => {
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', `the request body is too large (upload at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`);
+    if (e?.type === 'entity.parse.failed') return sendFail(res, 'invalid_input', 'the request body is not valid JSON');
+    next(err);
+  });
+
+  return router;
+}

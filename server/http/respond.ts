@@ -1,0 +1,39 @@
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { fail, failFromZod, ok, type ErrorCode } from '../../common/envelope';
+import { ServiceError } from '../services/context';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  wrong_step: 409,
+  conflict: 409,
+  busy: 409,
+  too_large: 413,
+  rate_limited: 429,
+  study_unavailable: 403,
+  session_over: 409,
+  internal: 500,
+};
+
+export function sendOk<T>(res: Response, data: T, status = 200): void {
+  res.status(status).json(ok(data));
+}
+
+export function sendFail(res: Response, code: ErrorCode, message: string, field?: string): void {
+  res.status(STATUS[code]).json(fail(code, message, field));
+}
+
+export function sendZodFail(res: Response, error: z.ZodError, context: string): void {
+  res.status(400).json(failFromZod(error, context));
+}
+
+/** Sends the envelope for an error a service threw; logs unexpected ones without exposing them. */
+export function sendError(res: Response, err: unknown, log: Logger, context: string): void {
+  if (err instanceof ServiceError) return sendFail(res, err.code, err.message, err.field);
+  log.error({ err, context }, 'unexpected error');
+  sendFail(res, 'internal', 'Something went wrong on the server. Please try again.');
+}

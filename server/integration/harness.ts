@@ -1,0 +1,105 @@
+/**
+ * Test harness for the participant server: a real server on 127.0.0.1:0 with a real SQLite file in a
+ * temp dir, real HTTP (fetch) and real socket.io clients. Used by the integration tests beside it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
+import { createLogger } from '../logger';
+import { startServer, type RunningServer, type StartServerOptions } from '../app';
+import type { Envelope } from '../../common/envelope';
+import type { AckData, ClientEventName, ClientPayload, ClientToServerEvents, ServerToClientEvents } from '../../common/events';
+import type { JoinResponse } from '../../common/http';
+
+export type ParticipantClient = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface TestServer {
+  server: RunningServer;
+  dataDir: string;
+  sockets: ParticipantClient[];
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-server-'));
+  const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, offline: { tokensPerSecond: 0 }, env: {}, logger: createLogger('error'), ...options });
+  const sockets: ParticipantClient[] = [];
+  return {
+    server,
+    dataDir,
+    sockets,
+    async close() {
+      for (const s of sockets) s.disconnect();
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+export async function join(t: TestServer, studyId: string, params: Record<string, string>): Promise<JoinResponse & { preview: false }> {
+  const res = await postJson(`${t.server.url}/api/join`, { studyId, params });
+  if (!res.body.ok || res.body.data.preview) throw new Error(`join failed: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+export async function connectSocket(t: TestServer, token: string): Promise<ParticipantClient> {
+  const socket: ParticipantClient = connect(t.server.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+  t.sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (err) => reject(err));
+  });
+  return socket;
+}
+
+/** Emits a client event and resolves with the ack envelope. */
+export function call<E extends ClientEventName>(socket: ParticipantClient, event: E, payload: ClientPayload<E> | unknown): Promise<Envelope<AckData<E>>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 10_000);
+    (socket.emit as any)(event, payload, (reply: Envelope<AckData<E>>) => {
+      clearTimeout(timer);
+      resolve(reply);
+    });
+  });
+}
+
+/** Like call() but throws unless ok, returning the data. */
+export async function callOk<E extends ClientEventName>(socket: ParticipantClient, event: E, payload: ClientPayload<E>): Promise<AckData<E>> {
+  const reply = await call(socket, event, payload);
+  if (!reply.ok) throw new Error(`${event} failed: ${JSON.stringify(reply.error)}`);
+  return reply.data;
+}
+
+/** Resolves with the next push of `event` that matches `predicate`. */
+export function nextPush<E extends keyof ServerToClientEvents>(
+  socket: ParticipantClient,
+  event: E,
+  predicate: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean = () => true,
+  timeoutMs = 15_000,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} push within ${timeoutMs} ms`)), timeoutMs);
+    const handler = (payload: any) => {
+      if (!predicate(payload)) return;
+      clearTimeout(timer);
+      (socket.off as any)(event, handler);
+      resolve(payload);
+    };
+    (socket.on as any)(event, handler);
+  });
+}
+
+/** Consent + instructions: leaves the session in the workspace. */
+export async function toWorkspace(socket: ParticipantClient): Promise<void> {
+  const state = await callOk(socket, 'session:state', {});
+  await callOk(socket, 'consent:respond', { accept: true, version: state.consent.version, clientTs: Date.now() });
+  await callOk(socket, 'step:advance', { from: 'instructions', clientTs: Date.now() });
+}
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');

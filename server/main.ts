@@ -1,0 +1,42 @@
+/**
+ * `npm start`: serves the platform. Env: PORT (3000), HOST (0.0.0.0), DATA_DIR (./data),
+ * OPENAI_API_KEY / OPENAI_BASE_URL (without a key the offline demo assistant answers), LOG_LEVEL.
+ */
+import path from 'node:path';
+import { startServer } from './app';
+import { ConfigError } from './services/config';
+import { createLogger } from './logger';
+
+const log = createLogger();
+const port = Number(process.env.PORT ?? 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got "${process.env.PORT}"`);
+  process.exit(1);
+}
+
+try {
+  const server = await startServer({
+    dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),
+    port,
+    host: process.env.HOST ?? '0.0.0.0',
+    logger: log,
+  });
+  const base = `http://localhost:${server.port}`;
+  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.file}`, 'Study links:'];
+  for (const study of server.config.studies.values()) lines.push(`  ${base}/study/${study.id}?PROLIFIC_PID=test-1   (${study.title})`);
+  if (!process.env.OPENAI_API_KEY) lines.push('No OPENAI_API_KEY set: the offline demo assistant answers.');
+  console.log(lines.join('\n'));
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, type ConfigProblem } from './config';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const STUDIES = path.join(ROOT, 'studies');
+const SURVEYS = path.join(ROOT, 'surveys');
+const temps: string[] = [];
+
+afterEach(() => {
+  for (const d of temps.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Copies the shipped studies/surveys into a temp dir, applies edits, and returns the dirs. */
+function workspace(edit: (dirs: { studiesDir: string; surveysDir: string }) => void) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-config-'));
+  temps.push(dir);
+  const dirs = { studiesDir: path.join(dir, 'studies'), surveysDir: path.join(dir, 'surveys') };
+  fs.cpSync(STUDIES, dirs.studiesDir, { recursive: true });
+  fs.cpSync(SURVEYS, dirs.surveysDir, { recursive: true });
+  edit(dirs);
+  return dirs;
+}
+
+function replaceIn(file: string, from: string | RegExp, to: string): void {
+  const text = fs.readFileSync(file, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`test setup: ${String(from)} not found in ${file}`);
+  fs.writeFileSync(file, next);
+}
+
+function lineOf(file: string, needle: string): number {
+  const index = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
+  if (index < 0) throw new Error(`test setup: ${needle} not in ${file}`);
+  return index + 1;
+}
+
+function problemsOf(dirs: { studiesDir: string; surveysDir: string }): ConfigProblem[] {
+  try {
+    loadConfig(dirs);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('loads the shipped example studies and surveys', () => {
+    const config = loadConfig({ studiesDir: STUDIES, surveysDir: SURVEYS });
+    expect([...config.studies.keys()].sort()).toEqual(['travel-planning', 'visualization']);
+    const viz = config.studies.get('visualization')!;
+    expect(viz.conditions.map((c) => c.id)).toEqual(['baseline', 'clarify-first']);
+    expect(viz.tasks[0]!.fields.map((f) => f.kind)).toEqual(['text', 'code', 'image', 'text']);
+    expect(viz.tasks[0]!.materials[0]!.name).toBe('study_habits.csv');
+    expect(config.surveys.get(viz.survey)!.items.map((i) => i.id)).toEqual(
+      expect.arrayContaining(['confidence', 'ai_usefulness', 'speed', 'satisfaction']),
+    );
+    expect(viz.definitionHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('names file, line and field for a value of the wrong kind', () => {
+    const dirs = workspace((d) => replaceIn(path.join(d.studiesDir, 'visualization.yaml'), 'kind: image', 'kind: picture'));
+    const [p, ...rest] = problemsOf(dirs);
+    expect(rest).toEqual([]);
+    expect(p!.file).toMatch(/visualization\.yaml$/);
+    expect(p!.field).toBe('tasks.0.fields.2.kind');
+    expect(p!.line).toBe(lineOf(path.join(dirs.studiesDir, 'visualization.yaml'), 'kind: picture'));
+    expect(p!.message).toMatch(/text|code|image/);
+  });
+
+  it('names a missing required field at its parent', () => {
+    const dirs = workspace((d) => replaceIn(path.join(d.studiesDir, 'travel-planning.yaml'), /  version: "2026-11-1"\n/, ''));
+    const [p] = problemsOf(dirs);
+    expect(p!.field).toBe('consent.version');
+    expect(p!.line).toBe(lineOf(path.join(dirs.studiesDir, 'travel-planning.yaml'), 'text: |'));
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const dirs = workspace((d) => fs.appendFileSync(path.join(d.surveysDir, 'travel-post.yaml'), '  - id: [unclosed\n'));
+    const problems = problemsOf(dirs);
+    expect(problems[0]!.file).toMatch(/travel-post\.yaml$/);
+    expect(problems[0]!.message).toMatch(/YAML syntax/);
+    expect(problems[0]!.line).toBeGreaterThan(30);
+  });
+
+  it('rejects unknown keys (typos) instead of ignoring them', () => {
+    const dirs = workspace((d) => replaceIn(path.join(d.studiesDir, 'visualization.yaml'), 'time_limit_minutes: 30', 'time_limit_minute: 30'));
+    const problems = problemsOf(dirs);
+    const fields = problems.map((p) => `${p.field}|${p.message}`);
+    expect(fields.some((f) => f.startsWith('time_limit_minutes|'))).toBe(true);
+    expect(problems.some((p) => /time_limit_minute\b/.test(p.message))).toBe(true);
+  });
+
+  it('checks cross-file references: survey id and material files', () => {
+    const dirs = workspace((d) => {
+      replaceIn(path.join(d.studiesDir, 'visualization.yaml'), 'survey: visualization-post', 'survey: no-such-survey');
+      fs.rmSync(path.join(d.studiesDir, 'materials'), { recursive: true });
+    });
+    const problems = problemsOf(dirs);
+    expect(problems.map((p) => p.field).sort()).toEqual(['survey', 'tasks.0.materials.0.path']);
+    expect(problems.find((p) => p.field === 'survey')!.message).toMatch(/no survey "no-such-survey"/);
+    expect(problems.find((p) => p.field === 'survey')!.line).toBe(lineOf(path.join(dirs.studiesDir, 'visualization.yaml'), 'survey: no-such'));
+  });
+
+  it('rejects materials outside the studies directory', () => {
+    const dirs = workspace((d) =>
+      replaceIn(path.join(d.studiesDir, 'visualization.yaml'), 'path: materials/visualization/study_habits.csv', 'path: ../surveys/travel-post.yaml'),
+    );
+    expect(problemsOf(dirs)[0]).toMatchObject({ field: 'tasks.0.materials.0.path', message: 'must stay inside the studies directory' });
+  });
+
+  it('rejects duplicate ids, a redirect without {code}, and out-of-range numbers', () => {
+    const dirs = workspace((d) => {
+      const f = path.join(d.studiesDir, 'visualization.yaml');
+      replaceIn(f, '- id: clarify-first', '- id: baseline');
+      replaceIn(f, 'complete?cc={code}', 'complete?cc=FIXED');
+      replaceIn(f, /temperature: 0.7/, 'temperature: 7');
+    });
+    const byField = Object.fromEntries(problemsOf(dirs).map((p) => [p.field, p.message]));
+    expect(byField['conditions.1.id']).toMatch(/duplicate id "baseline"/);
+    expect(byField['completion.redirect']).toMatch(/\{code\}/);
+    expect(byField['conditions.0.temperature']).toBeDefined();
+  });
+
+  it('checks survey items: anchors must match points, attention check expected in range', () => {
+    const dirs = workspace((d) => {
+      const f = path.join(d.surveysDir, 'visualization-post.yaml');
+      replaceIn(f, 'anchors: [Not at all useful, Extremely useful]', 'anchors: [Low, Middle, High]');
+      replaceIn(f, 'expected: 4', 'expected: 9');
+    });
+    const byField = Object.fromEntries(problemsOf(dirs).map((p) => [p.field, p.message]));
+    expect(byField['items.1.anchors']).toMatch(/2 labels .* or 5/);
+    expect(byField['items.3.expected']).toMatch(/between 1 and points/);
+  });
+
+  it('rejects a file name that is not a valid id', () => {
+    const dirs = workspace((d) => fs.copyFileSync(path.join(d.studiesDir, 'visualization.yaml'), path.join(d.studiesDir, 'Bad Name.yaml')));
+    expect(problemsOf(dirs)[0]!.message).toMatch(/file name "Bad Name" is not a valid id/);
+  });
+
+  it('loads nothing when any file is bad (no half-loading), and lists every problem', () => {
+    const dirs = workspace((d) => {
+      replaceIn(path.join(d.studiesDir, 'travel-planning.yaml'), 'title: Planning a trip with an AI assistant', 'title: ""');
+      replaceIn(path.join(d.surveysDir, 'travel-post.yaml'), 'points: 5', 'points: 1');
+    });
+    const err = (() => {
+      try {
+        loadConfig(dirs);
+        return null;
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.problems.map((p) => path.basename(p.file)).sort()).toEqual(['travel-planning.yaml', 'travel-post.yaml']);
+    expect(err!.message).toMatch(/travel-planning\.yaml:\d+: title:/);
+  });
+});

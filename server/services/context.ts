@@ -1,0 +1,69 @@
+import type { Logger } from 'pino';
+import type { Store } from '../db/store';
+import type { LoadedConfig, StudyDefinition } from './config';
+import type { LlmProvider } from '../llm/provider';
+import type { Condition, Task } from '../../common/study';
+import type { LoadedSurvey } from '../../common/survey';
+import type { ErrorCode } from '../../common/envelope';
+import type { ServerPushName, ServerPush } from '../../common/events';
+import type { SessionRow } from '../db/repositories/sessions';
+
+/** Which provider answers a condition. `offline` marks the built-in demo assistant (shown as such). */
+export interface ResolvedProvider {
+  provider: LlmProvider;
+  offline: boolean;
+}
+export type ProviderResolver = (condition: Condition) => ResolvedProvider;
+
+/** Sends a push to every socket of one session. */
+export type Pusher = <E extends ServerPushName>(sessionId: string, event: E, payload: ServerPush<E>) => void;
+
+/** Everything a service needs; built once in server/app.ts. */
+export interface ServiceContext {
+  store: Store;
+  config: LoadedConfig;
+  dataDir: string;
+  now: () => number;
+  rng: () => number;
+  log: Logger;
+  providers: ProviderResolver;
+  push: Pusher;
+}
+
+/** An expected failure with a code the participant's client understands; handlers turn it into an error envelope. */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export interface SessionContext {
+  session: SessionRow;
+  study: StudyDefinition;
+  task: Task;
+  condition: Condition;
+  survey: LoadedSurvey;
+}
+
+/** Loads a session with its study, task, condition and survey definitions. */
+export function loadSession(ctx: ServiceContext, sessionId: string): SessionContext {
+  const session = ctx.store.sessions.get(sessionId);
+  if (!session) throw new ServiceError('not_found', 'session not found');
+  const study = ctx.config.studies.get(session.studyId);
+  if (!study) throw new ServiceError('not_found', `study "${session.studyId}" is no longer configured`);
+  const task = study.tasks.find((t) => t.id === session.taskId);
+  const condition = study.conditions.find((c) => c.id === session.conditionId);
+  const survey = ctx.config.surveys.get(study.survey);
+  if (!task || !condition || !survey) throw new ServiceError('internal', 'session refers to a task, condition or survey that is not configured');
+  return { session, study, task, condition, survey };
+}
+
+/** ms UTC when the session's time limit ends; null before consent. */
+export function deadlineOf(s: SessionContext): number | null {
+  return s.session.consentedAt === null ? null : s.session.consentedAt + s.study.time_limit_minutes * 60_000;
+}

@@ -1,0 +1,76 @@
+import type { ArtifactDraft, ArtifactSubmit, ChatRetry, ChatSend, ChatStop, ConsentRespond, StepAdvance, SurveySubmit, Telemetry } from '../../common/events';
+import type { SessionState } from '../../common/session';
+import { ChatService, type ChatServiceOptions } from './chat';
+import { loadSession, type ServiceContext } from './context';
+import { advanceStep, expireIfDue, respondConsent } from './lifecycle';
+import { buildSessionState } from './state';
+import { checkSubmission, saveDraft, submitArtifact } from './artifacts';
+import { submitSurvey } from './survey';
+import { recordTelemetry } from './telemetry';
+
+/**
+ * One entry point per participant action, used by the socket handlers. Each takes the session id the
+ * caller's token is bound to and an already-validated payload.
+ */
+export class ParticipantService {
+  readonly chat: ChatService;
+
+  constructor(
+    readonly ctx: ServiceContext,
+    chatOptions: ChatServiceOptions = {},
+  ) {
+    this.chat = new ChatService(ctx, chatOptions);
+  }
+
+  state(sessionId: string): SessionState {
+    const s = loadSession(this.ctx, sessionId);
+    expireIfDue(this.ctx, s);
+    return buildSessionState(this.ctx, sessionId, this.chat.inFlightView(sessionId), s);
+  }
+
+  /** Applies the time limit; true when the session just timed out (the caller pushes the new state). */
+  expireIfDue(sessionId: string): boolean {
+    return expireIfDue(this.ctx, loadSession(this.ctx, sessionId));
+  }
+
+  consentRespond(sessionId: string, p: ConsentRespond): SessionState {
+    respondConsent(this.ctx, sessionId, p);
+    return this.state(sessionId);
+  }
+
+  stepAdvance(sessionId: string, p: StepAdvance): SessionState {
+    advanceStep(this.ctx, sessionId, p);
+    return this.state(sessionId);
+  }
+
+  chatSend = (sessionId: string, p: ChatSend) => this.chat.send(sessionId, p);
+  chatStop = (sessionId: string, p: ChatStop) => this.chat.stop(sessionId, p);
+  chatRetry = (sessionId: string, p: ChatRetry) => this.chat.retry(sessionId, p);
+  artifactDraft = (sessionId: string, p: ArtifactDraft) => saveDraft(this.ctx, sessionId, p);
+
+  async artifactSubmit(sessionId: string, p: ArtifactSubmit): Promise<SessionState> {
+    checkSubmission(this.ctx, sessionId, p);
+    // Finish the reply in flight first so the trajectory shows it before the submission.
+    if (this.chat.inFlightView(sessionId)) {
+      this.chat.stop(sessionId, { clientTs: p.clientTs });
+      await this.chat.settled(sessionId);
+    }
+    submitArtifact(this.ctx, sessionId, p);
+    return this.state(sessionId);
+  }
+
+  surveySubmit(sessionId: string, p: SurveySubmit): SessionState {
+    submitSurvey(this.ctx, sessionId, p);
+    return this.state(sessionId);
+  }
+
+  telemetry = (sessionId: string, p: Telemetry) => recordTelemetry(this.ctx, sessionId, p);
+
+  /** Trajectory marks for socket connections (a reconnect shows up as closed → opened). */
+  connectionOpened(sessionId: string): void {
+    this.ctx.store.events.append(sessionId, 'connection.opened', {}, this.ctx.now(), null);
+  }
+  connectionClosed(sessionId: string, reason: string): void {
+    this.ctx.store.events.append(sessionId, 'connection.closed', { reason }, this.ctx.now(), null);
+  }
+}

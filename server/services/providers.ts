@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { Condition } from '../../common/study';
+import type { LlmProvider } from '../llm/provider';
+import { createProvider, type ProviderConfig } from '../llm/createProvider';
+import type { OfflineProviderOptions } from '../llm/offlineProvider';
+import type { ProviderResolver, ResolvedProvider } from './context';
+
+export interface ProviderResolverOptions {
+  /** Replaces provider construction entirely (tests, custom deployments). */
+  factory?: (condition: Condition) => LlmProvider;
+  /** Overrides for OpenAI-compatible conditions (default: OPENAI_BASE_URL / OPENAI_API_KEY from env). */
+  openai?: Omit<ProviderConfig, 'provider' | 'offline'>;
+  offline?: OfflineProviderOptions;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+/**
+ * Resolves the provider for a condition once and caches it (one OpenAI client per distinct config).
+ * provider 'openai' without a key falls back to the offline demo assistant (createProvider decides).
+ */
+export function providerResolver(options: ProviderResolverOptions = {}): ProviderResolver {
+  const cache = new Map<string, ResolvedProvider>();
+  return (condition) => {
+    const key = condition.provider;
+    const hit = options.factory ? undefined : cache.get(key);
+    if (hit) return hit;
+    let resolved: ResolvedProvider;
+    if (options.factory) {
+      const provider = options.factory(condition);
+      resolved = { provider, offline: provider.name === 'offline' };
+    } else {
+      const created = createProvider(
+        { provider: condition.provider, ...(options.openai ?? {}), ...(options.offline ? { offline: options.offline } : {}) },
+        { ...(options.env ? { env: options.env } : {}), ...(options.logger ? { logger: options.logger } : {}) },
+      );
+      resolved = { provider: created.provider, offline: created.kind === 'offline' };
+      cache.set(key, resolved);
+    }
+    return resolved;
+  };
+}

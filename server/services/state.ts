@@ -1,0 +1,96 @@
+import type { SessionState, ChatMessageView, UploadView } from '../../common/session';
+import { completionRedirectUrl, type CompletionOutcome } from '../../common/study';
+import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
+import type { MessageRow } from '../db/repositories/messages';
+import type { UploadRow } from '../db/repositories/uploads';
+import { unansweredUserMessage } from './conversation';
+import { deadlineOf, loadSession, type ServiceContext, type SessionContext } from './context';
+
+export interface InFlightView {
+  replyId: string;
+  replyTo: string;
+  text: string;
+}
+
+export function messageView(m: MessageRow): ChatMessageView {
+  return {
+    id: m.id,
+    role: m.role,
+    text: m.text,
+    clientId: m.clientId,
+    replyTo: m.replyTo,
+    status: m.status,
+    error: m.error ? participantErrorMessage(m.error.kind) : null,
+    createdAt: m.createdAt,
+  };
+}
+
+/** Wording shown to participants for a failed reply (never raw provider text). */
+export function participantErrorMessage(kind: string): string {
+  switch (kind) {
+    case 'rate_limit':
+      return 'The assistant is busy right now. Please press Retry in a moment.';
+    case 'timeout':
+      return 'The assistant took too long to answer. Please press Retry.';
+    case 'stream':
+      return 'The connection to the assistant broke off mid-reply. Please press Retry.';
+    default:
+      return 'The assistant could not answer. Please press Retry.';
+  }
+}
+
+export function uploadView(u: UploadRow): UploadView {
+  return { id: u.id, fieldId: u.fieldId, fileName: u.fileName, contentType: u.contentType, bytes: u.bytes, url: `/api/session/uploads/${u.id}` };
+}
+
+function outcomeOf(status: string): CompletionOutcome | null {
+  return status === 'completed' ? 'completed' : status === 'declined' ? 'declined' : status === 'timed_out' ? 'timed_out' : null;
+}
+
+/** The full snapshot a (re)connecting client renders from. */
+export function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null, loaded?: SessionContext): SessionState {
+  const s = loaded ?? loadSession(ctx, sessionId);
+  const { session, study, task, condition, survey } = s;
+  const { store } = ctx;
+  const resolved = ctx.providers(condition);
+  const outcome = outcomeOf(session.status);
+  const draft = store.artifacts.getDraft(sessionId);
+  const messages = store.messages.listForSession(sessionId);
+  const code = outcome ? study.completion.codes[outcome] : null;
+  return {
+    sessionId,
+    studyId: study.id,
+    studyTitle: study.title,
+    step: session.step,
+    status: session.status,
+    isPilot: session.isPilot,
+    consent: { version: study.consent.version, text: study.consent.text },
+    task: {
+      id: task.id,
+      title: task.title,
+      instructions: task.instructions,
+      materials: task.materials.map((m) => ({
+        name: m.name,
+        description: m.description ?? null,
+        url: `/api/session/materials/${encodeURIComponent(m.name)}`,
+      })),
+      fields: task.fields,
+    },
+    assistant: {
+      label: resolved.offline ? `${condition.assistant_label} (offline demo)` : condition.assistant_label,
+      offline: resolved.offline,
+    },
+    limits: { maxMessageChars: study.chat.max_message_chars, maxUploadBytes: MAX_UPLOAD_BYTES, uploadTypes: [...UPLOAD_TYPES] },
+    deadline: deadlineOf(s),
+    serverNow: ctx.now(),
+    messages: messages.map(messageView),
+    replyInFlight: inFlight,
+    canRetry: inFlight === null && session.status === 'active' && session.step === 'workspace' && unansweredUserMessage(messages) !== null,
+    draft: draft ? { fields: draft.fields, savedAt: draft.savedAt } : null,
+    uploads: store.uploads.listForSession(sessionId).map(uploadView),
+    artifactVersions: store.artifacts.listVersions(sessionId).map((v) => ({ version: v.version, fields: v.fields, submittedAt: v.submittedAt })),
+    survey: { id: survey.id, title: survey.title, ...(survey.intro !== undefined ? { intro: survey.intro } : {}), items: survey.items },
+    surveySubmitted: store.surveyAnswers.hasAnswers(sessionId),
+    completion: outcome && code ? { outcome, code, redirectUrl: completionRedirectUrl(study.completion, code) } : null,
+  };
+}

@@ -1,0 +1,32 @@
+import type { SurveySubmit } from '../../common/events';
+import { checkSurveyAnswers } from '../../common/survey';
+import { ServiceError, type ServiceContext } from './context';
+import { endSession, requireActive } from './lifecycle';
+
+/** Stores the survey answers (validated against the survey definition) and completes the session. */
+export function submitSurvey(ctx: ServiceContext, sessionId: string, p: SurveySubmit): void {
+  const s = requireActive(ctx, sessionId, ['survey']);
+  const problem = checkSurveyAnswers(s.survey, p.answers);
+  if (problem) throw new ServiceError('invalid_input', problem.message, problem.field);
+  const check = s.survey.items.find((i) => i.kind === 'attention_check');
+  const attentionCheckPassed = check && check.kind === 'attention_check' ? p.answers[check.id] === check.expected : null;
+  const now = ctx.now();
+  ctx.store.transaction(() => {
+    const seq = ctx.store.events.append(sessionId, 'survey.submitted', { surveyId: s.survey.id, answers: p.answers, attentionCheckPassed }, now, p.clientTs);
+    for (const item of s.survey.items) {
+      const value = p.answers[item.id];
+      if (value === undefined) continue;
+      ctx.store.surveyAnswers.insert({
+        sessionId,
+        surveyId: s.survey.id,
+        itemId: item.id,
+        itemKind: item.kind,
+        valueNum: typeof value === 'number' ? value : null,
+        valueText: typeof value === 'string' ? value : null,
+        eventSeq: seq,
+        createdAt: now,
+      });
+    }
+    endSession(ctx, s, 'completed', now);
+  });
+}

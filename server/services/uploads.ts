@@ -1,0 +1,81 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MAX_UPLOAD_BYTES, UPLOAD_TYPES, type UploadResponse } from '../../common/http';
+import { ServiceError, type ServiceContext } from './context';
+import { requireActive } from './lifecycle';
+import { uploadView } from './state';
+
+/** Magic numbers of the accepted image types: the declared type must match the bytes (no SVG: it can carry script). */
+function sniffImageType(bytes: Buffer): string | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const head6 = bytes.subarray(0, 6).toString('latin1');
+  if (head6 === 'GIF87a' || head6 === 'GIF89a') return 'image/gif';
+  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return null;
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+/** Stores an uploaded image for an image field: file under <dataDir>/uploads/<session>/, row + event in one transaction. */
+export function storeUpload(
+  ctx: ServiceContext,
+  sessionId: string,
+  upload: { fieldId: string; fileName: string | undefined; contentType: string; bytes: Buffer },
+): UploadResponse {
+  const s = requireActive(ctx, sessionId, ['workspace']);
+  const field = s.task.fields.find((f) => f.id === upload.fieldId);
+  if (!field) throw new ServiceError('invalid_input', `unknown artifact field "${upload.fieldId}"`, 'field');
+  if (field.kind !== 'image') throw new ServiceError('invalid_input', `"${field.label}" is not an image field`, 'field');
+  if (upload.bytes.length === 0) throw new ServiceError('invalid_input', 'the upload is empty', 'body');
+  if (upload.bytes.length > MAX_UPLOAD_BYTES)
+    throw new ServiceError('too_large', `the image is too large (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`, 'body');
+  const declared = (upload.contentType.split(';')[0] ?? '').trim().toLowerCase();
+  if (!(UPLOAD_TYPES as readonly string[]).includes(declared))
+    throw new ServiceError('invalid_input', `images must be one of ${UPLOAD_TYPES.join(', ')}`, 'content-type');
+  const actual = sniffImageType(upload.bytes);
+  if (actual !== declared) throw new ServiceError('invalid_input', `the file is not a valid ${declared} image`, 'body');
+
+  const id = crypto.randomUUID();
+  const ext = EXTENSIONS[actual]!;
+  const rel = path.join('uploads', sessionId, `${id}.${ext}`);
+  const abs = path.join(ctx.dataDir, rel);
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, upload.bytes);
+  const sha256 = crypto.createHash('sha256').update(upload.bytes).digest('hex');
+  const fileName = sanitizeFileName(upload.fileName) ?? `${upload.fieldId}.${ext}`;
+  const now = ctx.now();
+  try {
+    const row = ctx.store.transaction(() => {
+      const seq = ctx.store.events.append(
+        sessionId,
+        'upload.stored',
+        { uploadId: id, fieldId: upload.fieldId, fileName, contentType: actual, bytes: upload.bytes.length, sha256 },
+        now,
+        null,
+      );
+      const r = { id, sessionId, fieldId: upload.fieldId, fileName, contentType: actual, bytes: upload.bytes.length, sha256, storagePath: rel, eventSeq: seq, createdAt: now };
+      ctx.store.uploads.insert(r);
+      return r;
+    });
+    const v = uploadView(row);
+    return { uploadId: v.id, fieldId: v.fieldId, fileName: v.fileName, contentType: v.contentType, bytes: v.bytes, url: v.url };
+  } catch (err) {
+    fs.rmSync(abs, { force: true });
+    throw err;
+  }
+}
+
+/** Path on disk of one of this session's uploads; not_found for another session's upload. */
+export function uploadFile(ctx: ServiceContext, sessionId: string, uploadId: string): { abs: string; contentType: string } {
+  const row = ctx.store.uploads.get(uploadId);
+  if (!row || row.sessionId !== sessionId) throw new ServiceError('not_found', 'no such upload in this session');
+  return { abs: path.join(ctx.dataDir, row.storagePath), contentType: row.contentType };
+}
+
+function sanitizeFileName(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  const base = path.basename(name).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  return base.length > 0 ? base : undefined;
+}

@@ -1,0 +1,149 @@
+import type { Server, Socket } from 'socket.io';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { clientEvents, SocketAuth, type ClientEventName, type ClientToServerEvents, type ServerToClientEvents } from '../../common/events';
+import { fail, failFromZod, ok, type Envelope } from '../../common/envelope';
+import type { SessionState } from '../../common/session';
+import type { ParticipantService } from '../services/participants';
+import { ServiceError } from '../services/context';
+import { sessionForToken } from '../services/participantTokens';
+
+export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type ParticipantSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export interface SocketData {
+  sessionId: string;
+}
+
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+/** Events whose ack is a SessionState after a possible step change. */
+const STEP_CHANGING = new Set<ClientEventName>(['consent:respond', 'step:advance', 'artifact:submit', 'survey:submit']);
+
+/** Turns whatever a service threw into an error envelope; unexpected errors are logged, never shown raw. */
+export function errorEnvelope(err: unknown, log: Logger, context: Record<string, unknown>): Envelope<never> {
+  if (err instanceof ServiceError) return fail(err.code, err.message, err.field);
+  log.error({ err, ...context }, 'unexpected error');
+  return fail('internal', 'Something went wrong on the server. Please try again.');
+}
+
+type Handler = (sessionId: string, payload: any) => unknown;
+
+/**
+ * Wires the participant socket namespace: handshake auth by participant token (bound to one session),
+ * one handler per client event. Each payload is validated with its common schema; an invalid payload
+ * gets an error envelope naming the event and field and nothing is written.
+ */
+export function attachParticipantSockets(io: ParticipantServer, participants: ParticipantService, log: Logger): void {
+  const { store } = participants.ctx;
+
+  io.use((socket, next) => {
+    const auth = SocketAuth.safeParse(socket.handshake.auth);
+    const sessionId = auth.success ? sessionForToken(store, auth.data.token) : undefined;
+    if (!sessionId) return next(new Error('unauthorized'));
+    socket.data.sessionId = sessionId;
+    next();
+  });
+
+  const handlers: { [E in ClientEventName]: Handler } = {
+    'session:state': (id) => participants.state(id),
+    'consent:respond': (id, p) => participants.consentRespond(id, p),
+    'step:advance': (id, p) => participants.stepAdvance(id, p),
+    'chat:send': (id, p) => participants.chatSend(id, p),
+    'chat:stop': (id, p) => participants.chatStop(id, p),
+    'chat:retry': (id, p) => participants.chatRetry(id, p),
+    'artifact:draft': (id, p) => participants.artifactDraft(id, p),
+    'artifact:submit': (id, p) => participants.artifactSubmit(id, p),
+    'survey:submit': (id, p) => participants.surveySubmit(id, p),
+    telemetry: (id, p) => participants.telemetry(id, p),
+  };
+
+  io.on('connection', (socket: ParticipantSocket) => {
+    const sessionId = socket.data.sessionId;
+    void socket.join(sessionRoom(sessionId));
+    safely(() => participants.connectionOpened(sessionId));
+    const timer = scheduleTimeLimit(io, participants, sessionId, log);
+
+    const limiter = eventRateLimiter();
+    for (const name of Object.keys(clientEvents) as ClientEventName[]) {
+      socket.on(name, async (...args: unknown[]) => {
+        // The ack is the last argument; a client that sent no ack gets no reply (but is still validated).
+        const last = args[args.length - 1];
+        const ack = typeof last === 'function' ? (last as (reply: Envelope<unknown>) => void) : () => {};
+        if (!limiter()) return ack(fail('rate_limited', `${name}: too many events; slow down`));
+        const raw = typeof last === 'function' ? args.slice(0, -1)[0] : args[0];
+        const parsed = (clientEvents[name].payload as z.ZodType).safeParse(raw ?? (name === 'session:state' ? {} : raw));
+        if (!parsed.success) return ack(failFromZod(parsed.error, name));
+        try {
+          const data = await handlers[name](sessionId, parsed.data);
+          ack(ok(data));
+          if (name === 'consent:respond') timer.rearm();
+          // Other tabs of the same session follow step changes.
+          if (STEP_CHANGING.has(name)) socket.to(sessionRoom(sessionId)).emit('session:state', data as SessionState);
+        } catch (err) {
+          ack(errorEnvelope(err, log, { event: name, sessionId }));
+        }
+      });
+    }
+
+    socket.on('disconnect', (reason) => {
+      timer.cancel();
+      safely(() => participants.connectionClosed(sessionId, reason));
+    });
+  });
+
+  function safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      log.warn({ err }, 'could not record connection event');
+    }
+  }
+}
+
+/** Per-socket flood guard: at most `max` events in any `windowMs` (generous for people, stops scripts). */
+export function eventRateLimiter(max = 120, windowMs = 10_000, now: () => number = Date.now): () => boolean {
+  const stamps: number[] = [];
+  return () => {
+    const t = now();
+    while (stamps.length > 0 && stamps[0]! <= t - windowMs) stamps.shift();
+    if (stamps.length >= max) return false;
+    stamps.push(t);
+    return true;
+  };
+}
+
+/**
+ * Pushes a fresh session:state when the session's time limit passes while this socket is connected.
+ * Armed only while the session is at a timed step (instructions, workspace) with a deadline.
+ */
+function scheduleTimeLimit(
+  io: ParticipantServer,
+  participants: ParticipantService,
+  sessionId: string,
+  log: Logger,
+): { cancel(): void; rearm(): void } {
+  let handle: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(handle);
+    handle = undefined;
+    try {
+      const state = participants.state(sessionId);
+      if (state.status !== 'active' || state.deadline === null) return;
+      if (state.step !== 'instructions' && state.step !== 'workspace') return;
+      const wait = Math.max(0, state.deadline - participants.ctx.now()) + 50;
+      handle = setTimeout(fire, Math.min(wait, 2 ** 31 - 1));
+    } catch (err) {
+      log.warn({ err, sessionId }, 'could not arm time limit');
+    }
+  };
+  const fire = () => {
+    try {
+      if (participants.expireIfDue(sessionId)) io.to(sessionRoom(sessionId)).emit('session:state', participants.state(sessionId));
+      else arm();
+    } catch (err) {
+      log.warn({ err, sessionId }, 'time limit check failed');
+    }
+  };
+  arm();
+  return { cancel: () => clearTimeout(handle), rearm: arm };
+}
