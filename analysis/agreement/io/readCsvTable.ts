@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import type { z } from 'zod';
+import { InputError } from './inputError';
+
+export interface CsvRow<T> {
+  /** 1-based line in the file where the record starts (the header is line 1) */
+  line: number;
+  value: T;
+}
+
+/**
+ * Reads a CSV file with a header row and validates every record with `schema`. Errors name the
+ * file, the line and the column. Columns beyond `schema`'s are allowed (and ignored by zod objects).
+ */
+export function readCsvTable<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  requiredColumns: readonly string[],
+): CsvRow<z.output<S>>[] {
+  if (!existsSync(file)) throw new InputError('file not found', file);
+  let records: { record: Record<string, string>; raw: string; info: { lines: number } }[];
+  let header: string[] = [];
+  try {
+    records = parse(readFileSync(file, 'utf8'), {
+      columns: (names: string[]) => {
+        header = names.map((name) => name.trim());
+        return header;
+      },
+      info: true,
+      raw: true,
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as typeof records;
+  } catch (error) {
+    const e = error as Error & { lines?: number };
+    throw new InputError(`not valid CSV: ${e.message}`, file, e.lines);
+  }
+  if (header.length === 0) throw new InputError('empty file (no header row)', file);
+  const missing = requiredColumns.filter((column) => !header.includes(column));
+  if (missing.length > 0) {
+    throw new InputError(`missing column(s) ${missing.join(', ')} in header (found: ${header.join(', ')})`, file, 1);
+  }
+  return records.map(({ record, raw, info }) => {
+    const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+    const parsed = schema.safeParse(record);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const column = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
+      const got = column !== undefined ? ` (got "${record[column] ?? ''}")` : '';
+      throw new InputError(`${issue.message}${got}`, file, line, column);
+    }
+    return { line, value: parsed.data };
+  });
+}
