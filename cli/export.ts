@@ -1,0 +1,103 @@
+/**
+ * npm run export -- --study <id> --out <dir> [--include-pilot] [--include-identities]
+ *
+ * Writes the study's anonymised dataset (layout: design.md) from the database in DATA_DIR (default ./data).
+ * Pilot sessions and identities are left out unless asked for; withdrawn participants always are.
+ */
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import { z } from 'zod';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATABASE_FILE_NAME, openStore } from '../server/db/store';
+import { AuditRepository } from '../server/db/repositories/audit';
+import { exportStudy, ExportError } from '../exports/exportStudy';
+import { cliActor, dataDirFromEnv, flagErrors, StudyIdFlag, surveyOfStudy } from '../exports/cliSupport';
+
+const USAGE = 'usage: npm run export -- --study <id> --out <dir> [--include-pilot] [--include-identities]';
+
+const Flags = z
+  .object({
+    study: StudyIdFlag,
+    out: z.string().min(1, 'must name the output folder'),
+    includePilot: z.boolean(),
+    includeIdentities: z.boolean(),
+  })
+  .strict();
+
+async function main(): Promise<number> {
+  let raw;
+  try {
+    raw = parseArgs({
+      options: {
+        study: { type: 'string' },
+        out: { type: 'string' },
+        'include-pilot': { type: 'boolean', default: false },
+        'include-identities': { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const flags = Flags.safeParse({ study: raw.study, out: raw.out, includePilot: raw['include-pilot'], includeIdentities: raw['include-identities'] });
+  if (!flags.success) {
+    console.error(`invalid flags:\n${flagErrors(flags.error)}\n${USAGE}`);
+    return 2;
+  }
+  const { study, out, includePilot, includeIdentities } = flags.data;
+  const dataDir = dataDirFromEnv();
+
+  if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) {
+    console.error(`no database at ${join(dataDir, DATABASE_FILE_NAME)} (set DATA_DIR to the server's data folder)`);
+    return 1;
+  }
+  const store = openStore(dataDir); // applies pending migrations, so the audit table exists
+  try {
+    if (!store.studies.get(study)) {
+      console.error(`no study "${study}" in ${store.file} (known: ${store.studies.list().map((s) => s.id).join(', ') || 'none'})`);
+      return 1;
+    }
+    new AuditRepository(store.db).append({ at: Date.now(), actor: cliActor(), action: 'export', studyId: study, details: { out, includePilot, includeIdentities, via: 'cli' } });
+  } finally {
+    store.close();
+  }
+
+  const { survey, note } = surveyOfStudy(study);
+  if (note) console.error(`note: Likert columns taken from the answers (${note})`);
+  const bar = process.stderr.isTTY ? new SingleBar({ format: 'export {bar} {value}/{total} sessions' }, Presets.shades_classic) : null;
+  try {
+    const result = await exportStudy({
+      dataDir,
+      studyId: study,
+      outDir: out,
+      includePilot,
+      includeIdentities,
+      ...(survey ? { survey } : {}),
+      onProgress: (done, total) => {
+        if (bar && done === 1) bar.start(total, 0);
+        bar?.update(done);
+      },
+    });
+    bar?.stop();
+    const c = result.manifest.counts;
+    console.log(
+      `exported study "${study}" to ${result.outDir}: ${c.sessions} sessions, ${c.messages} messages, ${c.events} events, ` +
+        `${c.artifacts} artifacts (${c.artifact_files} files), ${c.judgements} judge samples, ${c.annotations} annotations` +
+        `${c.identities === null ? '' : `, ${c.identities} identity values (PERSONAL DATA in identities.csv)`}; ` +
+        `${result.manifest.redactions.total} redactions; ${c.excluded_pilot_sessions} pilot sessions left out`,
+    );
+    return 0;
+  } catch (error) {
+    bar?.stop();
+    if (error instanceof ExportError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main();

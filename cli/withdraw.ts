@@ -1,0 +1,65 @@
+/**
+ * npm run withdraw -- --study <id> --participant <platform id>
+ *
+ * Deletes everything the participant contributed to the study (DATA_DIR, default ./data), keeps a
+ * tombstone without personal data so later exports and analyses leave them out, and audits the action.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATABASE_FILE_NAME, openStore } from '../server/db/store';
+import { withdrawParticipant } from '../server/admin/withdrawal';
+import { cliActor, dataDirFromEnv, flagErrors, StudyIdFlag } from '../exports/cliSupport';
+
+const USAGE = 'usage: npm run withdraw -- --study <id> --participant <platform id>';
+
+const Flags = z
+  .object({
+    study: StudyIdFlag,
+    participant: z.string().trim().min(1, 'must be the platform id (e.g. the PROLIFIC_PID)').max(200),
+  })
+  .strict();
+
+function main(): number {
+  let raw;
+  try {
+    raw = parseArgs({ options: { study: { type: 'string' }, participant: { type: 'string' } }, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const flags = Flags.safeParse(raw);
+  if (!flags.success) {
+    console.error(`invalid flags:\n${flagErrors(flags.error)}\n${USAGE}`);
+    return 2;
+  }
+  const dataDir = dataDirFromEnv();
+  if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) {
+    console.error(`no database at ${join(dataDir, DATABASE_FILE_NAME)} (set DATA_DIR to the server's data folder)`);
+    return 1;
+  }
+  const store = openStore(dataDir);
+  try {
+    if (!store.studies.get(flags.data.study)) {
+      console.error(`no study "${flags.data.study}" in ${store.file}`);
+      return 1;
+    }
+    const result = withdrawParticipant(store, {
+      dataDir,
+      studyId: flags.data.study,
+      platformUserId: flags.data.participant,
+      actor: cliActor(),
+    });
+    console.log(
+      `withdrawn from "${flags.data.study}": ${result.deletedSessions} session(s) deleted` +
+        `${result.deletedSessions === 0 ? ' (no session under that id; the tombstone still keeps any future one out)' : ''}; ` +
+        `reference ${result.reference}`,
+    );
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+process.exitCode = main();

@@ -1,0 +1,43 @@
+import { SCHEMA_VERSION, type DatasetFileDef } from './columns';
+
+/** codebook.md: a human-readable description of every file and column, generated from columns.ts. */
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+export function renderCodebook(files: readonly DatasetFileDef[], context: { studyId: string; createdAt: string }): string {
+  const lines: string[] = [
+    `# Codebook — study \`${context.studyId}\``,
+    '',
+    `Dataset schema version ${SCHEMA_VERSION}, exported ${context.createdAt}.`,
+    '',
+    'Conventions: `session_id` is a pseudonym that joins all files. In CSV files an empty cell means missing,',
+    'booleans are `true`/`false`, lists are `;`-joined. Times are ISO 8601 in UTC unless the unit says ms.',
+    'Personal data in text is replaced by `[REDACTED:<kind>]` (kinds: url, identity, email, ip, phone); ',
+    '`manifest.json` counts the replacements. Withdrawn participants are absent from every file.',
+    '',
+  ];
+  for (const file of files) {
+    lines.push(`## \`${file.path}\``, '', `${file.description} One row per ${file.row}.`, '');
+    lines.push('| column | type | meaning |', '|---|---|---|');
+    for (const c of file.columns) {
+      const type = [c.type, c.unit ? `(${c.unit})` : '', c.nullable ? ', may be empty' : ''].join(' ').replace(/ ,/, ',').trim();
+      const values = c.values ? ` Values: ${c.values.map((v) => `\`${v}\``).join(', ')}.` : '';
+      lines.push(`| \`${c.name}\` | ${cell(type)} | ${cell(c.description + values)} |`);
+    }
+    lines.push('');
+  }
+  lines.push(
+    '## `artifacts/`',
+    '',
+    'Uploaded files, as `artifacts/<session_id>/<version>-<field id>-<n>.<ext>`, named in `artifacts.jsonl`.',
+    '',
+    '## `manifest.json`, `datapackage.json`',
+    '',
+    'The manifest records the schema and app versions, export time, filters, row counts, the sha256 of every',
+    'file, redaction counts and a summary of the audit log. `datapackage.json` is a Frictionless Data Package.',
+    '',
+  );
+  return lines.join('\n');
+}

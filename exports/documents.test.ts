@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderCodebook } from './codebook';
+import { columnNames, datasetFiles } from './columns';
+import { buildDataPackage } from './datapackage';
+import { appVersion, buildManifest } from './manifest';
+import { emptyRedactionCounts } from './redaction';
+
+const likert = [
+  { id: 'usefulness', prompt: 'The assistant | was useful', points: 5 },
+  { id: 'confidence', prompt: 'I am confident', points: 7 },
+];
+
+describe('dataset documents generated from one column module', () => {
+  const files = datasetFiles({ likertItems: likert, includeIdentities: false });
+
+  it('keeps the contract column order of sessions.csv with likert columns after', () => {
+    const sessions = files.find((f) => f.path === 'sessions.csv')!;
+    expect(columnNames(sessions).slice(0, 13)).toEqual([
+      'session_id', 'task', 'condition', 'status', 'is_pilot', 'started_at', 'submitted_at', 'duration_s',
+      'user_tokens', 'agent_tokens', 'user_turns', 'agent_turns', 'quality',
+    ]);
+    expect(columnNames(sessions).slice(-2)).toEqual(['likert_usefulness', 'likert_confidence']);
+    expect(files.map((f) => f.path)).toEqual([
+      'sessions.csv', 'messages.jsonl', 'events.jsonl', 'artifacts.jsonl', 'judgements.csv', 'annotations.csv',
+    ]);
+    expect(datasetFiles({ likertItems: [], includeIdentities: true }).at(-1)?.path).toBe('identities.csv');
+  });
+
+  it('documents every column of every file in the codebook', () => {
+    const md = renderCodebook(files, { studyId: 's1', createdAt: '2026-11-30T00:00:00.000Z' });
+    for (const f of files) {
+      expect(md).toContain(`## \`${f.path}\``);
+      for (const c of f.columns) expect(md).toContain(`| \`${c.name}\` |`);
+    }
+    expect(md).toContain('The assistant \\| was useful'); // pipes escaped so the table stays intact
+  });
+
+  it('builds a Frictionless package with schemas and hashes', () => {
+    const written = new Map([['sessions.csv', { path: '/x/sessions.csv', rows: 2, bytes: 10, sha256: 'ab'.repeat(32) }]]);
+    const pkg = buildDataPackage(files, written, { studyId: 'Study_1', createdAt: 't', appVersion: '0.1.0' }) as {
+      name: string;
+      resources: { name: string; path: string; hash?: string; schema: { fields: { name: string; type: string }[] } }[];
+    };
+    expect(pkg.name).toBe('tandem-study_1');
+    expect(pkg.resources.map((r) => r.path)).toEqual(files.map((f) => f.path));
+    const sessions = pkg.resources[0]!;
+    expect(sessions.hash).toBe(`sha256:${'ab'.repeat(32)}`);
+    expect(sessions.schema.fields.find((f) => f.name === 'likert_confidence')?.type).toBe('integer');
+  });
+
+  it('puts app version, filters, counts and redaction totals in the manifest', () => {
+    const pkgVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    expect(appVersion()).toBe(pkgVersion);
+    const redactions = { ...emptyRedactionCounts(), email: 2, phone: 1 };
+    const m = buildManifest({
+      createdAt: 't',
+      filters: { studyId: 's1', includePilot: false, includeIdentities: true },
+      study: { title: 'S', status: 'live' },
+      counts: {
+        sessions: 1, messages: 2, events: 3, artifacts: 1, artifact_files: 0, judgements: 0, annotations: 0,
+        identities: 1, excluded_pilot_sessions: 4, withdrawn_participants: 1,
+      },
+      files: [],
+      redactions,
+      audit: { total: 0, byAction: {}, firstAt: null, lastAt: null, recent: [] },
+    });
+    expect(m.app.version).toBe(pkgVersion);
+    expect(m.redactions.total).toBe(3);
+    expect(m.filters).toEqual({ include_pilot: false, include_identities: true, withdrawn_excluded: true });
+  });
+});

@@ -1,0 +1,47 @@
+import type { Redactor } from './redaction';
+
+/**
+ * Makes a trajectory event payload safe for events.jsonl: identity-bearing keys are dropped to a marker,
+ * the server session id becomes its pseudonym, upload ids become dataset paths, and every remaining
+ * string goes through the redactor.
+ */
+
+/** Keys whose values identify a person or grant access, wherever they appear in a payload. */
+const IDENTITY_KEY =
+  /^(url_?params|query|search|href|referr?er|token|participant_?token|access_?token|auth\w*|cookie|headers|ip|ip_?address|remote_?address|user_?agent|platform_?(user|study|session)_?id|prolific_?pid|worker_?id|assignment_?id|hit_?id|participant_?label|platform_?id|email|phone)$/i;
+
+export interface PayloadContext {
+  sessionId: string;
+  pseudonym: string;
+  redactor: Redactor;
+  /** upload id → path inside the dataset (artifacts/…). */
+  uploadPaths: ReadonlyMap<string, string>;
+}
+
+/** URL parameters are an object of strings; model parameters ({temperature, max_tokens}) are not. */
+function looksLikeUrlParams(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const values = Object.values(v);
+  return values.length > 0 && values.every((x) => typeof x === 'string');
+}
+
+export function sanitizePayload(value: unknown, ctx: PayloadContext): unknown {
+  if (typeof value === 'string') {
+    if (value === ctx.sessionId) return ctx.pseudonym;
+    const upload = ctx.uploadPaths.get(value);
+    if (upload !== undefined) return upload;
+    return ctx.redactor.redact(value.split(ctx.sessionId).join(ctx.pseudonym));
+  }
+  if (Array.isArray(value)) return value.map((v) => sanitizePayload(v, ctx));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (IDENTITY_KEY.test(key) || (key === 'params' && looksLikeUrlParams(v))) {
+        ctx.redactor.counts.identity++;
+        out[key] = '[REDACTED:identity]';
+      } else out[key] = sanitizePayload(v, ctx);
+    }
+    return out;
+  }
+  return value;
+}

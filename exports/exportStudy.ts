@@ -1,0 +1,313 @@
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { ExportReader, type ExportIdentity, type ExportSessionRow } from '../server/db/repositories/adminExport';
+import { AuditRepository } from '../server/db/repositories/audit';
+import { renderCodebook } from './codebook';
+import { columnNames, datasetFiles, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
+import { buildDataPackage } from './datapackage';
+import { sanitizePayload } from './eventPayload';
+import { appVersion, buildManifest, type AuditSummary, type Manifest, type ManifestFile } from './manifest';
+import { loadOrCreatePseudonymKey, participantTombstone, sessionPseudonym } from './pseudonym';
+import { createRedactor, IdentityMatcher } from './redaction';
+import type { SurveyItem } from '../common/survey';
+import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } from './writers';
+
+/**
+ * Writes one study's dataset in the layout of design.md (contract) in a single streaming pass over
+ * the sessions: each session's rows go to every file before the next session is read, so memory holds
+ * one session at a time (plus the identity matcher, which grows with the number of identities).
+ */
+
+export interface ExportOptions {
+  /** Holds the key for pseudonyms and tombstones (DATA_DIR). */
+  dataDir: string;
+  /** SQLite file; defaults to <dataDir>/tandem.sqlite. */
+  dbFile?: string;
+  studyId: string;
+  outDir: string;
+  includePilot: boolean;
+  includeIdentities: boolean;
+  /**
+   * The study's survey definition: gives the likert_<item> columns in survey order with their prompts, and the
+   * attention check. Without it the Likert items found in the answers are used (by id) and attention is left empty.
+   */
+  survey?: { items: readonly SurveyItem[] };
+  /** Progress callback: sessions written so far and the total. */
+  onProgress?: (done: number, total: number) => void;
+  now?: () => Date;
+}
+
+export interface ExportResult {
+  outDir: string;
+  manifest: Manifest;
+}
+
+export class ExportError extends Error {
+  override name = 'ExportError';
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const CONTENT_TYPE_EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
+
+/** Values that identify a participant in text: platform ids, and URL parameter values that look like ids. */
+function identityStrings(identity: ExportIdentity): string[] {
+  const out = [identity.platformUserId, identity.platformStudyId, identity.platformSessionId].filter((v): v is string => !!v);
+  for (const [key, value] of Object.entries(identity.urlParams)) {
+    if (/pid|id$|token|session|email|key|label|worker|assignment/i.test(key) || (value.length >= 6 && /\d/.test(value))) out.push(value);
+  }
+  return out;
+}
+
+async function ensureEmptyDir(dir: string): Promise<void> {
+  if (existsSync(dir)) {
+    const entries = await readdir(dir);
+    if (entries.length > 0) throw new ExportError(`--out ${dir} is not empty; choose a new folder so no old file is mixed into this dataset`);
+  }
+  await mkdir(dir, { recursive: true });
+}
+
+interface AttentionCheck {
+  id: string;
+  expected: number;
+}
+
+function likertFromSurvey(items: readonly SurveyItem[]): LikertItemInfo[] {
+  return items.flatMap((i) => (i.kind === 'likert' ? [{ id: i.id, prompt: i.prompt, points: i.points }] : []));
+}
+
+function sessionRow(s: ExportSessionRow, pseudonym: string, likert: readonly LikertItemInfo[], check: AttentionCheck | null): Record<string, unknown> {
+  const checkAnswer = check ? s.numericAnswers[check.id] : undefined;
+  const row: Record<string, unknown> = {
+    session_id: pseudonym,
+    task: s.taskId,
+    condition: s.conditionId,
+    status: s.status,
+    is_pilot: s.isPilot,
+    started_at: iso(s.createdAt),
+    submitted_at: iso(s.submittedAt),
+    duration_s: s.submittedAt === null ? null : Math.round((s.submittedAt - s.createdAt) / 100) / 10,
+    user_tokens: s.userTokens,
+    agent_tokens: s.agentTokens,
+    user_turns: s.userTurns,
+    agent_turns: s.agentTurns,
+    quality: s.quality,
+    attention_check_passed: checkAnswer === undefined || !check ? null : checkAnswer === check.expected,
+  };
+  for (const item of likert) row[`${LIKERT_PREFIX}${item.id}`] = s.numericAnswers[item.id] ?? null;
+  return row;
+}
+
+export async function exportStudy(options: ExportOptions): Promise<ExportResult> {
+  const now = options.now ?? (() => new Date());
+  const createdAt = now().toISOString();
+  const outDir = resolve(options.outDir);
+  const dataDir = resolve(options.dataDir);
+  const dbFile = options.dbFile ?? join(dataDir, 'tandem.sqlite');
+  if (!existsSync(dbFile)) throw new ExportError(`no database at ${dbFile} (set DATA_DIR to the server's data folder)`);
+  const key = loadOrCreatePseudonymKey(dataDir);
+
+  const reader = ExportReader.open(dbFile);
+  try {
+    reader.beginSnapshot();
+    const study = reader.study(options.studyId);
+    if (!study) throw new ExportError(`no study "${options.studyId}" in ${dbFile}`);
+    await ensureEmptyDir(outDir);
+
+    const tombstones = reader.tombstones(options.studyId);
+    const matcher = new IdentityMatcher();
+    for (const identity of reader.identities(options.studyId)) for (const s of identityStrings(identity)) matcher.add(s);
+    const redactor = createRedactor(matcher);
+
+    const likert = options.survey
+      ? likertFromSurvey(options.survey.items)
+      : reader.likertItemIds(options.studyId).map((id) => ({ id, prompt: id, points: 0 }));
+    const checkItem = options.survey?.items.find((i) => i.kind === 'attention_check');
+    const check = checkItem?.kind === 'attention_check' ? { id: checkItem.id, expected: checkItem.expected } : null;
+    const files = datasetFiles({ likertItems: likert, includeIdentities: options.includeIdentities });
+    const byPath = new Map(files.map((f) => [f.path, f] as const));
+    const open = (path: string): RowWriter<Record<string, unknown>> => {
+      const def = byPath.get(path) as DatasetFileDef;
+      const target = join(outDir, def.path);
+      return def.format === 'csv' ? csvWriter(target, columnNames(def)) : jsonlWriter(target, columnNames(def));
+    };
+    const sessions = open('sessions.csv');
+    const messages = open('messages.jsonl');
+    const events = open('events.jsonl');
+    const artifacts = open('artifacts.jsonl');
+    const judgements = open('judgements.csv');
+    const annotations = open('annotations.csv');
+    const identities = options.includeIdentities ? open('identities.csv') : null;
+
+    const total = reader.countSessions(options.studyId, options.includePilot);
+    let done = 0;
+    let withdrawnSessions = 0;
+    let artifactFiles = 0;
+    const warnings: string[] = [];
+
+    for (const s of reader.sessions(options.studyId, options.includePilot)) {
+      const identity = reader.identity(s.id);
+      if (identity?.platformUserId && tombstones.has(participantTombstone(key, options.studyId, identity.platformUserId))) {
+        withdrawnSessions++;
+        continue;
+      }
+      const pseudonym = sessionPseudonym(key, s.id);
+      await sessions.write(sessionRow(s, pseudonym, likert, check));
+
+      for (const m of reader.messages(s.id)) {
+        await messages.write({
+          session_id: pseudonym,
+          seq: m.seq,
+          role: m.role,
+          text: redactor.redact(m.text),
+          created_at: iso(m.createdAt),
+          tokens: m.tokens,
+          model: m.model,
+          ttft_ms: m.ttftMs,
+          duration_ms: m.durationMs,
+          finish_reason: m.finishReason,
+          interrupted: m.interrupted,
+          status: m.status,
+        });
+      }
+
+      // Uploaded files: copied under artifacts/<pseudonym>/ with neutral names (the participant's file name may be personal).
+      const uploadPaths = new Map<string, string>();
+      const uploads = reader.uploads(s.id);
+      for (const [i, u] of uploads.entries()) {
+        const rel = `artifacts/${pseudonym}/${i + 1}-${u.fieldId}.${CONTENT_TYPE_EXT[u.contentType] ?? 'bin'}`;
+        const source = resolve(dataDir, u.storagePath);
+        if (!source.startsWith(dataDir + sep) || !existsSync(source)) {
+          if (warnings.length < 100) warnings.push(`upload file missing for ${pseudonym} field ${u.fieldId}`);
+          continue;
+        }
+        await mkdir(join(outDir, 'artifacts', pseudonym), { recursive: true });
+        await copyFile(source, join(outDir, rel));
+        uploadPaths.set(u.id, rel);
+        artifactFiles++;
+      }
+
+      for (const e of reader.events(s.id)) {
+        await events.write({
+          session_id: pseudonym,
+          seq: e.seq,
+          type: e.type,
+          server_ts: e.serverTs,
+          client_ts: e.clientTs,
+          payload: sanitizePayload(e.payload, { sessionId: s.id, pseudonym, redactor, uploadPaths }),
+        });
+      }
+
+      for (const a of reader.artifacts(s.id)) {
+        const fields: Record<string, string> = {};
+        const files: string[] = [];
+        for (const [fieldId, value] of Object.entries(a.fields)) {
+          const file = uploadPaths.get(value);
+          if (file !== undefined) files.push(file);
+          fields[fieldId] = file ?? redactor.redact(value);
+        }
+        await artifacts.write({ session_id: pseudonym, version: a.version, submitted_at: iso(a.submittedAt), fields, files });
+      }
+
+      for (const j of reader.judgements(s.id)) {
+        await judgements.write({
+          session_id: pseudonym,
+          rubric_id: j.rubricId,
+          rubric_hash: j.rubricHash,
+          model: j.model,
+          sample: j.sample,
+          score: j.score,
+          parse_ok: j.parseOk,
+          cached: j.cached,
+          artifact_version: j.artifactVersion,
+        });
+      }
+
+      for (const a of reader.annotations(s.id)) {
+        await annotations.write({ session_id: pseudonym, turn: a.turn, speaker: a.speaker, friction: a.friction, grounding: a.grounding });
+      }
+
+      if (identities && identity) {
+        const recordedAt = iso(identity.createdAt);
+        const values: [string, string, string | null][] = [
+          ['platform', 'platform', identity.platform],
+          ['platform', 'platform_user_id', identity.platformUserId],
+          ['platform', 'platform_study_id', identity.platformStudyId],
+          ['platform', 'platform_session_id', identity.platformSessionId],
+          ...Object.entries(identity.urlParams).map(([k, v]): [string, string, string] => ['url_param', k, v]),
+        ];
+        for (const [source, k, v] of values) {
+          if (v !== null) await identities.write({ session_id: pseudonym, source, key: k, value: v, recorded_at: recordedAt });
+        }
+      }
+      options.onProgress?.(++done, total);
+    }
+
+    const written = new Map<string, WrittenFile>();
+    for (const [path, w] of [
+      ['sessions.csv', sessions],
+      ['messages.jsonl', messages],
+      ['events.jsonl', events],
+      ['artifacts.jsonl', artifacts],
+      ['judgements.csv', judgements],
+      ['annotations.csv', annotations],
+      ...(identities ? ([['identities.csv', identities]] as const) : []),
+    ] as const) {
+      written.set(path, await w.close());
+    }
+
+    const context = { studyId: options.studyId, createdAt };
+    const codebook = await textFile(join(outDir, 'codebook.md'), renderCodebook(files, context));
+    const datapackage = await textFile(
+      join(outDir, 'datapackage.json'),
+      JSON.stringify(buildDataPackage(files, written, { ...context, appVersion: appVersion() }), null, 2) + '\n',
+    );
+
+    const manifestFiles: ManifestFile[] = [
+      ...[...written.entries()].map(([path, w]) => ({ path, rows: w.rows, bytes: w.bytes, sha256: w.sha256 })),
+      { path: 'codebook.md', rows: null, bytes: codebook.bytes, sha256: codebook.sha256 },
+      { path: 'datapackage.json', rows: null, bytes: datapackage.bytes, sha256: datapackage.sha256 },
+    ];
+    const rows = (p: string) => written.get(p)?.rows ?? 0;
+    const audit = auditSummary(reader.auditRepository(), options.studyId);
+    const manifest = buildManifest({
+      createdAt,
+      filters: { studyId: options.studyId, includePilot: options.includePilot, includeIdentities: options.includeIdentities },
+      study: { title: study.title, status: study.status },
+      counts: {
+        sessions: rows('sessions.csv'),
+        messages: rows('messages.jsonl'),
+        events: rows('events.jsonl'),
+        artifacts: rows('artifacts.jsonl'),
+        artifact_files: artifactFiles,
+        judgements: rows('judgements.csv'),
+        annotations: rows('annotations.csv'),
+        identities: options.includeIdentities ? rows('identities.csv') : null,
+        excluded_pilot_sessions: options.includePilot ? 0 : reader.countPilotSessions(options.studyId),
+        withdrawn_participants: tombstones.size,
+      },
+      files: manifestFiles,
+      redactions: redactor.counts,
+      audit,
+    });
+    if (withdrawnSessions > 0 && warnings.length < 100) warnings.push(`${withdrawnSessions} session(s) of withdrawn participants left out`);
+    const finalManifest = warnings.length > 0 ? { ...manifest, warnings } : manifest;
+    await textFile(join(outDir, 'manifest.json'), JSON.stringify(finalManifest, null, 2) + '\n');
+    return { outDir, manifest: finalManifest };
+  } finally {
+    reader.close();
+  }
+}
+
+function auditSummary(audit: AuditRepository | null, studyId: string): AuditSummary {
+  if (!audit) return { total: 0, byAction: {}, firstAt: null, lastAt: null, recent: [] };
+  const counts = audit.counts(studyId);
+  return {
+    total: counts.total,
+    byAction: counts.byAction,
+    firstAt: iso(counts.firstAt),
+    lastAt: iso(counts.lastAt),
+    recent: audit.list({ studyId, limit: 20 }).map((e) => ({ at: new Date(e.at).toISOString(), actor: e.actor, action: e.action })),
+  };
+}

@@ -1,0 +1,212 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * Redaction of personal data in free text before it enters a science file.
+ *
+ * Each hit becomes `[REDACTED:<kind>]` and is counted per kind; the counts go into manifest.json.
+ * Order matters: URLs first (an email or id inside a URL is one URL hit), then exact identity
+ * strings (platform ids, URL parameters recorded at session start), then emails, IPs, phones.
+ * The rules are deliberately conservative: a false positive costs a few characters of text,
+ * a false negative leaks a participant.
+ */
+
+export const REDACTION_KINDS = ['url', 'identity', 'email', 'ip', 'phone'] as const;
+export type RedactionKind = (typeof REDACTION_KINDS)[number];
+export type RedactionCounts = Record<RedactionKind, number>;
+
+export function emptyRedactionCounts(): RedactionCounts {
+  return { url: 0, identity: 0, email: 0, ip: 0, phone: 0 };
+}
+
+export function addRedactionCounts(into: RedactionCounts, from: RedactionCounts): void {
+  for (const kind of REDACTION_KINDS) into[kind] += from[kind];
+}
+
+const marker = (kind: RedactionKind) => `[REDACTED:${kind}]`;
+
+/** Query/fragment parameter names that carry a person or a credential (case-insensitive). */
+const PERSONAL_PARAM =
+  /^(prolific_?pid|study_?id|session_?id|participant(_?id)?|worker_?id|assignment_?id|hit_?id|pid|uid|user(_?id|name)?|e-?mail|mail|token|access_?token|auth\w*|api_?key|key|secret|sig(nature)?|code|password|pwd|pass|phone|tel|id|\w*token|\w*session\w*|\w*email\w*|\w*_id|\w*Id)$/i;
+
+/** Identity strings shorter than this are not matched: "1" or "ab" would shred ordinary text. */
+export const MIN_IDENTITY_LENGTH = 4;
+
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi;
+const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const IPV4_RE = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)/g;
+const IPV6_CANDIDATE_RE = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{0,4}|(?:\d{1,3}\.){3}\d{1,3})(?![\w:])/g;
+const PHONE_CANDIDATE_RE = /(?<![\w+.\-/])(?:\+ ?\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,14}(?:[ .-]\d{1,8}){0,5}(?![\w]|[.-]\d)/g;
+const DATE_LIKE = /^(\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
+const US_SPACED = /^\d{3} \d{3} \d{4}$/;
+
+function urlCarriesPersonalToken(raw: string): boolean {
+  // Trailing punctuation belongs to the sentence, not the URL.
+  const trimmed = raw.replace(/[.,;:!?)\]]+$/, '');
+  let url: URL;
+  try {
+    url = new URL(trimmed.startsWith('www.') ? `https://${trimmed}` : trimmed);
+  } catch {
+    return /[?&#](\w+)=/.test(trimmed); // unparsable but has parameters: be safe
+  }
+  const names = [...url.searchParams.keys()];
+  const hash = url.hash.replace(/^#/, '');
+  if (hash.includes('=')) names.push(...new URLSearchParams(hash).keys());
+  if (names.some((n) => PERSONAL_PARAM.test(n))) return true;
+  if (url.username || url.password) return true;
+  return false;
+}
+
+function looksLikePhone(candidate: string): boolean {
+  const digits = candidate.replace(/\D/g, '').length;
+  if (digits < 7 || digits > 15) return false;
+  if (DATE_LIKE.test(candidate)) return false;
+  const international = candidate.startsWith('+');
+  const hasParens = candidate.includes('(');
+  if (international || hasParens) return true;
+  const separators = candidate.match(/[ .-]/g) ?? [];
+  if (separators.length === 0) return false; // a bare number is data, not a phone (see README note)
+  if (digits < 9) return false;
+  const onlySpaces = separators.every((s) => s === ' ');
+  // "1000 2000 3000" is a list of numbers; accept spaced forms only with a trunk prefix or US grouping.
+  if (onlySpaces) return candidate.startsWith('0') || US_SPACED.test(candidate);
+  // Decimal-looking "3.14159 2.71828" etc.: dots alone need phone grouping like 555.123.4567.
+  if (separators.every((s) => s === '.')) return /^\d{2,4}(\.\d{2,4}){2,3}$/.test(candidate);
+  return true;
+}
+
+/**
+ * Case-insensitive exact-substring matcher over many identity strings. Values are grouped by their first
+ * MIN_IDENTITY_LENGTH characters and, within a group, by length into Sets, so at each text position the
+ * cost is one Map lookup plus one Set lookup per distinct length — independent of how many identities
+ * exist (100,000 platform ids sharing a prefix such as "A1" or "pid" stay cheap).
+ */
+export class IdentityMatcher {
+  /** prefix → lengths (longest first) and, per length, the set of values. */
+  private readonly byPrefix = new Map<string, { lengths: number[]; values: Map<number, Set<string>> }>();
+  private count = 0;
+
+  add(value: string): void {
+    const v = value.trim().toLowerCase();
+    if (v.length < MIN_IDENTITY_LENGTH) return;
+    const key = v.slice(0, MIN_IDENTITY_LENGTH);
+    let group = this.byPrefix.get(key);
+    if (!group) {
+      group = { lengths: [], values: new Map() };
+      this.byPrefix.set(key, group);
+    }
+    let set = group.values.get(v.length);
+    if (!set) {
+      set = new Set();
+      group.values.set(v.length, set);
+      group.lengths.push(v.length);
+      group.lengths.sort((a, b) => b - a); // longest match wins
+    }
+    if (set.has(v)) return;
+    set.add(v);
+    this.count++;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  private matchAt(lower: string, i: number): number {
+    const group = this.byPrefix.get(lower.slice(i, i + MIN_IDENTITY_LENGTH));
+    if (!group) return 0;
+    for (const length of group.lengths) {
+      if (i + length <= lower.length && group.values.get(length)!.has(lower.slice(i, i + length))) return length;
+    }
+    return 0;
+  }
+
+  /** Replaces every occurrence; returns the new text and how many were replaced. */
+  replace(text: string, replacement: string): { text: string; hits: number } {
+    if (this.count === 0 || text.length < MIN_IDENTITY_LENGTH) return { text, hits: 0 };
+    const lower = text.toLowerCase();
+    // toLowerCase can change length for a few scripts; fall back to per-value search then.
+    if (lower.length !== text.length) return this.replaceSlow(text, replacement);
+    let out = '';
+    let hits = 0;
+    let last = 0;
+    for (let i = 0; i + MIN_IDENTITY_LENGTH <= lower.length; ) {
+      const length = this.matchAt(lower, i);
+      if (length > 0) {
+        out += text.slice(last, i) + replacement;
+        i += length;
+        last = i;
+        hits++;
+      } else i++;
+    }
+    return hits === 0 ? { text, hits } : { text: out + text.slice(last), hits };
+  }
+
+  private replaceSlow(text: string, replacement: string): { text: string; hits: number } {
+    let hits = 0;
+    let out = text;
+    for (const group of this.byPrefix.values()) {
+      for (const set of group.values.values()) {
+        for (const value of set) {
+          if (!out.toLowerCase().includes(value)) continue;
+          const re = new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+          out = out.replace(re, () => {
+            hits++;
+            return replacement;
+          });
+        }
+      }
+    }
+    return { text: out, hits };
+  }
+}
+
+export interface Redactor {
+  /** Redacts one string, adding to `counts`. */
+  redact(text: string): string;
+  /** Redacts every string inside a JSON value (keys kept, numbers/booleans untouched). */
+  redactJson(value: unknown): unknown;
+  readonly counts: RedactionCounts;
+}
+
+export function createRedactor(identities: IdentityMatcher = new IdentityMatcher()): Redactor {
+  const counts = emptyRedactionCounts();
+
+  function replaceAll(text: string, re: RegExp, kind: RedactionKind, accept: (m: string) => boolean): string {
+    return text.replace(re, (m) => {
+      if (!accept(m)) return m;
+      counts[kind]++;
+      return marker(kind);
+    });
+  }
+
+  function redact(text: string): string {
+    if (text.length === 0) return text;
+    let out = text.replace(URL_RE, (m) => {
+      if (!urlCarriesPersonalToken(m)) return m;
+      counts.url++;
+      // keep sentence punctuation that the URL pattern swallowed
+      const tail = /[.,;:!?)\]]+$/.exec(m)?.[0] ?? '';
+      return marker('url') + tail;
+    });
+    const ids = identities.replace(out, marker('identity'));
+    counts.identity += ids.hits;
+    out = ids.text;
+    out = replaceAll(out, EMAIL_RE, 'email', () => true);
+    out = replaceAll(out, IPV4_RE, 'ip', (m) => isIPv4(m));
+    out = replaceAll(out, IPV6_CANDIDATE_RE, 'ip', (m) => isIPv6(m) && (m.match(/[0-9A-Fa-f]/g)?.length ?? 0) >= 2);
+    out = replaceAll(out, PHONE_CANDIDATE_RE, 'phone', (m) => looksLikePhone(m.trim()));
+    return out;
+  }
+
+  function redactJson(value: unknown): unknown {
+    if (typeof value === 'string') return redact(value);
+    if (Array.isArray(value)) return value.map(redactJson);
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = redactJson(v);
+      return out;
+    }
+    return value;
+  }
+
+  return { redact, redactJson, counts };
+}

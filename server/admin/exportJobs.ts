@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Response } from 'express';
+import { ZipArchive } from 'archiver';
+import type { Logger } from 'pino';
+import type { LoadedConfig } from '../services/config';
+import { exportStudy } from '../../exports/exportStudy';
+
+/**
+ * Dashboard exports: the dataset is written (streamed) into a private folder under DATA_DIR, then
+ * downloaded once as a zip streamed by archiver; the folder is removed after the download or when the
+ * ticket expires. A ticket belongs to the researcher session that created it.
+ */
+
+const TICKET_TTL_MS = 30 * 60_000;
+
+interface Job {
+  dir: string;
+  studyId: string;
+  ownerTokenHash: string;
+  expiresAt: number;
+}
+
+export class ExportJobs {
+  private readonly jobs = new Map<string, Job>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly config: LoadedConfig,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {
+    // Folders left by a previous process (crash, restart) may hold identities.csv: remove them at start.
+    rmSync(join(this.dataDir, 'admin-exports'), { recursive: true, force: true });
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async run(input: {
+    studyId: string;
+    includePilot: boolean;
+    includeIdentities: boolean;
+    ownerTokenHash: string;
+    onProgress: (done: number, total: number) => void;
+  }): Promise<{ ticket: string; sessions: number; redactions: number }> {
+    const ticket = randomBytes(18).toString('base64url');
+    const dir = join(this.dataDir, 'admin-exports', ticket);
+    const study = this.config.studies.get(input.studyId);
+    const survey = study ? this.config.surveys.get(study.survey) : undefined;
+    try {
+      const { manifest } = await exportStudy({
+        dataDir: this.dataDir,
+        studyId: input.studyId,
+        outDir: dir,
+        includePilot: input.includePilot,
+        includeIdentities: input.includeIdentities,
+        ...(survey ? { survey } : {}),
+        onProgress: input.onProgress,
+      });
+      this.jobs.set(ticket, { dir, studyId: input.studyId, ownerTokenHash: input.ownerTokenHash, expiresAt: this.now() + TICKET_TTL_MS });
+      return { ticket, sessions: manifest.counts.sessions, redactions: manifest.redactions.total };
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** The job for a ticket if it exists, has not expired and belongs to this researcher session. */
+  find(ticket: string, ownerTokenHash: string): Job | undefined {
+    const job = this.jobs.get(ticket);
+    if (!job || job.ownerTokenHash !== ownerTokenHash || job.expiresAt <= this.now()) return undefined;
+    return job;
+  }
+
+  /** Streams the dataset as a zip; the folder is deleted once the download has been sent. */
+  streamZip(ticket: string, job: Job, res: Response): void {
+    this.jobs.delete(ticket);
+    const archive = new ZipArchive({ zlib: { level: 6 } });
+    const cleanup = () => rmSync(job.dir, { recursive: true, force: true });
+    res.status(200);
+    res.setHeader('Content-Type', 'application/zip');
+    res.setHeader('Content-Disposition', `attachment; filename="tandem-${job.studyId}-${new Date(this.now()).toISOString().slice(0, 10)}.zip"`);
+    res.setHeader('Cache-Control', 'no-store');
+    archive.on('error', (err: Error) => {
+      this.log.error({ err }, 'export zip failed');
+      res.destroy(err);
+      cleanup();
+    });
+    res.on('close', cleanup);
+    archive.pipe(res);
+    archive.directory(job.dir, `tandem-${job.studyId}`);
+    void archive.finalize();
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [ticket, job] of this.jobs) {
+      if (job.expiresAt > now) continue;
+      this.jobs.delete(ticket);
+      rmSync(job.dir, { recursive: true, force: true });
+    }
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    for (const job of this.jobs.values()) rmSync(job.dir, { recursive: true, force: true });
+    this.jobs.clear();
+  }
+}

@@ -1,0 +1,130 @@
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { Logger } from 'pino';
+import { fail, failFromZod, ok } from '../../common/envelope';
+import { AdminQueriesRepository } from '../db/repositories/adminQueries';
+import type { Store } from '../db/store';
+import { sessionRoom } from '../socket/handlers';
+import { ADMIN_EVENTS, MonitorSubscribe, type ConnectionState, type MonitorSnapshot } from './api';
+import { cookieFromHeader, SESSION_COOKIE, type AdminSessions } from './auth';
+
+/**
+ * The /admin socket.io namespace: researcher-only (the login cookie is checked in the handshake;
+ * participant tokens are ignored), pushing the live monitor of a study to subscribed researchers.
+ * Changes are detected by polling one cheap number (the newest event id — every participant action,
+ * connect and disconnect appends an event) plus participant connection counts, so the participant
+ * code needs no hook into the admin side.
+ */
+
+/** A connected participant with no event for this long is shown as idle. */
+export const IDLE_AFTER_MS = 60_000;
+/** Ended sessions stay on the monitor this long. */
+export const SHOW_ENDED_FOR_MS = 15 * 60_000;
+const POLL_MS = 400;
+
+const monitorRoom = (studyId: string) => `monitor:${studyId}`;
+
+interface AdminSocketData {
+  tokenHash: string;
+  actor: string;
+}
+
+export interface AdminNamespace {
+  namespace: Namespace;
+  /** Disconnects every socket of a researcher session (after logout). */
+  disconnectSession(tokenHash: string): void;
+  /** Pushes to researchers (export progress). */
+  emitToAll(event: string, payload: unknown): void;
+  snapshot(studyId: string): MonitorSnapshot;
+  close(): void;
+}
+
+export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number): AdminNamespace {
+  const queries = new AdminQueriesRepository(store.db);
+  const participants = io.of('/');
+  const ns = io.of('/admin');
+
+  ns.use((socket, next) => {
+    const token = cookieFromHeader(socket.handshake.headers.cookie, SESSION_COOKIE);
+    const session = sessions.resolve(token);
+    if (!session) return next(new Error('unauthorized'));
+    (socket.data as AdminSocketData).tokenHash = session.tokenHash;
+    (socket.data as AdminSocketData).actor = session.actor;
+    next();
+  });
+
+  const connectionOf = (sessionId: string, lastActivityAt: number, at: number): ConnectionState => {
+    const sockets = participants.adapter.rooms.get(sessionRoom(sessionId))?.size ?? 0;
+    if (sockets === 0) return 'disconnected';
+    return at - lastActivityAt > IDLE_AFTER_MS ? 'idle' : 'connected';
+  };
+
+  const snapshot = (studyId: string): MonitorSnapshot => {
+    const at = now();
+    return {
+      studyId,
+      at,
+      sessions: queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS).map((r) => ({
+        sessionId: r.sessionId,
+        taskId: r.taskId,
+        conditionId: r.conditionId,
+        step: r.step,
+        status: r.status,
+        isPilot: r.isPilot,
+        connection: connectionOf(r.sessionId, r.lastActivityAt, at),
+        lastActivityAt: r.lastActivityAt,
+        messages: r.messages,
+        elapsedMs: (r.endedAt ?? at) - (r.consentedAt ?? r.createdAt),
+        createdAt: r.createdAt,
+      })),
+    };
+  };
+
+  ns.on('connection', (socket: Socket) => {
+    socket.on(ADMIN_EVENTS.subscribe, (payload: unknown, ack?: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (r: unknown) => void) : () => {};
+      const parsed = MonitorSubscribe.safeParse(payload);
+      if (!parsed.success) return reply(failFromZod(parsed.error, ADMIN_EVENTS.subscribe));
+      if (!store.studies.get(parsed.data.studyId)) return reply(fail('not_found', `no study "${parsed.data.studyId}"`));
+      for (const room of socket.rooms) if (room.startsWith('monitor:')) void socket.leave(room);
+      void socket.join(monitorRoom(parsed.data.studyId));
+      reply(ok(snapshot(parsed.data.studyId)));
+    });
+    socket.on(ADMIN_EVENTS.unsubscribe, (_payload: unknown, ack?: unknown) => {
+      for (const room of socket.rooms) if (room.startsWith('monitor:')) void socket.leave(room);
+      if (typeof ack === 'function') (ack as (r: unknown) => void)(ok({}));
+    });
+  });
+
+  // Change detection: newest event id + number of participant sockets; idle transitions need a periodic push too.
+  let lastSignature = '';
+  let lastPushAt = 0;
+  const timer = setInterval(() => {
+    try {
+      const rooms = [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:'));
+      if (rooms.length === 0) return;
+      const signature = `${queries.lastEventId()}:${participants.sockets.size}`;
+      const at = now();
+      if (signature === lastSignature && at - lastPushAt < 10_000) return;
+      lastSignature = signature;
+      lastPushAt = at;
+      for (const room of rooms) ns.to(room).emit(ADMIN_EVENTS.update, snapshot(room.slice('monitor:'.length)));
+    } catch (err) {
+      log.error({ err }, 'admin monitor push failed');
+    }
+  }, POLL_MS);
+  timer.unref();
+
+  return {
+    namespace: ns,
+    disconnectSession(tokenHash) {
+      for (const socket of ns.sockets.values()) if ((socket.data as AdminSocketData).tokenHash === tokenHash) socket.disconnect(true);
+    },
+    emitToAll(event, payload) {
+      ns.emit(event, payload);
+    },
+    snapshot,
+    close() {
+      clearInterval(timer);
+    },
+  };
+}

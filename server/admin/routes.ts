@@ -1,0 +1,246 @@
+import { existsSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import express, { Router, type Request, type Response } from 'express';
+import cookieParser from 'cookie-parser';
+import { rateLimit } from 'express-rate-limit';
+import type { Logger } from 'pino';
+import { AdminAuthRepository } from '../db/repositories/adminAuth';
+import { AdminQueriesRepository } from '../db/repositories/adminQueries';
+import { AuditRepository } from '../db/repositories/audit';
+import type { Store } from '../db/store';
+import { sendFail, sendOk, sendZodFail } from '../http/respond';
+import type { LoadedConfig } from '../services/config';
+import { ExportError } from '../../exports/exportStudy';
+import { ADMIN_EVENTS, ExportRequest, LoginRequest, StatusChangeRequest, WithdrawRequest, type StudySummary } from './api';
+import { AdminSessions, clearSessionCookies, requireAdmin, requireCsrf, setSessionCookies } from './auth';
+import type { ExportJobs } from './exportJobs';
+import type { AdminRuns } from './runs';
+import type { AdminNamespace } from './monitor';
+import { verifyPassword } from './password';
+import { sessionDetail } from './sessionDetail';
+import { withdrawParticipant } from './withdrawal';
+
+export interface AdminRouteDeps {
+  store: Store;
+  config: LoadedConfig;
+  dataDir: string;
+  log: Logger;
+  now: () => number;
+  sessions: AdminSessions;
+  namespace: AdminNamespace;
+  exports: ExportJobs;
+  runs: AdminRuns;
+  /** Failed login attempts per IP per 15 minutes (default 10). */
+  loginAttemptsPer15Min?: number;
+}
+
+/** The one researcher identity: a single shared password, so the actor is "researcher" (plus a session tag). */
+const ACTOR = 'researcher';
+
+/**
+ * Every route under /api/admin/*. Login is the only one open; everything else needs the researcher
+ * session cookie, and every state-changing request also needs the CSRF header. Every action is audited.
+ */
+export function adminRoutes(deps: AdminRouteDeps): Router {
+  const { store, log, now, sessions } = deps;
+  const audit = new AuditRepository(store.db);
+  const queries = new AdminQueriesRepository(store.db);
+  const authRepo = new AdminAuthRepository(store.db);
+  const router = Router();
+  const json = express.json({ limit: '16kb' });
+  router.use('/api/admin', cookieParser(), (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  router.post(
+    '/api/admin/login',
+    rateLimit({
+      windowMs: 15 * 60_000,
+      limit: deps.loginAttemptsPer15Min ?? 10,
+      skipSuccessfulRequests: true,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, res) => sendFail(res, 'rate_limited', 'too many login attempts; wait 15 minutes'),
+    }),
+    json,
+    async (req, res) => {
+      const parsed = LoginRequest.safeParse(req.body);
+      if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/admin/login');
+      const credential = authRepo.getCredential();
+      if (!credential || !(await verifyPassword(parsed.data.password, credential.passwordHash))) {
+        audit.append({ at: now(), actor: 'anonymous', action: 'login_failed', studyId: null });
+        return sendFail(res, 'unauthorized', 'wrong password');
+      }
+      const session = sessions.create(ACTOR);
+      setSessionCookies(req, res, session);
+      audit.append({ at: now(), actor: ACTOR, action: 'login', studyId: null });
+      sendOk(res, { actor: ACTOR, csrfToken: session.csrfToken });
+    },
+  );
+
+  // Everything below requires the researcher session; non-GET requests also the CSRF token.
+  const guarded = Router();
+  guarded.use(requireAdmin(sessions), requireCsrf);
+
+  guarded.get('/api/admin/me', (req, res) => sendOk(res, { actor: req.admin!.actor, csrfToken: req.admin!.csrfToken }));
+
+  guarded.post('/api/admin/logout', (req, res) => {
+    sessions.end(req.admin!.tokenHash);
+    deps.namespace.disconnectSession(req.admin!.tokenHash);
+    clearSessionCookies(req, res);
+    audit.append({ at: now(), actor: req.admin!.actor, action: 'logout', studyId: null });
+    sendOk(res, {});
+  });
+
+  guarded.get('/api/admin/studies', (_req, res) => {
+    const list: StudySummary[] = store.studies.list().map((row) => {
+      const def = deps.config.studies.get(row.id);
+      const counts = queries.countsByConditionAndStatus(row.id);
+      return {
+        id: row.id,
+        title: row.title,
+        status: row.status,
+        configured: def !== undefined,
+        tasks: def?.tasks.map((t) => ({ id: t.id, title: t.title })) ?? [],
+        conditions: def?.conditions.map((c) => c.id) ?? [...new Set(counts.map((c) => c.conditionId))],
+        counts,
+        totalSessions: counts.reduce((a, c) => a + c.n, 0),
+        pilotSessions: counts.filter((c) => c.isPilot).reduce((a, c) => a + c.n, 0),
+      };
+    });
+    sendOk(res, list);
+  });
+
+  const studyOr404 = (req: Request, res: Response): string | undefined => {
+    const id = String(req.params.studyId);
+    if (!store.studies.get(id)) {
+      sendFail(res, 'not_found', `no study "${id}"`);
+      return undefined;
+    }
+    return id;
+  };
+
+  guarded.post('/api/admin/studies/:studyId/status', json, (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (!studyId) return;
+    const parsed = StatusChangeRequest.safeParse(req.body);
+    if (!parsed.success) return sendZodFail(res, parsed.error, 'POST status');
+    const from = store.studies.get(studyId)!.status;
+    store.transaction(() => {
+      store.studies.setStatus(studyId, parsed.data.status, now());
+      audit.append({ at: now(), actor: req.admin!.actor, action: 'status_change', studyId, details: { from, to: parsed.data.status } });
+    });
+    sendOk(res, { studyId, status: parsed.data.status });
+  });
+
+  guarded.get('/api/admin/studies/:studyId/monitor', (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (studyId) sendOk(res, deps.namespace.snapshot(studyId));
+  });
+
+  guarded.get('/api/admin/studies/:studyId/sessions', (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (!studyId) return;
+    const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
+    const offset = Math.max(Number(req.query.offset ?? 0) || 0, 0);
+    sendOk(res, queries.listSessions(studyId, limit, offset));
+  });
+
+  guarded.get('/api/admin/studies/:studyId/audit', (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (studyId) sendOk(res, audit.list({ studyId, limit: 200 }));
+  });
+
+  guarded.get('/api/admin/sessions/:sessionId', (req, res) => {
+    const detail = sessionDetail(store, String(req.params.sessionId));
+    if (!detail) return sendFail(res, 'not_found', 'no such session');
+    sendOk(res, detail);
+  });
+
+  guarded.get('/api/admin/sessions/:sessionId/uploads/:uploadId', (req, res) => {
+    const upload = store.uploads.get(String(req.params.uploadId));
+    if (!upload || upload.sessionId !== req.params.sessionId) return sendFail(res, 'not_found', 'no such upload');
+    const root = resolve(deps.dataDir);
+    const file = resolve(root, upload.storagePath);
+    if (!file.startsWith(root + sep) || !existsSync(file)) return sendFail(res, 'not_found', 'upload file missing');
+    res.setHeader('Content-Type', upload.contentType);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'");
+    res.sendFile(file);
+  });
+
+  guarded.post('/api/admin/studies/:studyId/exports', json, async (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (!studyId) return;
+    const parsed = ExportRequest.safeParse(req.body ?? {});
+    if (!parsed.success) return sendZodFail(res, parsed.error, 'POST export');
+    audit.append({ at: now(), actor: req.admin!.actor, action: 'export', studyId, details: { ...parsed.data, via: 'dashboard' } });
+    try {
+      let lastEmit = 0;
+      const job = await deps.exports.run({
+        studyId,
+        ...parsed.data,
+        ownerTokenHash: req.admin!.tokenHash,
+        onProgress: (done, total) => {
+          if (done !== total && now() - lastEmit < 250) return;
+          lastEmit = now();
+          deps.namespace.emitToAll(ADMIN_EVENTS.exportProgress, { studyId, done, total });
+        },
+      });
+      sendOk(res, { ...job, downloadUrl: `/api/admin/exports/${job.ticket}/download` });
+    } catch (err) {
+      if (err instanceof ExportError) return sendFail(res, 'conflict', err.message);
+      log.error({ err }, 'dashboard export failed');
+      sendFail(res, 'internal', 'the export failed; see the server log');
+    }
+  });
+
+  guarded.get('/api/admin/exports/:ticket/download', (req, res) => {
+    const ticket = String(req.params.ticket);
+    const job = deps.exports.find(ticket, req.admin!.tokenHash);
+    if (!job) return sendFail(res, 'not_found', 'unknown or expired export; run the export again');
+    deps.exports.streamZip(ticket, job, res);
+  });
+
+  guarded.post('/api/admin/studies/:studyId/withdrawals', json, (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (!studyId) return;
+    const parsed = WithdrawRequest.safeParse(req.body);
+    if (!parsed.success) return sendZodFail(res, parsed.error, 'POST withdrawal');
+    const result = withdrawParticipant(store, { dataDir: deps.dataDir, studyId, platformUserId: parsed.data.participant, actor: req.admin!.actor });
+    // An analysis report made before the withdrawal may still count the person: drop it so it is rerun.
+    deps.runs.discardReport(studyId);
+    sendOk(res, result);
+  });
+
+  guarded.post('/api/admin/studies/:studyId/runs/:kind', (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (!studyId) return;
+    const kind = req.params.kind;
+    if (kind !== 'judge' && kind !== 'analysis') return sendFail(res, 'not_found', 'runs are "judge" or "analysis"', 'kind');
+    const run = deps.runs.start(kind, studyId, req.admin!.actor);
+    if (!run.started) return sendFail(res, 'conflict', `a ${kind} run is already in progress for this study`);
+    sendOk(res, { started: true }, 202);
+  });
+
+  guarded.get('/api/admin/studies/:studyId/runs', (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (studyId) sendOk(res, { ...deps.runs.status(studyId), hasReport: deps.runs.hasReport(studyId) });
+  });
+
+  // The analysis report (its plots are SVG rendered on the server) for a sandboxed iframe: no scripts at all.
+  guarded.get('/api/admin/studies/:studyId/analysis/report', (req, res) => {
+    const studyId = studyOr404(req, res);
+    if (!studyId) return;
+    if (!deps.runs.hasReport(studyId)) return sendFail(res, 'not_found', 'no analysis yet: run the analysis first');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('html').sendFile(deps.runs.reportFile(studyId));
+  });
+
+  router.use(guarded);
+  // Unknown admin routes answer 401 to strangers (no route discovery) and 404 to researchers.
+  router.all('/api/admin/*rest', requireAdmin(sessions), (_req, res) => sendFail(res, 'not_found', 'no such admin route'));
+  return router;
+}

@@ -1,0 +1,64 @@
+import { rmSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import type { Store } from '../db/store';
+import { AuditRepository } from '../db/repositories/audit';
+import { WithdrawalsRepository } from '../db/repositories/withdrawals';
+import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
+
+/**
+ * Withdraws a participant from a study: deletes every session they had (all science rows cascade from
+ * sessions; uploaded files are removed from disk), records a tombstone — a keyed HMAC of the study and
+ * platform id, no personal data — so later exports leave out any session that reappears under that id,
+ * and writes an audit entry. The platform id itself is never stored.
+ */
+
+export interface WithdrawalResult {
+  deletedSessions: number;
+  deletedFiles: number;
+  /** First 12 hex characters of the tombstone: lets a researcher confirm a withdrawal without the platform id. */
+  reference: string;
+}
+
+export function withdrawParticipant(
+  store: Store,
+  input: { dataDir: string; studyId: string; platformUserId: string; actor: string; now?: number },
+): WithdrawalResult {
+  const platformUserId = input.platformUserId.trim();
+  if (platformUserId.length === 0) throw new Error('the platform id is empty');
+  if (!store.studies.get(input.studyId)) throw new Error(`no study "${input.studyId}"`);
+  const now = input.now ?? Date.now();
+  const key = loadOrCreatePseudonymKey(input.dataDir);
+  const tombstone = participantTombstone(key, input.studyId, platformUserId);
+  const withdrawals = new WithdrawalsRepository(store.db);
+  const audit = new AuditRepository(store.db);
+
+  const { deleted, sessionIds } = store.transaction(() => {
+    const ids = withdrawals.findSessionIds(input.studyId, platformUserId);
+    const n = withdrawals.deleteSessions(ids);
+    withdrawals.recordTombstone({ studyId: input.studyId, tombstone, withdrawnAt: now, deletedSessions: n, actor: input.actor });
+    audit.append({
+      at: now,
+      actor: input.actor,
+      action: 'withdrawal',
+      studyId: input.studyId,
+      details: { deletedSessions: n, reference: tombstone.slice(0, 12) },
+    });
+    return { deleted: n, sessionIds: ids };
+  });
+
+  // Files go after the commit: a crash in between leaves orphan files (harmless, no rows point at them),
+  // never rows pointing at missing files.
+  const root = resolve(input.dataDir);
+  let deletedFiles = 0;
+  for (const id of sessionIds) {
+    const dir = resolve(root, 'uploads', id);
+    if (!dir.startsWith(join(root, 'uploads') + sep)) continue;
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      deletedFiles++;
+    } catch {
+      // best effort; the rows are already gone
+    }
+  }
+  return { deletedSessions: deleted, deletedFiles, reference: tombstone.slice(0, 12) };
+}

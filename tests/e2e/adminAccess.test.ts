@@ -1,0 +1,351 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditRepository } from '../../server/db/repositories/audit';
+import { ensureAdminPassword, verifyPassword } from '../../server/admin/password';
+import { AdminAuthRepository } from '../../server/db/repositories/adminAuth';
+import { joinAsParticipant, loginAdmin, startAdminTestServer, TEST_ADMIN_PASSWORD, type AdminTestServer } from '../../server/admin/testSupport';
+import { openStore } from '../../server/db/store';
+import pino from 'pino';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const STUDY = 'travel-planning';
+
+/** Every admin HTTP route with a method and a body that would be valid for a researcher. */
+const ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }[] = [
+  { method: 'GET', path: '/api/admin/me' },
+  { method: 'POST', path: '/api/admin/logout' },
+  { method: 'GET', path: '/api/admin/studies' },
+  { method: 'POST', path: `/api/admin/studies/${STUDY}/status`, body: { status: 'closed' } },
+  { method: 'GET', path: `/api/admin/studies/${STUDY}/monitor` },
+  { method: 'GET', path: `/api/admin/studies/${STUDY}/sessions` },
+  { method: 'GET', path: `/api/admin/studies/${STUDY}/audit` },
+  { method: 'GET', path: '/api/admin/sessions/SESSION' },
+  { method: 'GET', path: '/api/admin/sessions/SESSION/uploads/x' },
+  { method: 'POST', path: `/api/admin/studies/${STUDY}/exports`, body: { includeIdentities: true } },
+  { method: 'GET', path: '/api/admin/exports/abc/download' },
+  { method: 'POST', path: `/api/admin/studies/${STUDY}/withdrawals`, body: { participant: 'P1' } },
+  { method: 'POST', path: `/api/admin/studies/${STUDY}/runs/judge` },
+  { method: 'GET', path: `/api/admin/studies/${STUDY}/runs` },
+  { method: 'GET', path: `/api/admin/studies/${STUDY}/analysis/report` },
+  { method: 'GET', path: '/api/admin/nonexistent' },
+];
+
+let t: AdminTestServer;
+let alice: { token: string; sessionId: string };
+let bob: { token: string; sessionId: string };
+
+function participantSocket(token: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(t.url, { auth: { token }, transports: ['websocket'], forceNew: true });
+    s.once('connect', () => resolve(s));
+    s.once('connect_error', reject);
+  });
+}
+
+function emit<T = unknown>(s: Socket, event: string, payload: unknown): Promise<{ ok: boolean; data?: T; error?: { code: string } }> {
+  return new Promise((resolve) => s.emit(event, payload, resolve));
+}
+
+beforeAll(async () => {
+  t = await startAdminTestServer();
+  alice = await joinAsParticipant(t.url, STUDY, { PROLIFIC_PID: 'alice-pid-0001' });
+  bob = await joinAsParticipant(t.url, STUDY, { PROLIFIC_PID: 'bob-pid-0002' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('admin access control', () => {
+  it.each(ROUTES)('$method $path without login → 401', async ({ method, path, body }) => {
+    const res = await fetch(`${t.url}${path.replace('SESSION', alice.sessionId)}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+  });
+
+  it.each(ROUTES)('$method $path with a participant token → 401', async ({ method, path, body }) => {
+    const target = path.replace('SESSION', alice.sessionId);
+    const res = await fetch(`${t.url}${target}${target.includes('?') ? '&' : '?'}token=${alice.token}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}`, cookie: `tandem_admin=${alice.token}` },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses the /admin socket namespace without login or with a participant token', async () => {
+    for (const opts of [{}, { auth: { token: alice.token } }, { extraHeaders: { cookie: `tandem_admin=${alice.token}` } }]) {
+      const s = connect(`${t.url}/admin`, { transports: ['websocket'], forceNew: true, ...opts });
+      const error = await new Promise<Error>((resolve, reject) => {
+        s.once('connect_error', resolve);
+        s.once('connect', () => reject(new Error('admin namespace accepted a stranger')));
+      });
+      s.close();
+      expect(error.message).toBe('unauthorized');
+    }
+  });
+
+  it('serves the live monitor over /admin to a logged-in researcher, validates events, and drops the socket at logout', async () => {
+    const admin = await loginAdmin(t.url);
+    const s = connect(`${t.url}/admin`, { transports: ['websocket'], forceNew: true, extraHeaders: { cookie: admin.cookie } });
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', resolve);
+      s.once('connect_error', reject);
+    });
+    const bad = await emit(s, 'monitor:subscribe', { studyId: 'Not A Slug' });
+    expect(bad.ok).toBe(false);
+    expect((bad.error as { code: string; field?: string }).field).toBe('studyId');
+    expect((await emit(s, 'monitor:subscribe', { studyId: 'no-such-study' })).error?.code).toBe('not_found');
+    const snap = await emit<{ sessions: { sessionId: string }[] }>(s, 'monitor:subscribe', { studyId: STUDY });
+    expect(snap.ok).toBe(true);
+    expect(snap.data!.sessions.map((x) => x.sessionId)).toContain(bob.sessionId);
+
+    // a new participant appears in a pushed update
+    const update = new Promise<{ sessions: { sessionId: string; step: string }[] }>((resolve) => {
+      s.on('monitor:update', (u: { sessions: { sessionId: string; step: string }[] }) => {
+        if (u.sessions.some((x) => x.sessionId === newcomer?.sessionId)) resolve(u);
+      });
+    });
+    let newcomer: { sessionId: string } | undefined;
+    newcomer = await joinAsParticipant(t.url, STUDY, { PROLIFIC_PID: 'newcomer-pid-0009' });
+    const pushed = await update;
+    expect(pushed.sessions.find((x) => x.sessionId === newcomer!.sessionId)?.step).toBe('consent');
+
+    const closed = new Promise<void>((resolve) => s.once('disconnect', () => resolve()));
+    await admin.post('/api/admin/logout');
+    await closed;
+    s.close();
+  });
+
+  it('one participant token cannot reach another session', async () => {
+    const a = await participantSocket(alice.token);
+    const state = await emit<{ sessionId: string }>(a, 'session:state', {});
+    expect(state.ok).toBe(true);
+    expect(state.data?.sessionId).toBe(alice.sessionId);
+    a.close();
+    // Bob's session detail and uploads are admin-only: Alice's token is refused.
+    const detail = await fetch(`${t.url}/api/admin/sessions/${bob.sessionId}`, { headers: { authorization: `Bearer ${alice.token}` } });
+    expect(detail.status).toBe(401);
+  });
+
+  it('logs in with the password, sets strict HTTP-only cookies, and needs the CSRF token to change state', async () => {
+    const wrong = await fetch(`${t.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'nope' }) });
+    expect(wrong.status).toBe(401);
+
+    const res = await fetch(`${t.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
+    });
+    expect(res.status).toBe(200);
+    const cookies = res.headers.getSetCookie();
+    const session = cookies.find((c) => c.startsWith('tandem_admin='))!;
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Strict/i);
+    expect(session).not.toMatch(/Secure/i); // plain http in tests
+    const csrfCookie = cookies.find((c) => c.startsWith('tandem_admin_csrf='))!;
+    expect(csrfCookie).not.toMatch(/HttpOnly/i);
+
+    // behind an https proxy on loopback the cookies are Secure
+    const https = await fetch(`${t.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
+    });
+    expect(https.headers.getSetCookie().every((c) => /;\s*Secure/i.test(c))).toBe(true);
+
+    const admin = await loginAdmin(t.url);
+    expect((await admin.get('/api/admin/studies')).status).toBe(200);
+    const noCsrf = await fetch(`${t.url}/api/admin/studies/${STUDY}/status`, {
+      method: 'POST',
+      headers: { cookie: admin.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'pilot' }),
+    });
+    expect(noCsrf.status).toBe(403);
+    expect((await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'pilot' }, { 'x-csrf-token': 'forged' })).status).toBe(403);
+    // a CSRF token from another researcher session does not fit this one
+    const other = await loginAdmin(t.url);
+    expect((await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'pilot' }, { 'x-csrf-token': other.csrf })).status).toBe(403);
+    const okRes = await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'live' });
+    expect(okRes.status).toBe(200);
+
+    // invalid body names the field
+    const bad = await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'open' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('status');
+
+    // logout ends the session
+    expect((await admin.post('/api/admin/logout')).status).toBe(200);
+    expect((await admin.get('/api/admin/studies')).status).toBe(401);
+  });
+
+  it('audits logins and status changes without personal data', async () => {
+    const admin = await loginAdmin(t.url);
+    await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'live' });
+    const res = (await (await admin.get(`/api/admin/studies/${STUDY}/audit`)).json()) as { data: { action: string; actor: string; at: number }[] };
+    const actions = res.data.map((e) => e.action);
+    expect(actions).toContain('login');
+    expect(actions).toContain('login_failed');
+    expect(actions).toContain('status_change');
+    expect(JSON.stringify(res.data)).not.toContain(TEST_ADMIN_PASSWORD);
+  });
+
+  it('marks sessions started in pilot mode and shows counts per condition and outcome', async () => {
+    const admin = await loginAdmin(t.url);
+    await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'pilot' });
+    const pilot = await joinAsParticipant(t.url, STUDY, { PROLIFIC_PID: 'pilot-pid-0003' });
+    await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'live' });
+    expect(t.server.store.sessions.get(pilot.sessionId)?.isPilot).toBe(true);
+    const studies = (await (await admin.get('/api/admin/studies')).json()) as { data: { id: string; pilotSessions: number; totalSessions: number; counts: { isPilot: boolean; n: number }[] }[] };
+    const study = studies.data.find((s) => s.id === STUDY)!;
+    expect(study.pilotSessions).toBe(1);
+    expect(study.totalSessions).toBeGreaterThanOrEqual(3);
+    // a closed study takes nobody new
+    await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'closed' });
+    await expect(joinAsParticipant(t.url, STUDY, { PROLIFIC_PID: 'late-pid-0004' })).rejects.toThrow(/study_unavailable/);
+    await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'live' });
+  });
+
+  it('rate-limits failed logins', async () => {
+    const limited = await startAdminTestServer({ ADMIN_LOGIN_ATTEMPTS_PER_15_MIN: '3' });
+    try {
+      const attempt = () =>
+        fetch(`${limited.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'guess' }) });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await attempt()).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    } finally {
+      await limited.close();
+      delete process.env.ADMIN_LOGIN_ATTEMPTS_PER_15_MIN;
+    }
+  });
+
+  it('exports the study as a zip and withdraws a participant from the dashboard', async () => {
+    const admin = await loginAdmin(t.url);
+    const s = await participantSocket(alice.token);
+    await emit(s, 'consent:respond', { accept: true, version: '2026-11-1', clientTs: Date.now() });
+    await emit(s, 'step:advance', { from: 'instructions', clientTs: Date.now() });
+    const sent = await emit(s, 'chat:send', { clientId: 'client-msg-0001', text: 'Reach me at alice@example.com', clientTs: Date.now() });
+    expect(sent.ok).toBe(true);
+    s.close();
+
+    const created = await admin.post(`/api/admin/studies/${STUDY}/exports`, { includePilot: false });
+    expect(created.status).toBe(200);
+    const job = ((await created.json()) as { data: { downloadUrl: string; sessions: number } }).data;
+    expect(job.sessions).toBeGreaterThanOrEqual(2);
+    // another researcher session cannot fetch this ticket
+    const stranger = await loginAdmin(t.url);
+    expect((await stranger.get(job.downloadUrl)).status).toBe(404);
+    const zip = await admin.get(job.downloadUrl);
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    const file = join(t.dataDir, 'download.zip');
+    writeFileSync(file, Buffer.from(await zip.arrayBuffer()));
+    const listing = execFileSync('unzip', ['-l', file], { encoding: 'utf8' });
+    for (const name of ['sessions.csv', 'messages.jsonl', 'events.jsonl', 'manifest.json', 'codebook.md', 'datapackage.json']) expect(listing).toContain(`tandem-${STUDY}/${name}`);
+    expect(listing).not.toContain('identities.csv');
+    const messages = execFileSync('unzip', ['-p', file, `tandem-${STUDY}/messages.jsonl`], { encoding: 'utf8' });
+    expect(messages).toContain('Reach me at [REDACTED:email]');
+    expect(messages).not.toContain('alice@example.com');
+    // a ticket downloads once
+    expect((await admin.get(job.downloadUrl)).status).toBe(404);
+
+    const w = await admin.post(`/api/admin/studies/${STUDY}/withdrawals`, { participant: 'alice-pid-0001' });
+    expect(w.status).toBe(200);
+    expect(((await w.json()) as { data: { deletedSessions: number } }).data.deletedSessions).toBe(1);
+    expect(t.server.store.sessions.get(alice.sessionId)).toBeUndefined();
+    const actions = new AuditRepository(t.server.store.db).list({ studyId: STUDY }).map((e) => e.action);
+    expect(actions[0]).toBe('withdrawal');
+    expect(actions).toContain('export');
+  });
+});
+
+describe('judge and analysis from the dashboard', () => {
+  it('runs the (offline) judge and the analysis, then shows Q, Pz and the report', async () => {
+    const admin = await loginAdmin(t.url);
+    const ids: string[] = [];
+    for (const [i, pid] of ['carol-pid-0005', 'dave-pid-0006', 'erin-pid-0007'].entries()) {
+      const p = await joinAsParticipant(t.url, STUDY, { PROLIFIC_PID: pid });
+      ids.push(p.sessionId);
+      const s = await participantSocket(p.token);
+      await emit(s, 'consent:respond', { accept: true, version: '2026-11-1', clientTs: Date.now() });
+      await emit(s, 'step:advance', { from: 'instructions', clientTs: Date.now() });
+      expect((await emit(s, 'chat:send', { clientId: `client-run-000${i}`, text: 'Plan Lisbon for two days please', clientTs: Date.now() })).ok).toBe(true);
+      const submitted = await emit(s, 'artifact:submit', { fields: { itinerary: `Day 1: Alfama. ${'Day 2: Belem, pasteis. '.repeat(i * 5 + 1)}` }, clientTs: Date.now() });
+      expect(submitted.ok).toBe(true);
+      s.close();
+    }
+
+    const waitFor = async (kind: 'judge' | 'analysis') => {
+      for (let i = 0; i < 200; i++) {
+        const r = ((await (await admin.get(`/api/admin/studies/${STUDY}/runs`)).json()) as { data: Record<string, { state: string; message: string } | null> }).data[kind];
+        if (r && r.state !== 'running') return r;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`${kind} run did not finish`);
+    };
+
+    const judge = await admin.post(`/api/admin/studies/${STUDY}/runs/judge`);
+    expect(judge.status).toBe(202);
+    expect((await waitFor('judge')).state).toBe('done');
+    const detail = ((await (await admin.get(`/api/admin/sessions/${ids[0]}`)).json()) as { data: { judge: { quality: number | null; samples: unknown[] }; pz: number | null } }).data;
+    expect(detail.judge.samples.length).toBe(3);
+    expect(detail.judge.quality).not.toBeNull();
+    expect(typeof detail.pz).toBe('number');
+
+    // the export carries the judge samples and Q
+    const job = ((await (await admin.post(`/api/admin/studies/${STUDY}/exports`, {})).json()) as { data: { downloadUrl: string } }).data;
+    const zipFile = join(t.dataDir, 'judged.zip');
+    writeFileSync(zipFile, Buffer.from(await (await admin.get(job.downloadUrl)).arrayBuffer()));
+    const judgements = execFileSync('unzip', ['-p', zipFile, `tandem-${STUDY}/judgements.csv`], { encoding: 'utf8' }).trim().split('\n');
+    expect(judgements[0]).toBe('session_id,rubric_id,rubric_hash,model,sample,score,parse_ok,cached,artifact_version');
+    expect(judgements.length - 1).toBe(9);
+    const sessionsCsv = execFileSync('unzip', ['-p', zipFile, `tandem-${STUDY}/sessions.csv`], { encoding: 'utf8' });
+    const header = sessionsCsv.split('\n')[0]!.split(',');
+    const qualities = sessionsCsv.trim().split('\n').slice(1).map((l) => l.split(',')[header.indexOf('quality')]).filter((q) => q !== '');
+    expect(qualities).toHaveLength(3);
+
+    expect((await admin.get(`/api/admin/studies/${STUDY}/analysis/report`)).status).toBe(404);
+    expect((await admin.post(`/api/admin/studies/${STUDY}/runs/analysis`)).status).toBe(202);
+    const analysis = await waitFor('analysis');
+    expect(analysis.state, analysis.message).toBe('done');
+    const report = await admin.get(`/api/admin/studies/${STUDY}/analysis/report`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-security-policy')).toContain('sandbox');
+    expect(await report.text()).toContain('<svg');
+    const actions = new AuditRepository(t.server.store.db).list({ studyId: STUDY }).map((e) => e.action);
+    expect(actions).toContain('judge_run');
+    expect(actions).toContain('analysis_run');
+    expect((await admin.post(`/api/admin/studies/${STUDY}/runs/nonsense`)).status).toBe(404);
+  });
+});
+
+describe('researcher password', () => {
+  it('is generated at first start, printed once, stored only as a scrypt hash', async () => {
+    const store = openStore(mkdtempSync(join(tmpdir(), 'tandem-pw-')));
+    const printed: string[] = [];
+    const log = pino({ level: 'silent' });
+    expect(await ensureAdminPassword(store, {}, log, (s) => printed.push(s))).toBe('generated');
+    expect(await ensureAdminPassword(store, {}, log, (s) => printed.push(s))).toBe('existing');
+    expect(printed).toHaveLength(1);
+    const password = /\n {3}(\S+)\n/.exec(printed[0]!)?.[1] ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    const stored = new AdminAuthRepository(store.db).getCredential()!;
+    expect(stored.passwordHash).toMatch(/^scrypt\$/);
+    expect(stored.passwordHash).not.toContain(password);
+    expect(await verifyPassword(password, stored.passwordHash)).toBe(true);
+    expect(await verifyPassword(`${password}x`, stored.passwordHash)).toBe(false);
+    // ADMIN_PASSWORD replaces it
+    expect(await ensureAdminPassword(store, { ADMIN_PASSWORD: 'another-long-password' }, log, (s) => printed.push(s))).toBe('env');
+    expect(await verifyPassword('another-long-password', new AdminAuthRepository(store.db).getCredential()!.passwordHash)).toBe(true);
+    await expect(ensureAdminPassword(store, { ADMIN_PASSWORD: 'short' }, log)).rejects.toThrow(/at least 10/);
+    store.close();
+  });
+});

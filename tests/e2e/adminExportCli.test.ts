@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../server/db/store';
+import { AuditRepository } from '../../server/db/repositories/audit';
+import { WithdrawalsRepository } from '../../server/db/repositories/withdrawals';
+import { seedSession, seedStudyRow } from '../../exports/fixtures/seedStudy';
+
+const run = promisify(execFile);
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+
+async function cli(script: string, args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(TSX, [script, ...args], { env: { ...process.env, DATA_DIR: dataDir }, cwd: process.cwd() });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const ALICE = { pid: 'aa11bb22cc33dd44ee55ff66', email: 'alice.w@example.com', phone: '555-867-5309' };
+const BOB = { pid: 'bb99cc88dd77ee66ff55aa44' };
+const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
+
+function seed(dataDir: string) {
+  const store = openStore(dataDir);
+  seedStudyRow(store, 'demo');
+  const alice = seedSession(store, dataDir, 'demo', {
+    platformUserId: ALICE.pid,
+    messages: [
+      { role: 'user', text: `I'm ${ALICE.pid}; write to ${ALICE.email} or ring ${ALICE.phone}` },
+      { role: 'assistant', text: 'Noted.' },
+    ],
+    artifact: { plan: 'Alice plan' },
+    image: { fileName: 'a.png', bytes: PNG },
+    likert: { usefulness: 5 },
+  });
+  const bob = seedSession(store, dataDir, 'demo', {
+    platformUserId: BOB.pid,
+    taskId: 'travel',
+    messages: [{ role: 'user', text: 'Plan Porto' }, { role: 'assistant', text: 'Day 1: Ribeira.' }],
+    artifact: { plan: 'Bob plan' },
+    likert: { usefulness: 3 },
+  });
+  store.close();
+  return { alice, bob };
+}
+
+function everyFile(dir: string): string {
+  return readdirSync(dir)
+    .filter((f) => /\.(csv|jsonl|json|md)$/.test(f))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+}
+
+describe('export and withdraw command lines', () => {
+  it('exports, withdraws a participant, and leaves them out of every later export', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tandem-cli-'));
+    const { alice } = seed(dataDir);
+
+    const first = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'e1'), '--include-identities'], dataDir);
+    expect(first.stderr).not.toMatch(/Error/);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/2 sessions/);
+    const ids1 = readFileSync(join(dataDir, 'e1', 'identities.csv'), 'utf8');
+    expect(ids1).toContain(ALICE.pid);
+    expect(ids1).toContain(BOB.pid);
+    const science1 = everyFile(join(dataDir, 'e1')).replace(ids1, '');
+    for (const v of Object.values(ALICE)) expect(science1).not.toContain(v);
+
+    const w = await cli('cli/withdraw.ts', ['--study', 'demo', '--participant', ALICE.pid], dataDir);
+    expect(w.code).toBe(0);
+    expect(w.stdout).toMatch(/1 session\(s\) deleted/);
+    expect(existsSync(join(dataDir, 'uploads', alice))).toBe(false);
+
+    const store = openStore(dataDir);
+    expect(store.sessions.get(alice)).toBeUndefined();
+    expect(store.messages.listForSession(alice)).toEqual([]);
+    expect(store.events.count(alice)).toBe(0);
+    expect(new WithdrawalsRepository(store.db).count('demo')).toBe(1);
+    const actions = new AuditRepository(store.db).list({ studyId: 'demo' }).map((e) => e.action);
+    expect(actions).toEqual(['withdrawal', 'export']);
+    // no personal data in the audit log or the tombstone table
+    expect(JSON.stringify(new AuditRepository(store.db).list())).not.toContain(ALICE.pid);
+    // the same person joins again later: the tombstone keeps the new session out of exports
+    seedSession(store, dataDir, 'demo', { platformUserId: ALICE.pid, messages: [{ role: 'user', text: 'back again' }] });
+    store.close();
+
+    const second = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'e2'), '--include-identities'], dataDir);
+    expect(second.code).toBe(0);
+    const out2 = join(dataDir, 'e2');
+    const all2 = everyFile(out2);
+    for (const v of Object.values(ALICE)) expect(all2).not.toContain(v);
+    expect(all2).not.toContain('back again');
+    expect(all2).toContain(BOB.pid);
+    const sessions = parse(readFileSync(join(out2, 'sessions.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(sessions).toHaveLength(1);
+    const manifest = JSON.parse(readFileSync(join(out2, 'manifest.json'), 'utf8')) as {
+      counts: { withdrawn_participants: number; sessions: number };
+      audit: { byAction: Record<string, number> };
+    };
+    expect(manifest.counts).toMatchObject({ withdrawn_participants: 1, sessions: 1 });
+    expect(manifest.audit.byAction).toMatchObject({ export: 2, withdrawal: 1 });
+
+    // analysis of the export (when the analysis CLI exists) sees only the remaining participant
+    if (existsSync('cli/analyze.ts')) {
+      const analysed = await cli('cli/analyze.ts', [out2, '--out', join(dataDir, 'an')], dataDir);
+      expect(analysed.code, analysed.stderr).toBe(0);
+      const productivity = parse(readFileSync(join(dataDir, 'an', 'productivity.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+      expect(productivity.map((r) => r.session_id)).toEqual(sessions.map((r) => r.session_id));
+    }
+  });
+
+  it('rejects bad flags with a message naming the flag', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tandem-cli-'));
+    seed(dataDir);
+    const noOut = await cli('cli/export.ts', ['--study', 'demo'], dataDir);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toMatch(/--out/);
+    const badStudy = await cli('cli/export.ts', ['--study', 'Bad Id!', '--out', join(dataDir, 'x')], dataDir);
+    expect(badStudy.code).toBe(2);
+    expect(badStudy.stderr).toMatch(/--study: must be a study id/);
+    const unknown = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'x'), '--bogus'], dataDir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/bogus/);
+    const missingStudy = await cli('cli/withdraw.ts', ['--study', 'nosuch', '--participant', 'x1'], dataDir);
+    expect(missingStudy.code).toBe(1);
+    expect(missingStudy.stderr).toMatch(/no study "nosuch"/);
+    const nowhere = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'z')], join(dataDir, 'no-such-dir'));
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toMatch(/no database at .*no-such-dir/);
+    expect(existsSync(join(dataDir, 'no-such-dir'))).toBe(false);
+    const emptyPid = await cli('cli/withdraw.ts', ['--study', 'demo', '--participant', '  '], dataDir);
+    expect(emptyPid.code).toBe(2);
+    expect(emptyPid.stderr).toMatch(/--participant/);
+  });
+});
