@@ -54,6 +54,7 @@ function main(): number {
     console.log(
       `withdrawn from "${flags.data.study}": ${result.deletedSessions} session(s) deleted` +
         `${result.deletedSessions === 0 ? ' (no session under that id; the tombstone still keeps any future one out)' : ''}; ` +
+        `${result.purgedCachedReplies} cached judge/annotator repl${result.purgedCachedReplies === 1 ? 'y' : 'ies'} purged; ` +
         `reference ${result.reference}`,
     );
     return 0;

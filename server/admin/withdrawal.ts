@@ -1,9 +1,11 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Store } from '../db/store';
 import { AuditRepository } from '../db/repositories/audit';
 import { WithdrawalsRepository } from '../db/repositories/withdrawals';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
+import { ModelReplyCache } from '../db/repositories/judgements';
+import { JUDGE_CACHE_FILE } from '../judge/judgeDataset';
 
 /**
  * Withdraws a participant from a study: deletes every session they had (all science rows cascade from
@@ -15,6 +17,8 @@ import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/ps
 export interface WithdrawalResult {
   deletedSessions: number;
   deletedFiles: number;
+  /** Cached judge/annotator replies built from the withdrawn sessions' text, now deleted. */
+  purgedCachedReplies: number;
   /** First 12 hex characters of the tombstone: lets a researcher confirm a withdrawal without the platform id. */
   reference: string;
 }
@@ -60,5 +64,17 @@ export function withdrawParticipant(
       // best effort; the rows are already gone
     }
   }
-  return { deletedSessions: deleted, deletedFiles, reference: tombstone.slice(0, 12) };
+  return { deletedSessions: deleted, deletedFiles, purgedCachedReplies: purgeJudgeCache(input.dataDir, sessionIds), reference: tombstone.slice(0, 12) };
+}
+
+/** Cached judge/annotator replies hold the prompts built from the person's artifacts and dialogue: drop them. */
+function purgeJudgeCache(dataDir: string, sessionIds: readonly string[]): number {
+  const file = join(dataDir, JUDGE_CACHE_FILE);
+  if (!existsSync(file) || sessionIds.length === 0) return 0;
+  const cache = ModelReplyCache.open(file);
+  try {
+    return cache.forgetSessions(sessionIds);
+  } finally {
+    cache.close();
+  }
 }

@@ -4,6 +4,8 @@ import { assignCondition } from './assignment';
 import { ServiceError, type ServiceContext } from './context';
 import { identityFromParams, isMturkPreview } from './identity';
 import { issueToken } from './participantTokens';
+import { WithdrawalsRepository } from '../db/repositories/withdrawals';
+import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
 
 /** Public information about a study (landing/preview page). */
 export function studyPublic(ctx: ServiceContext, studyId: string): StudyPublic {
@@ -43,6 +45,10 @@ export function joinStudy(ctx: ServiceContext, req: JoinRequest): JoinResponse {
       }
     }
     if (!info.open) throw new ServiceError('study_unavailable', `study "${study.id}" is not accepting participants (status ${info.status})`);
+    if (identity.userId !== null && hasWithdrawn(ctx, study.id, identity.userId)) {
+      // A withdrawn person's data must not be collected again under the same platform id.
+      throw new ServiceError('study_unavailable', 'you have withdrawn from this study, so it cannot be started again');
+    }
     const isPilot = info.status === 'pilot';
     // Pilot sessions do not count towards balance; they are assigned against the same counts.
     const taskId = assignCondition(study.tasks.map((t) => t.id), store.sessions.countByTask(study.id), ctx.rng);
@@ -62,4 +68,10 @@ export function joinStudy(ctx: ServiceContext, req: JoinRequest): JoinResponse {
     store.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
     return { preview: false, token: issueToken(store, sessionId, now), sessionId, resumed: false };
   });
+}
+
+/** Whether this platform id withdrew from the study (matched by its tombstone, never by the stored id). */
+function hasWithdrawn(ctx: ServiceContext, studyId: string, platformUserId: string): boolean {
+  const tombstone = participantTombstone(loadOrCreatePseudonymKey(ctx.dataDir), studyId, platformUserId);
+  return new WithdrawalsRepository(ctx.store.db).isWithdrawn(studyId, tombstone);
 }

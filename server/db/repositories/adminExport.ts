@@ -355,7 +355,7 @@ export class ExportReader {
 
   *annotations(sessionId: string): Generator<ExportAnnotation> {
     if (!this.hasAnnotations) return;
-    const stmt = this.stmt('SELECT turn, speaker, friction, grounding FROM annotations WHERE session_id = ? ORDER BY turn');
+    const stmt = this.stmt('SELECT turn, speaker, friction, grounding FROM annotations WHERE session_id = ? AND friction IS NOT NULL ORDER BY turn');
     for (const r of stmt.iterate(sessionId) as IterableIterator<{ turn: number; speaker: string; friction: string | null; grounding: string }>) {
       yield { turn: r.turn, speaker: r.speaker, friction: r.friction, grounding: JSON.parse(r.grounding) as string[] };
     }
