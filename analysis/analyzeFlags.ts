@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { COST_DEFINITIONS } from './productivity/costDefinitions';
+import { DEFAULT_OPTIONS, type AnalysisOptions } from './summary';
+
+export const ANALYZE_USAGE = `usage: npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5]
+       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1]`;
+
+const numberFlag = (name: string) =>
+  z
+    .string()
+    .regex(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, `--${name} must be a number`)
+    .transform(Number);
+
+const flagsSchema = z.object({
+  dataset: z.string().min(1, 'missing <dataset-dir>'),
+  out: z.string().min(1).optional(),
+  lambda: numberFlag('lambda').pipe(z.number().min(0, '--lambda must be ≥ 0')).default(DEFAULT_OPTIONS.lambda),
+  cost: z.enum(COST_DEFINITIONS, { error: `--cost must be one of ${COST_DEFINITIONS.join(', ')}` }).default('weighted'),
+  bootstrap: numberFlag('bootstrap').pipe(z.number().int('--bootstrap must be an integer').min(0, '--bootstrap must be ≥ 0')).default(DEFAULT_OPTIONS.bootstrapReplicates),
+  seed: numberFlag('seed').pipe(z.number().int('--seed must be an integer')).default(DEFAULT_OPTIONS.bootstrapSeed),
+});
+
+export type AnalyzeArgs =
+  | { kind: 'help' }
+  | { kind: 'error'; message: string }
+  | { kind: 'run'; dataset: string; out: string; options: AnalysisOptions };
+
+/** Parses and validates the analyze command line (zod); --out defaults to the dataset directory. */
+export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        lambda: { type: 'string' },
+        cost: { type: 'string' },
+        bootstrap: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return { kind: 'error', message: (error as Error).message };
+  }
+  if (parsed.values.help) return { kind: 'help' };
+  if (parsed.positionals.length > 1) return { kind: 'error', message: `expected one dataset directory, got ${parsed.positionals.length}` };
+  const { help: _help, ...values } = parsed.values;
+  const flags = flagsSchema.safeParse({ ...values, dataset: parsed.positionals[0] ?? '' });
+  if (!flags.success) return { kind: 'error', message: flags.error.issues.map((i) => i.message).join('; ') };
+  const f = flags.data;
+  return {
+    kind: 'run',
+    dataset: f.dataset,
+    out: f.out ?? f.dataset,
+    options: { lambda: f.lambda, cost: f.cost, bootstrapReplicates: f.bootstrap, bootstrapSeed: f.seed },
+  };
+}

@@ -1,0 +1,24 @@
+import { spearman } from '../stats/spearman';
+import { gather } from '../productivity/taskGroups';
+import type { CountedCorrelation } from '../productivity/taskCorrelations';
+import { featureValues, type SessionFeatures } from './sessionFeatures';
+
+/**
+ * Per task: Spearman of the agent's probing rate (share of agent turns labelled probing) with Pz among
+ * the task's scored sessions. Empty when there are no annotations or no "probing" label.
+ */
+export function probingPzByTask(
+  f: SessionFeatures,
+  groups: Map<string, Int32Array>,
+  pz: Float64Array,
+  haveAnnotations: boolean,
+): Map<string, CountedCorrelation | null> {
+  const out = new Map<string, CountedCorrelation | null>();
+  const probing = f.labels.indexOf('probing');
+  if (!haveAnnotations || probing < 0) return out;
+  for (const [task, idx] of groups) {
+    const r = spearman(featureValues(f, 1, probing, 'rate', idx), gather(pz, idx));
+    out.set(task, r && { n: idx.length, ...r });
+  }
+  return out;
+}

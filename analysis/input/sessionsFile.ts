@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { DatasetError } from './datasetError';
+import { basename } from 'node:path';
+import { forEachCsvRow } from './csvLines';
+import { NUMERIC, nonNegativeCount, optionalNumber, requiredText } from './cells';
+
+export const COUNT_COLUMNS = ['user_tokens', 'agent_tokens', 'user_turns', 'agent_turns'] as const;
+export type CountColumn = (typeof COUNT_COLUMNS)[number];
+
+/** sessions.csv held column-wise; NaN marks a missing number. */
+export interface SessionTable {
+  ids: string[];
+  tasks: string[];
+  conditions: Array<string | null>;
+  quality: Float64Array;
+  counts: Record<CountColumn, Float64Array>;
+  /** Count columns that were present in the file (others must come from messages.jsonl). */
+  countsPresent: CountColumn[];
+  likertItems: string[];
+  likert: Float64Array[];
+}
+
+const rowSchema = z.object({
+  session_id: requiredText,
+  task: requiredText,
+  quality: optionalNumber,
+  user_tokens: nonNegativeCount,
+  agent_tokens: nonNegativeCount,
+  user_turns: nonNegativeCount,
+  agent_turns: nonNegativeCount,
+});
+
+/**
+ * Reads and validates sessions.csv. Required: session_id, task. Optional: quality (any numeric scale,
+ * empty = unscored), condition, the four count columns (all or none; computed from messages.jsonl when
+ * absent) and any likert_<item> columns. Throws DatasetError naming file, line and column.
+ *
+ * Each row is checked with plain tests that mirror the zod cell schemas (fast for 100k rows); when a row
+ * fails them, the zod row schema is run on it to produce the error message.
+ */
+export function readSessionsFile(path: string): SessionTable {
+  const file = basename(path);
+  const rows: string[][] = [];
+  const lines: number[] = [];
+  let header: string[] | null = null;
+  try {
+    forEachCsvRow(path, (fields, line) => {
+      if (header === null) header = fields.map((h) => h.trim());
+      else {
+        if (fields.length !== header.length) {
+          throw new DatasetError(file, line, null, `expected ${header.length} fields like the header, got ${fields.length}`);
+        }
+        rows.push(fields);
+        lines.push(line);
+      }
+    });
+  } catch (error) {
+    if (error instanceof DatasetError) throw error;
+    const line = (error as { lines?: number }).lines ?? null;
+    const what = line === null ? 'cannot read file' : 'malformed CSV';
+    throw new DatasetError(file, line, null, `${what} (${(error as Error).message})`);
+  }
+  if (header === null) throw new DatasetError(file, 1, null, 'file is empty (no header row)');
+  const head: string[] = header;
+  for (const name of ['session_id', 'task']) {
+    if (!head.includes(name)) throw new DatasetError(file, 1, name, `missing required column (header has: ${head.join(', ')})`);
+  }
+  const countsPresent = COUNT_COLUMNS.filter((c) => head.includes(c));
+  const qualityIndex = head.indexOf('quality');
+  const conditionIndex = head.indexOf('condition');
+  const likertColumns = head.filter((h) => h.startsWith('likert_') && h.length > 'likert_'.length);
+  const shape: Record<string, z.ZodType> = { session_id: rowSchema.shape.session_id, task: rowSchema.shape.task };
+  if (qualityIndex >= 0) shape.quality = rowSchema.shape.quality;
+  for (const c of countsPresent) shape[c] = rowSchema.shape[c];
+  for (const h of likertColumns) shape[h] = optionalNumber;
+  const schema = z.object(shape);
+  const col = (name: string) => head.indexOf(name);
+  const idIndex = col('session_id');
+  const taskIndex = col('task');
+  const countIndex = countsPresent.map(col);
+  const likertIndex = likertColumns.map(col);
+
+  const n = rows.length;
+  const out: SessionTable = {
+    ids: new Array<string>(n),
+    tasks: new Array<string>(n),
+    conditions: new Array<string | null>(n),
+    quality: new Float64Array(n).fill(NaN),
+    counts: {
+      user_tokens: new Float64Array(n),
+      agent_tokens: new Float64Array(n),
+      user_turns: new Float64Array(n),
+      agent_turns: new Float64Array(n),
+    },
+    countsPresent,
+    likertItems: likertColumns.map((h) => h.slice('likert_'.length)),
+    likert: likertColumns.map(() => new Float64Array(n)),
+  };
+  const seen = new Map<string, number>();
+  const fail = (raw: string[], line: number): never => {
+    const record: Record<string, string> = {};
+    for (const key of Object.keys(shape)) record[key] = raw[col(key)] ?? '';
+    const parsed = schema.safeParse(record);
+    const issue = parsed.success ? null : parsed.error.issues[0]!;
+    const column = issue ? String(issue.path[0] ?? '') : null;
+    throw new DatasetError(file, line, column, issue ? `${issue.message} (got ${JSON.stringify(record[column!] ?? '')})` : 'invalid row');
+  };
+  for (let r = 0; r < n; r++) {
+    const raw = rows[r]!;
+    const line = lines[r]!;
+    const id = (raw[idIndex] ?? '').trim();
+    const task = (raw[taskIndex] ?? '').trim();
+    if (id === '' || task === '') fail(raw, line);
+    if (qualityIndex >= 0) {
+      const q = optionalNumberFast(raw[qualityIndex]);
+      if (q === undefined) fail(raw, line);
+      out.quality[r] = q!;
+    }
+    for (let k = 0; k < countsPresent.length; k++) {
+      const v = optionalNumberFast(raw[countIndex[k]!]);
+      if (v === undefined || !(v >= 0)) fail(raw, line);
+      out.counts[countsPresent[k]!][r] = v!;
+    }
+    for (let k = 0; k < likertColumns.length; k++) {
+      const v = optionalNumberFast(raw[likertIndex[k]!]);
+      if (v === undefined) fail(raw, line);
+      out.likert[k]![r] = v!;
+    }
+    const previous = seen.get(id);
+    if (previous !== undefined) {
+      throw new DatasetError(file, line, 'session_id', `duplicate session id "${id}" (first on line ${previous})`);
+    }
+    seen.set(id, line);
+    out.ids[r] = id;
+    out.tasks[r] = task;
+    out.conditions[r] = conditionIndex >= 0 ? (raw[conditionIndex] ?? '').trim() || null : null;
+  }
+  return out;
+}
+
+/** '' → NaN, a number → its value, anything else → undefined (mirrors `optionalNumber`). */
+function optionalNumberFast(raw: string | undefined): number | undefined {
+  const s = (raw ?? '').trim();
+  if (s === '') return NaN;
+  return NUMERIC.test(s) ? Number(s) : undefined;
+}

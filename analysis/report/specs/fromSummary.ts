@@ -1,0 +1,34 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { Summary } from '../../summary';
+import { quadrantScatterSpec } from './quadrantScatter';
+import { costByQualitySpec } from './costByQuality';
+import { probingByQuartileSpec, type QuartileRate } from './probingByQuartile';
+import { agreementHeatmapSpec } from './agreementHeatmap';
+
+/**
+ * The report's plots built from summary.json alone, so a dashboard can show them without the dataset.
+ * `maxPoints` thins the per-session plots (every k-th session) for large studies.
+ */
+export function specsFromSummary(summary: Summary, maxPoints = 4000): Record<string, TopLevelSpec> {
+  const entries = Object.entries(summary.sessions);
+  const step = Math.max(1, Math.ceil(entries.length / maxPoints));
+  const plotted = entries.filter((_, i) => i % step === 0);
+  const specs: Record<string, TopLevelSpec> = {};
+  if (plotted.length) {
+    specs.quadrants = quadrantScatterSpec(plotted.map(([session_id, r]) => ({ session_id, task: r.task, z_quality: r.z_quality, z_cost: r.z_cost, quadrant: r.quadrant })));
+    specs.costByQuality = costByQualitySpec(plotted.map(([, r]) => ({ task: r.task, quality: r.quality, cost: r.cost })));
+  }
+  if (entries.length > 1) {
+    specs.lambdaSensitivity = agreementHeatmapSpec('Pz ranking agreement across λ (Spearman ρ)', summary.sensitivity_lambda, 'λ');
+    specs.costDefinitions = agreementHeatmapSpec('Pz ranking agreement across cost definitions (Spearman ρ)', summary.cost_definitions, 'cost');
+  }
+  const rows: QuartileRate[] = [];
+  for (const speaker of ['agent', 'user']) {
+    const f = summary.features[`${speaker}:probing`];
+    if (!f) continue;
+    rows.push({ speaker, quartile: 'top', mean: f.top_mean, sem: f.top_sem ?? 0 });
+    rows.push({ speaker, quartile: 'bottom', mean: f.bottom_mean, sem: f.bottom_sem ?? 0 });
+  }
+  if (rows.length) specs.probingByQuartile = probingByQuartileSpec(rows);
+  return specs;
+}

@@ -1,0 +1,15 @@
+/**
+ * Deterministic uniform [0, 1) generator (mulberry32, 32-bit state) so bootstrap intervals are
+ * reproducible from a seed. Not for cryptography.
+ * Reference: Tommy Ettinger's mulberry32 (public domain).
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,145 @@
+import type { Dataset } from './input/dataset';
+import { COST_DEFINITIONS, interactionCost, type CostDefinition } from './productivity/costDefinitions';
+import { scoredByTask } from './productivity/taskGroups';
+import { quadrantOf, withinTaskProductivity, type Productivity, type Quadrant } from './productivity/withinTaskZ';
+import { costSpread, type CostSpread } from './productivity/costSpread';
+import { pairwiseSpearman, partialCostLikert, qualityCostSpearman, type CountedCorrelation } from './productivity/taskCorrelations';
+import { floatKey, rankingAgreement } from './productivity/rankingAgreement';
+import { pzQuartiles, type Quartiles } from './productivity/quartiles';
+import { sessionFeatures, type SessionFeatures } from './features/sessionFeatures';
+import { compareQuartiles, type FeatureComparison } from './features/quartileComparison';
+import type { Correlation } from './stats/spearman';
+import { bootstrapSection, type BootstrapSection } from './bootstrapSection';
+import { probingPzByTask } from './features/probingPz';
+
+export const SENSITIVITY_LAMBDAS = [0.5, 0.75, 1, 1.5, 2] as const;
+
+export interface AnalysisOptions {
+  lambda: number;
+  cost: CostDefinition;
+  bootstrapReplicates: number;
+  bootstrapSeed: number;
+}
+
+export const DEFAULT_OPTIONS: AnalysisOptions = { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1 };
+
+export interface SessionResult {
+  task: string;
+  quality: number;
+  cost: number;
+  z_quality: number;
+  z_cost: number;
+  pz: number;
+  quadrant: Quadrant;
+}
+
+export interface TaskResult {
+  n: number;
+  spearman_qc: Correlation | null;
+  cost_spread: CostSpread[];
+  partial: Record<string, CountedCorrelation | null>;
+  /** Spearman of the agent's probing rate with Pz among the task's scored sessions (annotations needed). */
+  probing_pz: CountedCorrelation | null;
+}
+
+/** summary.json: the fixture's keys (contract) plus the extended sections. */
+export interface Summary {
+  n_sessions: number;
+  n_scored: number;
+  n_unscored: number;
+  lambda: number;
+  cost_definition: CostDefinition;
+  counts_source: Dataset['countsSource'];
+  sessions: Record<string, SessionResult>;
+  tasks: Record<string, TaskResult>;
+  sensitivity_lambda: Record<string, number | null>;
+  cost_definitions: Record<string, number | null>;
+  quartiles: { top: string[]; bottom: string[] };
+  features: Record<string, FeatureComparison>;
+  feature_counts: Record<string, FeatureComparison>;
+  features_opening: Record<string, FeatureComparison>;
+  likert_correlations: Record<string, CountedCorrelation | null>;
+  bootstrap: BootstrapSection;
+}
+
+/** Everything the report and productivity.csv need besides the summary. */
+export interface Analysis {
+  summary: Summary;
+  cost: Float64Array;
+  productivity: Productivity;
+  quartiles: Quartiles;
+  features: SessionFeatures;
+}
+
+/** Runs the whole productivity analysis on a loaded dataset. Pure: no I/O. */
+export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT_OPTIONS): Analysis {
+  const s = data.sessions;
+  const n = s.ids.length;
+  const groups = scoredByTask(s.tasks, s.quality);
+  const scored = Int32Array.from([...groups.values()].flatMap((g) => Array.from(g)).sort((a, b) => a - b));
+  const cost = interactionCost(options.cost, s.counts, options.lambda);
+  const productivity = withinTaskProductivity(groups, s.quality, cost);
+
+  const sessions: Record<string, SessionResult> = {};
+  for (const i of scored) {
+    sessions[s.ids[i]!] = {
+      task: s.tasks[i]!,
+      quality: s.quality[i]!,
+      cost: cost[i]!,
+      z_quality: productivity.zQuality[i]!,
+      z_cost: productivity.zCost[i]!,
+      pz: productivity.pz[i]!,
+      quadrant: quadrantOf(productivity.zQuality[i]!, productivity.zCost[i]!),
+    };
+  }
+
+  const features = sessionFeatures(data.annotations, n);
+  const tasks: Record<string, TaskResult> = {};
+  const probing = probingPzByTask(features, groups, productivity.pz, data.annotations !== null);
+  for (const [task, idx] of groups) {
+    const partial: Record<string, CountedCorrelation | null> = {};
+    s.likertItems.forEach((item, k) => (partial[item] = partialCostLikert(idx, s.quality, cost, s.likert[k]!)));
+    tasks[task] = {
+      n: idx.length,
+      spearman_qc: qualityCostSpearman(idx, s.quality, cost),
+      cost_spread: costSpread(idx, s.quality, cost),
+      partial,
+      probing_pz: probing.get(task) ?? null,
+    };
+  }
+
+  const pzUnder = (def: CostDefinition, lambda: number) =>
+    withinTaskProductivity(groups, s.quality, interactionCost(def, s.counts, lambda)).pz;
+  const sensitivity_lambda = rankingAgreement(new Map(SENSITIVITY_LAMBDAS.map((l) => [floatKey(l), pzUnder('weighted', l)])), scored);
+  const cost_definitions = rankingAgreement(new Map(COST_DEFINITIONS.map((d) => [d, pzUnder(d, options.lambda)])), scored);
+
+  const quartiles = pzQuartiles(scored, productivity.pz, s.ids);
+  const withAnnotations = data.annotations !== null;
+  const likert_correlations: Record<string, CountedCorrelation | null> = {};
+  const items = s.likertItems.map((item, k) => ({ item, k })).sort((a, b) => (a.item < b.item ? -1 : 1));
+  for (let x = 0; x < items.length; x++) {
+    for (let y = x + 1; y < items.length; y++) {
+      likert_correlations[`${items[x]!.item}|${items[y]!.item}`] = pairwiseSpearman(s.likert[items[x]!.k]!, s.likert[items[y]!.k]!);
+    }
+  }
+
+  const summary: Summary = {
+    n_sessions: n,
+    n_scored: scored.length,
+    n_unscored: n - scored.length,
+    lambda: options.lambda,
+    cost_definition: options.cost,
+    counts_source: data.countsSource,
+    sessions,
+    tasks,
+    sensitivity_lambda,
+    cost_definitions,
+    quartiles: { top: Array.from(quartiles.top, (i) => s.ids[i]!).sort(), bottom: Array.from(quartiles.bottom, (i) => s.ids[i]!).sort() },
+    features: withAnnotations ? compareQuartiles(features, quartiles, 'rate') : {},
+    feature_counts: withAnnotations ? compareQuartiles(features, quartiles, 'count') : {},
+    features_opening: withAnnotations ? compareQuartiles(features, quartiles, 'opening_rate') : {},
+    likert_correlations,
+    bootstrap: bootstrapSection(groups, s.quality, cost, features, quartiles, withAnnotations, options),
+  };
+  return { summary, cost, productivity, quartiles, features };
+}

@@ -1,0 +1,33 @@
+import { runAnalysis } from '../analysis/runAnalysis';
+import { DatasetError } from '../analysis/input/datasetError';
+import { ANALYZE_USAGE, parseAnalyzeArgs } from '../analysis/analyzeFlags';
+
+/** `npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5] [--cost …]`: see analysis/runAnalysis.ts. */
+async function main(argv: string[]): Promise<number> {
+  const args = parseAnalyzeArgs(argv);
+  if (args.kind === 'help') {
+    console.log(ANALYZE_USAGE);
+    return 0;
+  }
+  if (args.kind === 'error') {
+    console.error(`analyze: ${args.message}\n${ANALYZE_USAGE}`);
+    return 2;
+  }
+  try {
+    for (const path of await runAnalysis(args.dataset, args.out, args.options)) console.log(`wrote ${path}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof DatasetError) {
+      console.error(`analyze: ${error.message}`);
+      return 1;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code && ['EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'ENOSPC', 'EROFS', 'EISDIR'].includes(code)) {
+      console.error(`analyze: cannot write to ${args.out}: ${(error as Error).message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,44 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadDataset } from '../../analysis/input/dataset';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
+import { compareExpected, countNumbers } from './support/compareExpected';
+
+// Held-out data (numpy seeds 2 and 3) with edge cases; expected.json from bench/analysis_ref.py
+// (numpy/scipy), produced by tests/fixtures/analysis-reference/make_heldout.py <seed>. Also checks the
+// extended sections (cost_definitions, feature_counts, features_opening, probing_pz, SEMs).
+describe.each([2, 3])('held-out fixture (seed %i) against numpy/scipy', (seed) => {
+  const dir = fileURLToPath(new URL(`../fixtures/analysis-reference/heldout-seed${seed}/`, import.meta.url));
+  const expected = JSON.parse(readFileSync(`${dir}/expected.json`, 'utf8')) as Record<string, unknown>;
+  const summary = analyzeDataset(loadDataset(dir), DEFAULT_OPTIONS).summary as unknown as Record<string, unknown>;
+
+  it.each(Object.keys(expected))('%s matches', (key) => {
+    expect(compareExpected(expected[key], summary[key], key).slice(0, 20)).toEqual([]);
+  });
+
+  it('includes the edge cases it was built for', () => {
+    expect(countNumbers(expected)).toBeGreaterThan(1500);
+    const tasks = summary.tasks as Record<string, { n: number; spearman_qc: unknown; cost_spread: Array<{ ratio: number | null }> }>;
+    expect(tasks.solo?.n).toBe(1);
+    expect(tasks.pair?.spearman_qc).toBeNull();
+    expect(tasks.flat?.spearman_qc).toBeNull();
+    expect(tasks.alpha?.cost_spread.some((c) => c.ratio === null)).toBe(true);
+    const likert = summary.likert_correlations as Record<string, unknown>;
+    expect(likert['ease|never']).toBeNull();
+    const features = summary.features as Record<string, { cohen_d: number | null; p: number }>;
+    expect(features['agent:rare_label']).toMatchObject({ cohen_d: null, p: 1 });
+    expect(summary.n_sessions).toBeGreaterThan(summary.n_scored as number);
+  });
+});
+
+describe('held-out fixture (seed 2) with --lambda 1.0 against numpy/scipy', () => {
+  // python3 bench/analysis_ref.py tests/fixtures/analysis-reference/heldout-seed2 --lambda 1.0 --bootstrap 0 --json …
+  const dir = fileURLToPath(new URL('../fixtures/analysis-reference/heldout-seed2/', import.meta.url));
+  const expected = JSON.parse(readFileSync(`${dir}/expected_lambda1.json`, 'utf8')) as Record<string, unknown>;
+  const summary = analyzeDataset(loadDataset(dir), { ...DEFAULT_OPTIONS, lambda: 1, bootstrapReplicates: 0 }).summary;
+  it('matches every number', () => {
+    expect(summary.lambda).toBe(1);
+    expect(compareExpected(expected, summary).slice(0, 20)).toEqual([]);
+  });
+});
