@@ -10,6 +10,7 @@ import { MessagesRepository } from './repositories/messages';
 import { ArtifactsRepository } from './repositories/artifacts';
 import { UploadsRepository } from './repositories/uploads';
 import { SurveyAnswersRepository } from './repositories/surveyAnswers';
+import { ReplyProgressRepository } from './repositories/replyProgress';
 
 /**
  * The one storage interface the services use. All repositories are synchronous (better-sqlite3);
@@ -26,6 +27,8 @@ export interface Store {
   readonly artifacts: ArtifactsRepository;
   readonly uploads: UploadsRepository;
   readonly surveyAnswers: SurveyAnswersRepository;
+  /** Crash checkpoints of replies while they stream (see services/replyCheckpoint.ts). */
+  readonly replyProgress: ReplyProgressRepository;
   /** Runs fn in one transaction (nested calls join the outer one via savepoints). */
   transaction<T>(fn: () => T): T;
   /**
@@ -59,6 +62,7 @@ export function createStore(db: SqliteDatabase, file: string): Store {
     artifacts: new ArtifactsRepository(db),
     uploads: new UploadsRepository(db),
     surveyAnswers: new SurveyAnswersRepository(db),
+    replyProgress: new ReplyProgressRepository(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     db,
     file,

@@ -3,23 +3,42 @@ import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStop
 import type { CompletionResult, ProviderError } from '../llm/provider';
 import { countTokens } from '../llm/tokens';
 import type { MessageRow } from '../db/repositories/messages';
-import type { MessageStatus } from '../../common/session';
-import { ServiceError, type ServiceContext, type SessionContext } from './context';
+import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
 import { requireActive } from './lifecycle';
 import { buildConversation, unansweredUserMessage } from './conversation';
 import { messageView, participantErrorMessage, type InFlightView } from './state';
+import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
+import { TimeLimitSweep } from './timeLimitSweep';
+import { replyOutcome, type AbortCause } from './replyOutcome';
 
 interface InFlight extends InFlightView {
+  sessionId: string;
+  /** The session's deadline (ms, server clock) when the reply started; null without a time limit. */
+  deadline: number | null;
   abort: AbortController;
-  /** Who aborted the reply: the participant (Stop → stored as stopped), our watchdog or a server shutdown (→ failed, retryable). */
-  abortedBy: 'participant' | 'watchdog' | 'shutdown' | null;
+  abortedBy: AbortCause | null;
+  /** Set once the reply's outcome is decided: later deltas (from a provider we gave up on) are dropped. */
+  finished: boolean;
   done: Promise<void>;
 }
 
 export interface ChatServiceOptions {
   /** Hard upper bound for one reply, after which it is aborted and stored as an error (default 5 min). */
   replyTimeoutMs?: number;
+  /**
+   * After an abort (Stop, watchdog, time limit, shutdown), how long to wait for the provider to return before
+   * giving up on it and storing what had streamed (default 1 s). Guards against a provider that ignores
+   * its abort signal, which would otherwise keep the session busy (and shutdown waiting) forever.
+   */
+  abortGraceMs?: number;
+  /** How often a streaming reply is checkpointed for crash recovery (default every 500 ms or 400 chars). */
+  checkpoint?: CheckpointPolicy;
+  /** Period of the server-side time-limit sweep (default 1000 ms; 0 = off). */
+  timeLimitSweepMs?: number;
 }
+
+/** setTimeout silently fires at once for delays beyond 2^31−1 ms. */
+const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
 
 /**
  * Participant chat: stores each message once (by clientId) before acknowledging, streams the assistant's
@@ -29,13 +48,23 @@ export interface ChatServiceOptions {
  */
 export class ChatService {
   private readonly inFlight = new Map<string, InFlight>();
+  /** Set by shutdown(): no new reply may start (it would outlive the database). */
+  private closing = false;
   private readonly replyTimeoutMs: number;
+  private readonly abortGraceMs: number;
+  private readonly checkpointPolicy: CheckpointPolicy;
+  /** Ends overdue sessions even when no socket is connected; started here, stopped by shutdown(). */
+  readonly timeLimitSweep: TimeLimitSweep;
 
   constructor(
     private readonly ctx: ServiceContext,
     options: ChatServiceOptions = {},
   ) {
     this.replyTimeoutMs = options.replyTimeoutMs ?? 5 * 60_000;
+    this.abortGraceMs = options.abortGraceMs ?? 1_000;
+    this.checkpointPolicy = options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY;
+    this.timeLimitSweep = new TimeLimitSweep(ctx, this, options.timeLimitSweepMs ?? 1_000);
+    this.timeLimitSweep.start();
   }
 
   inFlightView(sessionId: string): InFlightView | null {
@@ -53,6 +82,7 @@ export class ChatService {
     if (p.text.length > s.study.chat.max_message_chars)
       throw new ServiceError('too_large', `message is too long: ${p.text.length} characters, at most ${s.study.chat.max_message_chars}`, 'text');
     if (this.inFlight.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
+    this.refuseWhileClosing();
 
     const now = this.ctx.now();
     const messageId = crypto.randomUUID();
@@ -89,10 +119,10 @@ export class ChatService {
 
   stop(sessionId: string, p: ChatStop): ChatStopAck {
     const f = this.inFlight.get(sessionId);
-    if (!f || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
+    // A Stop that arrives after the reply's outcome was decided (racing its completion) changes nothing.
+    if (!f || f.finished || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
     this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
-    f.abortedBy ??= 'participant';
-    f.abort.abort();
+    this.abortReply(f, 'participant');
     return { stopped: true };
   }
 
@@ -100,6 +130,7 @@ export class ChatService {
   retry(sessionId: string, p: ChatRetry): ChatRetryAck {
     const s = requireActive(this.ctx, sessionId, ['workspace']);
     if (this.inFlight.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering');
+    this.refuseWhileClosing();
     const lastUser = unansweredUserMessage(this.ctx.store.messages.listForSession(sessionId));
     if (!lastUser) throw new ServiceError('conflict', 'nothing to retry: the last message already has an answer');
     const replyId = crypto.randomUUID();
@@ -108,14 +139,34 @@ export class ChatService {
     return { replyId };
   }
 
-  /** Aborts every reply in flight and waits until each is stored (server shutdown). */
+  /** Stops the time-limit sweep, aborts every reply in flight and waits until each is stored (server shutdown). */
   async shutdown(): Promise<void> {
+    this.closing = true;
+    await this.timeLimitSweep.stop();
     const all = [...this.inFlight.values()];
-    for (const f of all) {
-      f.abortedBy ??= 'shutdown';
-      f.abort.abort();
-    }
+    for (const f of all) this.abortReply(f, 'shutdown');
     await Promise.all(all.map((f) => f.done));
+  }
+
+  /** Ends the session's reply in flight because the session's time ran out; resolves once it is stored. */
+  async endReplyAtTimeLimit(sessionId: string): Promise<void> {
+    const f = this.inFlight.get(sessionId);
+    if (!f) return;
+    this.abortReply(f, 'time_limit');
+    await f.done;
+  }
+
+  /** Ends every reply in flight whose session's deadline has passed (time-limit sweep). */
+  async endRepliesPastDeadline(): Promise<void> {
+    const now = this.ctx.now();
+    const due = [...this.inFlight.values()].filter((f) => f.deadline !== null && now >= f.deadline);
+    for (const f of due) this.abortReply(f, 'time_limit');
+    await Promise.all(due.map((f) => f.done));
+  }
+
+  /** Number of replies streaming right now (monitoring, tests). */
+  get repliesInFlight(): number {
+    return this.inFlight.size;
   }
 
   /** Waits for the session's reply in flight, if any, to be stored (tests, submit). */
@@ -130,66 +181,128 @@ export class ChatService {
     return replies.at(-1)?.id ?? null;
   }
 
+  private refuseWhileClosing(): void {
+    if (this.closing) throw new ServiceError('busy', 'the server is restarting; please send again in a moment');
+  }
+
   private startReply(s: SessionContext, replyId: string, replyTo: string): void {
     const sessionId = s.session.id;
-    const abort = new AbortController();
-    const entry: InFlight = { replyId, replyTo, text: '', abort, abortedBy: null, done: Promise.resolve() };
+    const entry: InFlight = {
+      sessionId,
+      replyId,
+      replyTo,
+      text: '',
+      deadline: deadlineOf(s),
+      abort: new AbortController(),
+      abortedBy: null,
+      finished: false,
+      done: Promise.resolve(),
+    };
     this.inFlight.set(sessionId, entry);
     // Start on the next turn of the event loop so the caller's ack reaches the client before the first delta.
+    // runReply never rejects; the catch is a last resort so a bug can never become an unhandled rejection.
     entry.done = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.runReply(s, entry))
-      .finally(() => this.inFlight.delete(sessionId));
+      .catch((err: unknown) => this.ctx.log.error({ err, sessionId }, 'reply failed unexpectedly'))
+      .finally(() => {
+        if (this.inFlight.get(sessionId) === entry) this.inFlight.delete(sessionId);
+      });
+  }
+
+  private abortReply(f: InFlight, cause: AbortCause): void {
+    if (f.finished) return;
+    f.abortedBy ??= cause;
+    f.abort.abort();
   }
 
   private async runReply(s: SessionContext, f: InFlight): Promise<void> {
     const { ctx } = this;
     const sessionId = s.session.id;
-    const { provider } = ctx.providers(s.condition);
     const startedAt = ctx.now();
-    const watchdog = setTimeout(() => {
-      f.abortedBy ??= 'watchdog';
-      f.abort.abort();
-    }, this.replyTimeoutMs);
+    let firstDeltaAt: number | null = null;
+    const timers = [setTimeout(() => this.abortReply(f, 'watchdog'), timerDelay(this.replyTimeoutMs))];
+    // The session's time limit ends its reply too (the sweep also does, for a clock that jumps).
+    if (f.deadline !== null) timers.push(setTimeout(() => this.abortReply(f, 'time_limit'), timerDelay(f.deadline - startedAt)));
+    let providerName: string = s.condition.provider;
+    let checkpoint: ReplyCheckpointer | undefined;
+    // What we store when the provider threw, or ignored the abort and we stopped waiting for it.
+    const fallback = (finishReason: string, error?: ProviderError): CompletionResult => ({
+      text: f.text,
+      usage: null,
+      provider: providerName,
+      model: s.condition.model,
+      providerUrl: null,
+      systemFingerprint: null,
+      finishReason,
+      ttftMs: firstDeltaAt === null ? null : firstDeltaAt - startedAt,
+      latencyMs: ctx.now() - startedAt,
+      attempts: 1,
+      interrupted: error !== undefined && f.text.length > 0,
+      ...(error ? { error } : {}),
+    });
     let result: CompletionResult;
     try {
+      const { provider } = ctx.providers(s.condition);
+      providerName = provider.name;
+      checkpoint = new ReplyCheckpointer(ctx.store, { replyId: f.replyId, sessionId, provider: provider.name }, () => f.text, ctx.now, ctx.log, this.checkpointPolicy);
+      const cp = checkpoint;
       const history = ctx.store.messages.listForSession(sessionId);
-      result = await provider.complete({
+      const call = provider.complete({
         model: s.condition.model,
         messages: buildConversation(s.condition, s.task, history),
         temperature: s.condition.temperature,
         maxTokens: s.condition.max_tokens,
         signal: f.abort.signal,
         onDelta: (text) => {
-          if (text.length === 0) return;
+          if (f.finished || text.length === 0) return;
+          firstDeltaAt ??= ctx.now();
           f.text += text;
+          cp.onText();
           ctx.push(sessionId, 'chat:delta', { replyId: f.replyId, text });
+          if (f.deadline !== null && ctx.now() >= f.deadline) this.abortReply(f, 'time_limit');
         },
       });
+      result = await this.untilSettledOrAbandoned(call, f, () => fallback('aborted'));
     } catch (err) {
-      // Providers should not throw; if one does, the reply still ends as a stored error.
+      // Providers should not throw; if one does (or cannot even be built), the reply still ends as a stored error.
       ctx.log.error({ err, sessionId }, 'provider threw');
-      result = {
-        text: f.text,
-        usage: null,
-        provider: provider.name,
-        model: s.condition.model,
-        providerUrl: null,
-        systemFingerprint: null,
-        finishReason: 'error',
-        ttftMs: null,
-        latencyMs: ctx.now() - startedAt,
-        attempts: 1,
-        interrupted: f.text.length > 0,
-        error: { kind: 'network', message: (err as Error).message, retryable: true },
-      };
+      result = fallback('error', { kind: 'network', message: (err as Error).message, retryable: true });
     } finally {
-      clearTimeout(watchdog);
+      for (const t of timers) clearTimeout(t);
+      f.finished = true;
+      checkpoint?.close();
     }
     try {
       this.storeReply(s, f, result);
     } catch (err) {
+      // The checkpoint (if any) stays: a restart's recovery stores this reply as interrupted with its text.
       ctx.log.error({ err, sessionId }, 'could not store reply');
       ctx.push(sessionId, 'chat:error', { replyId: f.replyId, message: 'The reply could not be saved. Please press Retry.', retryable: true, partial: null });
+    }
+  }
+
+  /**
+   * The provider's result, or — once the reply was aborted and the provider has not returned within the
+   * grace period — the fallback, so a provider that ignores its signal cannot keep the session busy.
+   */
+  private async untilSettledOrAbandoned(call: Promise<CompletionResult>, f: InFlight, fallback: () => CompletionResult): Promise<CompletionResult> {
+    let grace: NodeJS.Timeout | undefined;
+    const abandoned = new Promise<CompletionResult>((resolve) => {
+      const giveUp = () => {
+        grace = setTimeout(() => {
+          this.ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, abortedBy: f.abortedBy }, 'provider ignored abort; reply ended without it');
+          resolve(fallback());
+        }, this.abortGraceMs);
+      };
+      if (f.abort.signal.aborted) giveUp();
+      else f.abort.signal.addEventListener('abort', giveUp, { once: true });
+    });
+    // If we stop waiting, a later rejection of the abandoned call must not become an unhandled rejection.
+    call.catch(() => {});
+    try {
+      return await Promise.race([call, abandoned]);
+    } finally {
+      clearTimeout(grace);
     }
   }
 
@@ -197,20 +310,7 @@ export class ChatService {
     const { ctx } = this;
     const { store } = ctx;
     const sessionId = s.session.id;
-    const text = result.text.length > 0 || f.text.length === 0 ? result.text : f.text;
-    let error: ProviderError | null = result.error ?? null;
-    let status: MessageStatus;
-    const failedByUs = (f.abortedBy === 'watchdog' || f.abortedBy === 'shutdown') && result.finishReason === 'aborted';
-    if (failedByUs) {
-      status = text.length > 0 ? 'interrupted' : 'error';
-      error =
-        f.abortedBy === 'watchdog'
-          ? { kind: 'timeout', message: `no complete reply within ${this.replyTimeoutMs} ms`, retryable: true }
-          : { kind: 'network', message: 'the server shut down during the reply', retryable: true };
-    } else if (result.finishReason === 'aborted') status = 'stopped';
-    else if (error) status = result.interrupted || text.length > 0 ? 'interrupted' : 'error';
-    else status = 'complete';
-
+    const { status, text, error, finishReason } = replyOutcome(result, f.text, f.abortedBy, this.replyTimeoutMs);
     const now = ctx.now();
     const params = { temperature: s.condition.temperature, max_tokens: s.condition.max_tokens };
     const tokens = countTokens(text);
@@ -224,7 +324,7 @@ export class ChatService {
         usage: result.usage,
         ttftMs: result.ttftMs,
         durationMs: result.latencyMs,
-        finishReason: failedByUs ? 'error' : result.finishReason,
+        finishReason,
         interrupted: status === 'interrupted',
         attempts: result.attempts,
         error,
@@ -250,6 +350,7 @@ export class ChatService {
         createdAt: now,
       };
       store.messages.insert(message);
+      store.replyProgress.delete(f.replyId);
       return message;
     });
     const view = messageView(row);

@@ -39,6 +39,30 @@ export function expireIfDue(ctx: ServiceContext, s: SessionContext): boolean {
   return true;
 }
 
+/**
+ * Active sessions still working (instructions or workspace) whose time limit has passed at `now`, for the
+ * server-side sweep. Sessions of studies no longer configured are skipped (nothing to apply).
+ */
+export function overdueSessions(ctx: ServiceContext, now: number): SessionContext[] {
+  let shortestLimitMs = Number.POSITIVE_INFINITY;
+  for (const study of ctx.config.studies.values()) shortestLimitMs = Math.min(shortestLimitMs, study.time_limit_minutes * 60_000);
+  if (!Number.isFinite(shortestLimitMs)) return [];
+  const due: SessionContext[] = [];
+  // deadline = consentedAt + limit <= now  ⇔  consentedAt <= now − limit (shortest limit: a superset, filtered below).
+  for (const row of ctx.store.sessions.listActiveConsentedBefore(now - shortestLimitMs + 1)) {
+    if (row.step !== 'instructions' && row.step !== 'workspace') continue;
+    let s: SessionContext;
+    try {
+      s = loadSession(ctx, row.id);
+    } catch {
+      continue;
+    }
+    const deadline = deadlineOf(s);
+    if (deadline !== null && now >= deadline) due.push(s);
+  }
+  return due;
+}
+
 /** Loads the session, applies the time limit, and requires it to be active (and optionally at one of `steps`). */
 export function requireActive(ctx: ServiceContext, sessionId: string, steps?: Step[]): SessionContext {
   const s = loadSession(ctx, sessionId);

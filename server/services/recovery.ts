@@ -1,27 +1,33 @@
 import type { Store } from '../db/store';
+import { countTokens } from '../llm/tokens';
 import type { LoadedConfig } from './config';
 
 /**
  * Start-up crash recovery: a reply that was streaming when the process died has a `reply.started`
  * event but no stored outcome. Each is stored as interrupted (with its `reply.finished` event, in one
  * transaction) so the trajectory is complete and the participant sees a failed reply with Retry.
- * The streamed text itself was never persisted, so the stored text is empty. Returns how many it closed.
+ * The stored text is the reply's last crash checkpoint (reply_progress, written while it streamed: at most
+ * ~500 ms or a few hundred characters behind what the participant saw), or empty when none was written.
+ * ttftMs and durationMs come from the checkpoint too (null without one: unknown). Returns how many it closed.
  */
 export function recoverInterruptedReplies(store: Store, config: LoadedConfig, now: number): number {
   const open = store.events.listUnfinishedReplies();
   for (const r of open) {
     const session = store.sessions.get(r.sessionId);
     const condition = session ? config.studies.get(session.studyId)?.conditions.find((c) => c.id === session.conditionId) : undefined;
+    const checkpoint = store.replyProgress.get(r.replyId);
+    const text = checkpoint?.text ?? '';
+    const tokens = countTokens(text);
     const error = { kind: 'stream', message: 'the server stopped during the reply', retryable: true };
     const provenance = {
-      provider: null,
+      provider: checkpoint?.provider ?? null,
       providerUrl: null,
       model: null,
       requestedModel: condition?.model ?? null,
       params: condition ? { temperature: condition.temperature, max_tokens: condition.max_tokens } : null,
       usage: null,
-      ttftMs: null,
-      durationMs: now - r.startedAt,
+      ttftMs: checkpoint ? checkpoint.firstDeltaAt - r.startedAt : null,
+      durationMs: checkpoint ? checkpoint.updatedAt - r.startedAt : null,
       finishReason: 'error',
       interrupted: true,
       attempts: null,
@@ -31,7 +37,16 @@ export function recoverInterruptedReplies(store: Store, config: LoadedConfig, no
       const seq = store.events.append(
         r.sessionId,
         'reply.finished',
-        { replyId: r.replyId, replyTo: r.replyTo, status: 'interrupted', text: '', tokens: 0, ...provenance, recovered: true },
+        {
+          replyId: r.replyId,
+          replyTo: r.replyTo,
+          status: 'interrupted',
+          text,
+          tokens,
+          ...provenance,
+          recovered: true,
+          checkpointedAt: checkpoint?.updatedAt ?? null,
+        },
         now,
         null,
       );
@@ -40,15 +55,19 @@ export function recoverInterruptedReplies(store: Store, config: LoadedConfig, no
         sessionId: r.sessionId,
         eventSeq: seq,
         role: 'assistant',
-        text: '',
+        text,
         clientId: null,
         replyTo: r.replyTo,
         status: 'interrupted',
-        tokens: 0,
+        tokens,
         ...provenance,
         createdAt: now,
       });
+      store.replyProgress.delete(r.replyId);
     });
   }
+  // Checkpoints of replies that were stored after all (a crash between the two writes cannot happen, as the
+  // store deletes them in the same transaction; this keeps the table clean whatever older code left behind).
+  store.replyProgress.deleteStored();
   return open.length;
 }
