@@ -7,34 +7,39 @@
  * demo annotator (labelled as such). Dataset dir: writes annotations.csv and annotations.jsonl.
  * --study: stores in the annotations table. Replies are cached; a rerun makes no new calls.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { annotateDataset, annotateStudy } from '../server/annotate/annotateTargets';
 import { DEFAULT_GUIDE_FILE, loadAnnotationGuide } from '../server/annotate/guide';
 import { OfflineAnnotatorProvider } from '../server/annotate/offlineAnnotator';
-import { openStore } from '../server/db/store';
-import { abortOnSigint, parseFlags, startProgressBar, UsageError } from '../server/judge/cliSupport';
+import {
+  existingDatasetDir,
+  intFlag,
+  parseFlags,
+  runCliMain,
+  targetFlags,
+  withOneTarget,
+  withProgressAndSigint,
+  withStudyStore,
+} from '../server/judge/cliSupport';
 import { DatasetError } from '../server/judge/datasetSource';
 import { providerFromEnv } from '../server/judge/judgeProvider';
 
 const FLAGS = ['study', 'model', 'concurrency', 'chunk-size', 'context', 'max-tokens', 'timeout-ms', 'guide', 'data-dir'] as const;
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-const AnnotateFlags = z
-  .object({
-    study: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a study id').optional(),
-    datasetDir: z.string().min(1).optional(),
+const AnnotateFlags = withOneTarget(
+  z.object({
+    ...targetFlags,
     model: z.string().min(1).default(process.env.ANNOTATOR_MODEL ?? 'gpt-4o-mini'),
-    concurrency: int(1, 64).default(4),
-    chunkSize: int(1, 200).default(30),
-    context: int(0, 50).default(4),
-    maxTokens: int(64, 32_768).default(4000),
-    timeoutMs: int(100, 600_000).default(120_000),
+    concurrency: intFlag(1, 64).default(4),
+    chunkSize: intFlag(1, 200).default(30),
+    context: intFlag(0, 50).default(4),
+    maxTokens: intFlag(64, 32_768).default(4000),
+    timeoutMs: intFlag(100, 600_000).default(120_000),
     guide: z.string().min(1).default(DEFAULT_GUIDE_FILE),
     dataDir: z.string().min(1).default(process.env.TANDEM_DATA_DIR ?? 'data'),
-  })
-  .refine((f) => (f.study === undefined) !== (f.datasetDir === undefined), { message: 'give exactly one of --study <id> or <dataset-dir>' });
+  }),
+);
 
 const warn = (m: string) => process.stderr.write(`annotate: ${m}\n`);
 
@@ -43,58 +48,27 @@ async function main(): Promise<number> {
   const guide = loadAnnotationGuide(resolve(flags.guide));
   const chosen = providerFromEnv(process.env, () => new OfflineAnnotatorProvider(), { timeoutMs: flags.timeoutMs });
   if (chosen.offline) warn('no OPENAI_API_KEY: using the OFFLINE DEMO annotator (keyword rules, not real labels); records say "offline-annotator-demo"');
-  const bar = startProgressBar('annotate');
-  const sigint = abortOnSigint('annotate');
-  const options = {
-    guide,
-    settings: { model: flags.model, concurrency: flags.concurrency, chunkSize: flags.chunkSize, contextSize: flags.context, maxTokens: flags.maxTokens, timeoutMs: flags.timeoutMs },
-    provider: chosen.provider,
-    providerInfo: chosen.info,
-    signal: sigint.signal,
-    onProgress: bar.update,
-  };
-  try {
-    let result;
-    let where: string;
+  const settings = { model: flags.model, concurrency: flags.concurrency, chunkSize: flags.chunkSize, contextSize: flags.context, maxTokens: flags.maxTokens, timeoutMs: flags.timeoutMs };
+  const { result, where } = await withProgressAndSigint('annotate', async (hooks) => {
+    const options = { guide, settings, provider: chosen.provider, providerInfo: chosen.info, ...hooks };
     if (flags.datasetDir !== undefined) {
-      const dir = resolve(flags.datasetDir);
-      if (!existsSync(dir)) throw new UsageError(`<dataset-dir>: ${dir} does not exist`);
-      result = await annotateDataset(dir, options);
-      where = `${dir}/annotations.csv, annotations.jsonl`;
-    } else {
-      const dataDir = resolve(flags.dataDir);
-      const store = openStore(dataDir);
-      try {
-        result = await annotateStudy(store, dataDir, flags.study as string, options);
-      } finally {
-        store.close();
-      }
-      where = `table annotations of ${store.file}`;
+      const dir = existingDatasetDir(flags.datasetDir);
+      return { result: await annotateDataset(dir, options), where: `${dir}/annotations.csv, annotations.jsonl` };
     }
-    bar.stop();
-    const s = result.stats;
-    const failed = result.annotations.filter((a) => a.method === 'failed').length;
-    const fallback = result.annotations.filter((a) => a.method === 'single').length;
-    const summary = `${result.annotations.length} utterances, ${s.calls} new calls, ${s.cacheHits} cache hits, ${s.tokensSpent} tokens`;
-    if (result.interrupted) {
-      warn(`interrupted: ${summary}. Finished replies are cached; rerun the same command to resume.`);
-      return 130;
-    }
-    process.stderr.write(`annotate: done: ${summary}; ${fallback} labelled one at a time, ${failed} failed. Wrote ${where}.\n`);
-    if (failed > 0) warn(`${failed} utterance(s) could not be labelled; they are left out of annotations.csv (see annotations.jsonl). A rerun retries transport failures.`);
-    return 0;
-  } finally {
-    bar.stop();
-    sigint.dispose();
+    const stored = await withStudyStore(flags.dataDir, (store, dataDir) => annotateStudy(store, dataDir, flags.study as string, options));
+    return { result: stored.result, where: `table annotations of ${stored.file}` };
+  });
+  const s = result.stats;
+  const failed = result.annotations.filter((a) => a.method === 'failed').length;
+  const fallback = result.annotations.filter((a) => a.method === 'single').length;
+  const summary = `${result.annotations.length} utterances, ${s.calls} new calls, ${s.cacheHits} cache hits, ${s.tokensSpent} tokens`;
+  if (result.interrupted) {
+    warn(`interrupted: ${summary}. Finished replies are cached; rerun the same command to resume.`);
+    return 130;
   }
+  process.stderr.write(`annotate: done: ${summary}; ${fallback} labelled one at a time, ${failed} failed. Wrote ${where}.\n`);
+  if (failed > 0) warn(`${failed} utterance(s) could not be labelled; they are left out of annotations.csv (see annotations.jsonl). A rerun retries transport failures.`);
+  return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const known = err instanceof UsageError || err instanceof DatasetError;
-    process.stderr.write(`annotate: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`);
-    if (err instanceof UsageError) process.stderr.write('usage: npm run annotate -- (--study <id> | <dataset-dir>) [--model …]\n');
-    process.exit(err instanceof UsageError ? 2 : 1);
-  },
-);
+runCliMain('annotate', 'npm run annotate -- (--study <id> | <dataset-dir>) [--model …]', [DatasetError], main);

@@ -6,3 +6,4 @@ export * from './session';
 export * from './events';
 export * from './http';
 export * from './trajectory';
+export * from './labels';

@@ -5,7 +5,7 @@
  * from disk and the sha256 version hash live in server/judge/rubricFiles.ts.
  */
 import { z } from 'zod';
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { validateYaml } from './yamlSource';
 
 /** Inputs a rubric may show the judge. */
 export const RubricInput = z.enum(['task_request', 'artifact', 'execution_excerpts']);
@@ -69,40 +69,22 @@ function fieldPath(path: readonly PropertyKey[]): string {
     .join('');
 }
 
-/** Line of the YAML node at `path`, or of its nearest existing ancestor. */
-function lineOf(doc: Document, lines: LineCounter, path: readonly PropertyKey[]): number | null {
-  for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n) as unknown[], true);
-    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
-  }
-  return null;
-}
-
 /**
  * Parses and validates rubric YAML text. Errors name `file`, the line and the field. When
  * `expectedId` is given (the file's base name) the rubric id must match it.
  */
 export function parseRubric(text: string, file: string, expectedId?: string): Rubric {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
+  const result = validateYaml(text, Rubric);
+  if (!result.ok) {
     throw new RubricValidationError(
       file,
-      doc.errors.map((e) => `line ${lines.linePos(e.pos[0]).line}: YAML syntax: ${e.message.split('\n')[0]}`),
-    );
-  }
-  const result = Rubric.safeParse(doc.toJS());
-  if (!result.success) {
-    throw new RubricValidationError(
-      file,
-      result.error.issues.map((issue) => {
-        const line = lineOf(doc, lines, issue.path);
-        return `${line !== null ? `line ${line}: ` : ''}${fieldPath(issue.path)}: ${issue.message}`;
-      }),
+      result.problems.map((p) =>
+        p.kind === 'syntax' ? `line ${p.line}: ${p.message}` : `${p.line !== null ? `line ${p.line}: ` : ''}${fieldPath(p.path)}: ${p.message}`,
+      ),
     );
   }
   if (expectedId !== undefined && result.data.id !== expectedId) {
-    throw new RubricValidationError(file, [`line ${lineOf(doc, lines, ['id']) ?? '?'}: id: "${result.data.id}" does not match the file name "${expectedId}"`]);
+    throw new RubricValidationError(file, [`line ${result.lineOf(['id']) ?? '?'}: id: "${result.data.id}" does not match the file name "${expectedId}"`]);
   }
   return result.data;
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectClose } from '../stats/testing';
 import type { Estimate } from './estimate';
 import type { AgreementReport } from './runAgreement';
-import { FRICTION_LABELS, GROUNDING_LABELS } from './scales';
+import { FRICTION_LABELS, GROUNDING_ACTS } from '../../common/labels';
 
 // End to end: spawns the real CLI on tests/fixtures/agreement and compares every number with
 // expected.json, written by `python3 tests/fixtures/agreement/reference.py` (numpy/scipy 1.17;
@@ -151,7 +151,7 @@ describe('npm run agreement (end to end)', () => {
       expectEstimate(got.grounding.micro_f1, ref.grounding_micro_f1, `${what} grounding micro-F1`);
       expectEstimate(got.friction.micro_f1, ref.friction_micro_f1, `${what} friction micro-F1`);
       expectEstimate(got.friction.kappa, ref.friction_kappa, `${what} friction kappa`);
-      for (const label of GROUNDING_LABELS) {
+      for (const label of GROUNDING_ACTS) {
         const g = got.grounding.labels[label];
         expectEstimate(g.kappa, ref.grounding[label]!.kappa, `${what} ${label} kappa`);
         expectEstimate(g.f1, ref.grounding[label]!.f1, `${what} ${label} f1`);

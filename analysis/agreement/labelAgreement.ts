@@ -3,12 +3,12 @@ import type { Estimate } from './estimate';
 import { microF1 } from './microF1';
 import { pairwiseComplete } from './pairwiseComplete';
 import { perLabelKappa } from './perLabelKappa';
-import { FRICTION_LABELS, GROUNDING_LABELS, type FrictionLabel, type GroundingLabel } from './scales';
+import { FRICTION_LABELS, GROUNDING_ACTS, type FrictionLabel, type GroundingAct } from '../../common/labels';
 
 /** One utterance's labels from one rater. */
 export interface UtteranceLabels {
   friction: FrictionLabel;
-  grounding: ReadonlySet<GroundingLabel>;
+  grounding: ReadonlySet<GroundingAct>;
 }
 
 export interface LabelStatistics {
@@ -22,7 +22,7 @@ export interface LabelStatistics {
 export interface LabelAgreement {
   /** utterances both raters labelled */
   n: number;
-  grounding: { micro_f1: Estimate; labels: Record<GroundingLabel, LabelStatistics> };
+  grounding: { micro_f1: Estimate; labels: Record<GroundingAct, LabelStatistics> };
   /** single-label: `kappa` is the unweighted kappa over the six categories, micro-F1 = accuracy */
   friction: { kappa: Estimate; micro_f1: Estimate; labels: Record<FrictionLabel, LabelStatistics> };
 }
@@ -44,8 +44,8 @@ export function labelAgreement(
   return {
     n: paired.keys.length,
     grounding: {
-      micro_f1: microF1(groundingA, groundingB, GROUNDING_LABELS),
-      labels: perLabel(groundingA, groundingB, GROUNDING_LABELS),
+      micro_f1: microF1(groundingA, groundingB, GROUNDING_ACTS),
+      labels: perLabel(groundingA, groundingB, GROUNDING_ACTS),
     },
     friction: {
       kappa: cohenKappa(

@@ -3,13 +3,10 @@
  * so `npm run annotate` runs on a fresh clone. It reads the utterances out of the annotator prompt
  * and answers in the required JSON; records name provider and model "offline-annotator-demo".
  */
-import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import type { CompletionRequest, CompletionResult, LlmProvider } from '../llm/provider';
-import type { FrictionLabel, GroundingAct } from './labels';
+import { firstUserText, InstantReplyProvider } from '../judge/instantReplyProvider';
+import type { FrictionLabel, GroundingAct } from '../../common/labels';
 
 export const OFFLINE_ANNOTATOR_NAME = 'offline-annotator-demo';
-
-const countTokens = (text: string): number => encode(text, { disallowedSpecial: new Set() }).length;
 
 interface PromptUtterance {
   turn: number;
@@ -48,29 +45,10 @@ export function offlineLabels(u: PromptUtterance): { grounding: GroundingAct[]; 
   return { grounding: [...grounding], friction };
 }
 
-export class OfflineAnnotatorProvider implements LlmProvider {
-  readonly name = OFFLINE_ANNOTATOR_NAME;
-
-  async complete(request: CompletionRequest): Promise<CompletionResult> {
-    const started = Date.now();
-    const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
-    const annotations = utterancesFromPrompt(firstUser).map((u) => ({ turn: u.turn, speaker: u.speaker, ...offlineLabels(u) }));
-    const text = JSON.stringify({ annotations });
-    request.onDelta?.(text);
-    const promptTokens = request.messages.reduce((n, m) => n + countTokens(m.content) + 3, 3);
-    const completionTokens = countTokens(text);
-    return {
-      text,
-      usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
-      provider: OFFLINE_ANNOTATOR_NAME,
-      model: OFFLINE_ANNOTATOR_NAME,
-      providerUrl: null,
-      systemFingerprint: null,
-      finishReason: 'stop',
-      ttftMs: null,
-      latencyMs: Date.now() - started,
-      attempts: 1,
-      interrupted: false,
-    };
+export class OfflineAnnotatorProvider extends InstantReplyProvider {
+  constructor() {
+    super(OFFLINE_ANNOTATOR_NAME, (request) =>
+      JSON.stringify({ annotations: utterancesFromPrompt(firstUserText(request)).map((u) => ({ turn: u.turn, speaker: u.speaker, ...offlineLabels(u) })) }),
+    );
   }
 }

@@ -4,7 +4,7 @@
  * failure with a reason that is shown to the model on the retry.
  */
 import { z } from 'zod';
-import { FrictionLabel, GROUNDING_ACTS, GroundingAct, Speaker, type FrictionLabel as Friction, type GroundingAct as Grounding } from './labels';
+import { FrictionLabel, GROUNDING_ACTS, GroundingAct, Speaker, type FrictionLabel as Friction, type GroundingAct as Grounding } from '../../common/labels';
 
 export interface ExpectedUtterance {
   turn: number;

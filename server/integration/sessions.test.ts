@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
 import { call, callOk, connectSocket, join, nextPush, postJson, startTestServer, toWorkspace, type TestServer } from './harness';
-import { tinyPng } from './png';
+import { tinyPng } from '../../tests/support/png';
 
 let t: TestServer;
 let n = 0;

@@ -1,15 +1,67 @@
 /**
  * Pieces shared by the `judge` and `annotate` CLIs: flag parsing with zod (errors name the flag),
- * the stderr progress bar, Ctrl-C handling, and loading the study definition.
+ * the target (--study <id> or <dataset-dir>), the stderr progress bar, Ctrl-C handling, loading the
+ * study definition, and the exit-code / error-printing wrapper around main().
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { openStore, type Store } from '../db/store';
 import { loadConfig } from '../services/config';
 import type { StudyTaskDefinition } from './studySource';
 
 export class UsageError extends Error {}
+
+/** An integer flag within [min, max] (given as text on the command line). */
+export const intFlag = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** The flags naming what to work on: exactly one of --study <id> or a dataset directory. */
+export const targetFlags = {
+  study: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a study id').optional(),
+  datasetDir: z.string().min(1).optional(),
+};
+
+/** `schema` (which includes targetFlags) refined so that exactly one target is given. */
+export function withOneTarget<T extends { study?: string | undefined; datasetDir?: string | undefined }>(schema: z.ZodType<T>): z.ZodType<T> {
+  return schema.refine((f) => (f.study === undefined) !== (f.datasetDir === undefined), { message: 'give exactly one of --study <id> or <dataset-dir>' });
+}
+
+/** The absolute dataset directory, or a UsageError when it does not exist. */
+export function existingDatasetDir(dir: string): string {
+  const abs = resolve(dir);
+  if (!existsSync(abs)) throw new UsageError(`<dataset-dir>: ${abs} does not exist`);
+  return abs;
+}
+
+/** Opens the study database in `dataDir`, runs `work` on it and closes it again (also on failure). */
+export async function withStudyStore<T>(dataDir: string, work: (store: Store, dataDir: string) => Promise<T>): Promise<{ result: T; file: string }> {
+  const abs = resolve(dataDir);
+  const store = openStore(abs);
+  try {
+    return { result: await work(store, abs), file: store.file };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Runs a CLI's main() and exits with its code. Errors of the `expected` classes (bad flags or input)
+ * print as `<name>: message` without a stack; a UsageError also prints `usage` and exits 2; anything
+ * else prints its stack and exits 1.
+ */
+export function runCliMain(name: string, usage: string, expected: ReadonlyArray<abstract new (...args: never[]) => Error>, main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      const known = err instanceof UsageError || expected.some((type) => err instanceof type);
+      process.stderr.write(`${name}: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`);
+      if (err instanceof UsageError) process.stderr.write(`usage: ${usage}\n`);
+      process.exit(err instanceof UsageError ? 2 : 1);
+    },
+  );
+}
 
 /** Parses argv against declared string flags plus positionals, then validates with a zod schema. */
 export function parseFlags<T>(
@@ -99,10 +151,33 @@ export function abortOnSigint(what: string): { signal: AbortSignal; dispose: () 
   return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
 }
 
-/** Task rubric ids and instructions of a study definition, or [] (with a warning) when it cannot be loaded. */
-export function studyTasks(studyId: string, dirs: { studiesDir: string; surveysDir: string }, warn: (m: string) => void): StudyTaskDefinition[] {
+/**
+ * Runs `work` with the stderr progress bar and Ctrl-C handling (abortOnSigint) for `label`; the
+ * bar is stopped and the handler removed when it ends, so the caller reports afterwards.
+ */
+export async function withProgressAndSigint<T>(label: string, work: (hooks: { signal: AbortSignal; onProgress: (p: ProgressFigures) => void }) => Promise<T>): Promise<T> {
+  const bar = startProgressBar(label);
+  const sigint = abortOnSigint(label);
   try {
-    const config = loadConfig({ studiesDir: resolve(dirs.studiesDir), surveysDir: resolve(dirs.surveysDir) });
+    return await work({ signal: sigint.signal, onProgress: bar.update });
+  } finally {
+    bar.stop();
+    sigint.dispose();
+  }
+}
+
+/** Task rubric ids and instructions of a study definition, or [] (with a warning) when it cannot be loaded. */
+export function studyTasks(
+  studyId: string,
+  dirs: { studiesDir: string; surveysDir: string; rubricsDir?: string },
+  warn: (m: string) => void,
+): StudyTaskDefinition[] {
+  try {
+    const config = loadConfig({
+      studiesDir: resolve(dirs.studiesDir),
+      surveysDir: resolve(dirs.surveysDir),
+      ...(dirs.rubricsDir !== undefined ? { rubricsDir: resolve(dirs.rubricsDir) } : {}),
+    });
     const study = config.studies.get(studyId);
     if (!study) {
       warn(`study definition "${studyId}" not found in ${dirs.studiesDir}; rubrics come from --rubric or the task kind`);

@@ -7,8 +7,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
+import { RecordError, type RecordProblem } from '../../analysis/agreement/io/inputError';
+import { readCsvTable } from '../../analysis/agreement/io/readCsvTable';
+import { readJsonlRecords } from '../../analysis/agreement/io/readJsonlRecords';
 import type { SessionMaterial, Utterance } from './sessionMaterial';
 
 export class DatasetError extends Error {
@@ -31,49 +33,32 @@ const MessageRow = z.object({
   text: z.string(),
 });
 
-function issueText(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(row)'}: ${i.message}`).join('; ');
+function issueText(issues: Extract<RecordProblem, { kind: 'schema' }>['issues']): string {
+  return issues.map((i) => `${i.path.map(String).join('.') || '(row)'}: ${i.message}`).join('; ');
+}
+
+/** Runs a shared record reader, rewording a bad record as a DatasetError "<file>:<line>: <field>: <message>". */
+function asDatasetError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof RecordError)) throw err;
+    const { problem, file } = err;
+    if (problem.kind === 'schema') throw new DatasetError(`${file}:${err.line}: ${issueText(problem.issues)}`);
+    if (problem.format === 'JSON') throw new DatasetError(`${file}:${err.line}: not valid JSON (${problem.detail})`);
+    throw new DatasetError(`${file}: ${problem.detail}`);
+  }
 }
 
 export function readJsonl<T>(file: string, schema: z.ZodType<T>): T[] {
   if (!existsSync(file)) return [];
-  const out: T[] = [];
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch (err) {
-        throw new DatasetError(`${file}:${i + 1}: not valid JSON (${(err as Error).message})`);
-      }
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) throw new DatasetError(`${file}:${i + 1}: ${issueText(parsed.error)}`);
-      out.push(parsed.data);
-    });
-  return out;
+  return asDatasetError(() => readJsonlRecords(file, schema)).map((r) => r.value);
 }
 
 export function readSessionsCsv(dir: string): Array<{ session_id: string; task: string }> {
   const file = join(dir, 'sessions.csv');
   if (!existsSync(file)) throw new DatasetError(`${file}: not found (is ${dir} a dataset directory?)`);
-  let rows: Array<{ record: Record<string, string>; line: number }>;
-  try {
-    rows = parseCsv(readFileSync(file, 'utf8'), {
-      columns: true,
-      skip_empty_lines: true,
-      bom: true,
-      on_record: (record: Record<string, string>, context: { lines: number }) => ({ record, line: context.lines }),
-    }) as unknown as Array<{ record: Record<string, string>; line: number }>;
-  } catch (err) {
-    throw new DatasetError(`${file}: ${(err as Error).message}`);
-  }
-  return rows.map(({ record, line }) => {
-    const parsed = SessionRow.safeParse(record);
-    if (!parsed.success) throw new DatasetError(`${file}:${line}: ${issueText(parsed.error)}`);
-    return parsed.data;
-  });
+  return asDatasetError(() => readCsvTable(file, SessionRow, undefined, { trim: false })).map((r) => r.value);
 }
 
 function fieldText(value: unknown): string {

@@ -6,12 +6,9 @@
  * "offline-judge-demo", so demo scores can never pass for real ones.
  */
 import { createHash } from 'node:crypto';
-import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import type { CompletionRequest, CompletionResult, LlmProvider } from '../llm/provider';
+import { firstUserText, InstantReplyProvider } from './instantReplyProvider';
 
 export const OFFLINE_JUDGE_NAME = 'offline-judge-demo';
-
-const countTokens = (text: string): number => encode(text, { disallowedSpecial: new Set() }).length;
 
 /** The text of the artifact section of a judge prompt, or '' when there is none. */
 export function artifactFromJudgePrompt(userText: string): string {
@@ -32,28 +29,8 @@ export function offlineJudgeReply(artifact: string, seed: number): string {
   );
 }
 
-export class OfflineJudgeProvider implements LlmProvider {
-  readonly name = OFFLINE_JUDGE_NAME;
-
-  async complete(request: CompletionRequest): Promise<CompletionResult> {
-    const started = Date.now();
-    const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
-    const text = offlineJudgeReply(artifactFromJudgePrompt(firstUser), request.seed ?? 0);
-    request.onDelta?.(text);
-    const promptTokens = request.messages.reduce((n, m) => n + countTokens(m.content) + 3, 3);
-    const completionTokens = countTokens(text);
-    return {
-      text,
-      usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
-      provider: OFFLINE_JUDGE_NAME,
-      model: OFFLINE_JUDGE_NAME,
-      providerUrl: null,
-      systemFingerprint: null,
-      finishReason: 'stop',
-      ttftMs: null,
-      latencyMs: Date.now() - started,
-      attempts: 1,
-      interrupted: false,
-    };
+export class OfflineJudgeProvider extends InstantReplyProvider {
+  constructor() {
+    super(OFFLINE_JUDGE_NAME, (request) => offlineJudgeReply(artifactFromJudgePrompt(firstUserText(request)), request.seed ?? 0));
   }
 }

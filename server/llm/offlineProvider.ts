@@ -8,7 +8,7 @@
 import { decode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { CompletionRequest, CompletionResult, LlmProvider } from './provider';
 import { offlineReply } from './offlineReplies';
-import { countTokens, encodeTokens } from './tokens';
+import { countTokens, encodeTokens, promptTokenCount } from './tokens';
 
 export const OFFLINE_PROVIDER_NAME = 'offline';
 export const OFFLINE_MODEL = 'tandem-offline-demo-1';
@@ -20,11 +20,6 @@ export interface OfflineProviderOptions {
   firstTokenDelayMs?: number;
   /** Reported model name. Default "tandem-offline-demo-1". */
   model?: string;
-}
-
-/** Prompt tokens as OpenAI's chat format counts them: 3 per message + content, plus 3 for the reply. */
-export function promptTokenCount(messages: CompletionRequest['messages']): number {
-  return messages.reduce((n, m) => n + 3 + countTokens(m.content), 3);
 }
 
 export class OfflineProvider implements LlmProvider {

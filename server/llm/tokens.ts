@@ -5,6 +5,7 @@
  * counted as ordinary text, never rejected.
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ChatMessage } from './provider';
 
 const NO_SPECIAL_TOKENS = { disallowedSpecial: new Set<string>() };
 
@@ -20,4 +21,9 @@ export function countTokens(text: string): number {
 /** The o200k_base token ids of `text` (special-token text encoded as ordinary text). */
 export function encodeTokens(text: string): number[] {
   return encode(text, NO_SPECIAL_TOKENS);
+}
+
+/** Prompt tokens as OpenAI's chat format counts them: 3 per message + content, plus 3 for the reply. */
+export function promptTokenCount(messages: readonly ChatMessage[]): number {
+  return messages.reduce((n, m) => n + 3 + countTokens(m.content), 3);
 }

@@ -105,6 +105,34 @@ describe('loadConfig', () => {
     expect(problems.find((p) => p.field === 'survey')!.line).toBe(lineOf(path.join(dirs.studiesDir, 'visualization.yaml'), 'survey: no-such'));
   });
 
+  it('checks each task rubric against the rubrics directory: unknown id, invalid rubric file', () => {
+    const dirs = workspace((d) => replaceIn(path.join(d.studiesDir, 'travel-planning.yaml'), 'rubric: travel-planning', 'rubric: no-such-rubric'));
+    const [missing, ...rest] = problemsOf(dirs);
+    expect(rest).toEqual([]);
+    expect(missing).toMatchObject({ field: 'tasks.0.rubric', message: expect.stringMatching(/no rubric "no-such-rubric" in .*rubrics/) });
+    expect(missing!.file).toMatch(/travel-planning\.yaml$/);
+    expect(missing!.line).toBe(lineOf(path.join(dirs.studiesDir, 'travel-planning.yaml'), 'rubric: no-such-rubric'));
+
+    const rubricsDir = path.join(path.dirname(dirs.studiesDir), 'rubrics');
+    fs.cpSync(path.join(ROOT, 'rubrics'), rubricsDir, { recursive: true });
+    const rubricFile = path.join(rubricsDir, 'visualization-analysis.yaml');
+    replaceIn(rubricFile, /\n  - score: 1\n/, '\n  - score: 9\n');
+    let err: unknown;
+    try {
+      loadConfig({ ...dirs, rubricsDir });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const problems = (err as ConfigError).problems;
+    const inRubric = problems.filter((p) => p.file.endsWith('visualization-analysis.yaml'));
+    expect(inRubric.length).toBeGreaterThan(0);
+    expect(inRubric[0]!.line).toBe(lineOf(rubricFile, 'score: 9'));
+    expect(problems.filter((p) => p.field === 'tasks.0.rubric').map((p) => path.basename(p.file)).sort()).toEqual(['travel-planning.yaml', 'visualization.yaml']);
+    expect((err as ConfigError).message).toMatch(/visualization-analysis\.yaml:\d+: levels\[0\]\.score: /);
+    expect(problems.find((p) => p.file.endsWith('visualization.yaml'))!.message).toMatch(/rubric "visualization-analysis" is invalid/);
+  });
+
   it('rejects materials outside the studies directory', () => {
     const dirs = workspace((d) =>
       replaceIn(path.join(d.studiesDir, 'visualization.yaml'), 'path: materials/visualization/study_habits.csv', 'path: ../surveys/travel-post.yaml'),

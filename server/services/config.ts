@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import type { z } from 'zod';
 import { Study, type LoadedStudy } from '../../common/study';
 import { Survey, type LoadedSurvey } from '../../common/survey';
 import { Slug } from '../../common/ids';
+import { validateYaml } from '../../common/yamlSource';
+import { RubricValidationError } from '../../common/rubric';
+import { DEFAULT_RUBRICS_DIR, loadRubricById } from '../judge/rubricFiles';
 
 /** One problem in one config file, with the line when the YAML parser can place it. */
 export interface ConfigProblem {
@@ -39,15 +41,8 @@ interface ParsedFile<T> {
   id: string;
   value: T;
   hash: string;
-}
-
-/** Line of the node at `path` (or of its nearest existing ancestor). */
-function lineOf(doc: Document, lines: LineCounter, fieldPath: PropertyKey[]): number | null {
-  for (let n = fieldPath.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(fieldPath.slice(0, n) as unknown[], true);
-    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
-  }
-  return null;
+  /** Line of the field at a path in the file. */
+  lineOf: (path: readonly PropertyKey[]) => number | null;
 }
 
 function parseYamlFile<T>(file: string, schema: z.ZodType<T>, problems: ConfigProblem[], display: string): ParsedFile<T> | null {
@@ -58,22 +53,12 @@ function parseYamlFile<T>(file: string, schema: z.ZodType<T>, problems: ConfigPr
     return null;
   }
   const text = fs.readFileSync(file, 'utf8');
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    for (const e of doc.errors) {
-      problems.push({ file: display, line: lines.linePos(e.pos[0]).line, field: '', message: `YAML syntax: ${e.message.split('\n')[0]}` });
-    }
+  const result = validateYaml(text, schema);
+  if (!result.ok) {
+    for (const p of result.problems) problems.push({ file: display, line: p.line, field: p.path.map(String).join('.'), message: p.message });
     return null;
   }
-  const result = schema.safeParse(doc.toJS());
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      problems.push({ file: display, line: lineOf(doc, lines, issue.path), field: issue.path.map(String).join('.'), message: issue.message });
-    }
-    return null;
-  }
-  return { id, value: result.data, hash: crypto.createHash('sha256').update(text).digest('hex') };
+  return { id, value: result.data, hash: crypto.createHash('sha256').update(text).digest('hex'), lineOf: result.lineOf };
 }
 
 function yamlFiles(dir: string): string[] {
@@ -86,13 +71,42 @@ function yamlFiles(dir: string): string[] {
 }
 
 /**
+ * Problems with the rubric `id` that a study task names: no rubrics/<id>.yaml, or a file that fails
+ * the rubric schema (then each problem names the rubric file and its line). Results are memoised in
+ * `seen` so a rubric shared by several tasks is read and reported once.
+ */
+function rubricProblems(id: string, rubricsDir: string, rel: (f: string) => string, seen: Map<string, ConfigProblem[] | 'missing'>): ConfigProblem[] | 'missing' {
+  const known = seen.get(id);
+  if (known) return known;
+  let result: ConfigProblem[] | 'missing';
+  try {
+    loadRubricById(id, rubricsDir);
+    result = [];
+  } catch (err) {
+    if (!(err instanceof RubricValidationError)) result = 'missing';
+    else {
+      // RubricValidationError problems read "line N: field: message" (line omitted when unknown).
+      result = err.problems.map((p) => {
+        const m = /^line (\d+): (.*)$/s.exec(p);
+        return { file: rel(err.file), line: m ? Number(m[1]) : null, field: '', message: m ? m[2]! : p };
+      });
+    }
+  }
+  seen.set(id, result);
+  return result;
+}
+
+/**
  * Loads and validates every studies/*.yaml and surveys/*.yaml, plus cross-file references
- * (a study's survey exists; its material files exist inside the studies directory).
+ * (a study's survey exists; its material files exist inside the studies directory; each task's
+ * rubric is a valid rubrics/<id>.yaml — `rubricsDir` defaults to the repository's rubrics/).
  * Throws ConfigError naming file, line and field for every problem; returns only when all is valid.
  */
-export function loadConfig(dirs: { studiesDir: string; surveysDir: string }): LoadedConfig {
+export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubricsDir?: string }): LoadedConfig {
   const problems: ConfigProblem[] = [];
   const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  const rubricsDir = path.resolve(dirs.rubricsDir ?? DEFAULT_RUBRICS_DIR);
+  const rubricsSeen = new Map<string, ConfigProblem[] | 'missing'>();
 
   const surveys = new Map<string, LoadedSurvey>();
   for (const file of yamlFiles(dirs.surveysDir)) {
@@ -105,9 +119,7 @@ export function loadConfig(dirs: { studiesDir: string; surveysDir: string }): Lo
     const parsed = parseYamlFile(file, Study, problems, rel(file));
     if (!parsed) continue;
     const study = parsed.value;
-    const lines = new LineCounter();
-    const doc = parseDocument(fs.readFileSync(file, 'utf8'), { lineCounter: lines });
-    const at = (p: PropertyKey[]) => lineOf(doc, lines, p);
+    const at = parsed.lineOf;
     let ok = true;
     if (!surveys.has(study.survey) && !problems.some((p) => p.file === rel(path.join(dirs.surveysDir, `${study.survey}.yaml`)))) {
       problems.push({ file: rel(file), line: at(['survey']), field: 'survey', message: `no survey "${study.survey}" in ${rel(dirs.surveysDir)}` });
@@ -127,6 +139,18 @@ export function loadConfig(dirs: { studiesDir: string; surveysDir: string }): Lo
         }
       }),
     );
+    study.tasks.forEach((task, t) => {
+      const found = rubricProblems(task.rubric, rubricsDir, rel, rubricsSeen);
+      const field = ['tasks', t, 'rubric'];
+      if (found === 'missing') {
+        problems.push({ file: rel(file), line: at(field), field: field.join('.'), message: `no rubric "${task.rubric}" in ${rel(rubricsDir)}` });
+        ok = false;
+      } else if (found.length > 0) {
+        for (const p of found) if (!problems.includes(p)) problems.push(p);
+        problems.push({ file: rel(file), line: at(field), field: field.join('.'), message: `rubric "${task.rubric}" is invalid (see ${found[0]!.file})` });
+        ok = false;
+      }
+    });
     if (ok) studies.set(parsed.id, { ...study, id: parsed.id, definitionHash: parsed.hash, dir: root });
   }
 

@@ -12,12 +12,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { plotPng } from '../support/png';
 import { cutStream, lastUserText, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -97,50 +97,6 @@ function findDatabase(dir: string): string {
     }
   }
   throw new Error(`no SQLite database under ${dir}`);
-}
-
-/** A tiny valid PNG (RGB gradient with a diagonal line) so the upload is a real image the browser decodes. */
-function makePng(width: number, height: number): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of buf) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // colour type RGB
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) {
-      const onLine = Math.abs(height - 1 - y - Math.round((x * (height - 1)) / (width - 1))) <= 1;
-      row[1 + x * 3] = onLine ? 200 : 240;
-      row[2 + x * 3] = onLine ? 30 : 240 - Math.round((y / height) * 60);
-      row[3 + x * 3] = onLine ? 30 : 255;
-    }
-    rows.push(row);
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 /** Form controls without an accessible name (label, aria-label or visible text). */
@@ -243,7 +199,7 @@ describe('participant flow in Chromium', () => {
     await shot(page, '4-workspace-after-reload', false);
 
     // Upload a plot and finish the answer
-    await page.getByLabel('Your plot (image)').setInputFiles({ name: 'plot.png', mimeType: 'image/png', buffer: makePng(120, 80) });
+    await page.getByLabel('Your plot (image)').setInputFiles({ name: 'plot.png', mimeType: 'image/png', buffer: plotPng(120, 80) });
     const preview = page.getByRole('img', { name: /Your uploaded image/ });
     await preview.waitFor();
     expect(await preview.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(120);

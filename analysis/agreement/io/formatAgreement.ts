@@ -4,7 +4,7 @@ import type { IccInference } from '../iccInference';
 import { ICC_FORMS } from '../intraclassCorrelation';
 import type { LabelStatistics } from '../labelAgreement';
 import type { AgreementReport } from '../runAgreement';
-import { FRICTION_LABELS, GROUNDING_LABELS } from '../scales';
+import { FRICTION_LABELS, GROUNDING_ACTS } from '../../../common/labels';
 
 const ICC_NAMES: Record<(typeof ICC_FORMS)[number], string> = {
   icc1: 'ICC(1)',
@@ -64,7 +64,7 @@ export function agreementCsv(report: AgreementReport): string {
   for (const pair of report.labels) {
     const g = { section: 'grounding', rater_a: pair.rater_a, rater_b: pair.rater_b, n: pair.n } as const;
     add(g, 'micro_f1', pair.grounding.micro_f1);
-    for (const label of GROUNDING_LABELS) labelRows(g, label, pair.grounding.labels[label], add);
+    for (const label of GROUNDING_ACTS) labelRows(g, label, pair.grounding.labels[label], add);
     const f = { ...g, section: 'friction' } as const;
     add(f, 'kappa', pair.friction.kappa);
     add(f, 'micro_f1', pair.friction.micro_f1);
@@ -122,7 +122,7 @@ export function agreementTable(report: AgreementReport): string {
     const pairNames = report.labels.map((l) => `${l.rater_a}–${l.rater_b}`);
     out.push('Per-label binary κ / F1');
     const perLabel = [
-      ...GROUNDING_LABELS.map((label) => [`grounding:${label}`, ...report.labels.map((l) => both(l.grounding.labels[label]))]),
+      ...GROUNDING_ACTS.map((label) => [`grounding:${label}`, ...report.labels.map((l) => both(l.grounding.labels[label]))]),
       ...FRICTION_LABELS.map((label) => [`friction:${label}`, ...report.labels.map((l) => both(l.friction.labels[label]))]),
     ];
     out.push(table(['label', ...pairNames], perLabel, 1), '');

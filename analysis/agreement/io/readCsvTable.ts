@@ -1,22 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
-import { InputError } from './inputError';
+import { InputError, RecordError, type FileRecord } from './inputError';
 
-export interface CsvRow<T> {
-  /** 1-based line in the file where the record starts (the header is line 1) */
-  line: number;
-  value: T;
-}
+export type CsvRow<T> = FileRecord<T>;
 
 /**
  * Reads a CSV file with a header row and validates every record with `schema`. Errors name the
- * file, the line and the column. Columns beyond `schema`'s are allowed (and ignored by zod objects).
+ * file, the line and the column (a bad record throws a RecordError). Columns beyond `schema`'s are
+ * allowed (and ignored by zod objects). When `requiredColumns` is given, the file must have a
+ * header row with those columns; without it, an empty file is an empty table. Cells and column
+ * names are trimmed unless `trim` is false. Used by the agreement CLI and by server/judge.
  */
 export function readCsvTable<S extends z.ZodType>(
   file: string,
   schema: S,
-  requiredColumns: readonly string[],
+  requiredColumns?: readonly string[],
+  { trim = true }: { trim?: boolean } = {},
 ): CsvRow<z.output<S>>[] {
   if (!existsSync(file)) throw new InputError('file not found', file);
   let records: { record: Record<string, string>; raw: string; info: { lines: number } }[];
@@ -24,23 +24,25 @@ export function readCsvTable<S extends z.ZodType>(
   try {
     records = parse(readFileSync(file, 'utf8'), {
       columns: (names: string[]) => {
-        header = names.map((name) => name.trim());
+        header = trim ? names.map((name) => name.trim()) : names;
         return header;
       },
       info: true,
       raw: true,
       bom: true,
       skip_empty_lines: true,
-      trim: true,
+      trim,
     }) as typeof records;
   } catch (error) {
     const e = error as Error & { lines?: number };
-    throw new InputError(`not valid CSV: ${e.message}`, file, e.lines);
+    throw new RecordError({ kind: 'syntax', format: 'CSV', detail: e.message }, `not valid CSV: ${e.message}`, file, e.lines);
   }
-  if (header.length === 0) throw new InputError('empty file (no header row)', file);
-  const missing = requiredColumns.filter((column) => !header.includes(column));
-  if (missing.length > 0) {
-    throw new InputError(`missing column(s) ${missing.join(', ')} in header (found: ${header.join(', ')})`, file, 1);
+  if (requiredColumns !== undefined) {
+    if (header.length === 0) throw new InputError('empty file (no header row)', file);
+    const missing = requiredColumns.filter((column) => !header.includes(column));
+    if (missing.length > 0) {
+      throw new InputError(`missing column(s) ${missing.join(', ')} in header (found: ${header.join(', ')})`, file, 1);
+    }
   }
   return records.map(({ record, raw, info }) => {
     const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
@@ -49,7 +51,7 @@ export function readCsvTable<S extends z.ZodType>(
       const issue = parsed.error.issues[0]!;
       const column = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
       const got = column !== undefined ? ` (got "${record[column] ?? ''}")` : '';
-      throw new InputError(`${issue.message}${got}`, file, line, column);
+      throw new RecordError({ kind: 'schema', issues: parsed.error.issues }, `${issue.message}${got}`, file, line, column);
     }
     return { line, value: parsed.data };
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { UtteranceLabels } from '../labelAgreement';
-import { FRICTION_LABELS, GROUNDING_LABELS, type GroundingLabel } from '../scales';
+import { FRICTION_LABELS, GROUNDING_ACTS, type GroundingAct } from '../../../common/labels';
 import { InputError } from './inputError';
 import { ANNOTATOR_RATER, RaterName } from './raterName';
 import { readCsvTable } from './readCsvTable';
@@ -22,7 +22,7 @@ export function utteranceKey(sessionId: string, turn: number): string {
   return `${sessionId}#${turn}`;
 }
 
-const groundingLabel = new Set<string>(GROUNDING_LABELS);
+const groundingLabel = new Set<string>(GROUNDING_ACTS);
 
 const LabelRow = z.object({
   session_id: z.string().min(1, 'session_id is empty'),
@@ -35,7 +35,7 @@ const LabelRow = z.object({
     .string()
     .transform((s) => s.split(';').map((label) => label.trim()).filter((label) => label !== ''))
     .refine((labels) => labels.every((label) => groundingLabel.has(label)), {
-      message: `grounding must be ;-joined labels from ${GROUNDING_LABELS.join(', ')}`,
+      message: `grounding must be ;-joined labels from ${GROUNDING_ACTS.join(', ')}`,
     }),
 });
 
@@ -74,7 +74,7 @@ function collect<S extends typeof LabelRow>(
     labels.set(key, {
       speaker: row.speaker,
       friction: row.friction,
-      grounding: new Set(grounding as GroundingLabel[]),
+      grounding: new Set(grounding as GroundingAct[]),
       file,
       line,
     });

@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InputError } from './inputError';
+import { readJsonlRecords } from './readJsonlRecords';
 
 const MessageLine = z.object({
   session_id: z.string().min(1),
@@ -22,28 +21,13 @@ export interface Utterance {
  * seq and numbered from 0 (the `turn` of annotations.csv); other roles (system, tool) are skipped.
  */
 export function readUtterances(file: string): Utterance[] {
-  if (!existsSync(file)) throw new InputError('file not found', file);
   const bySession = new Map<string, z.output<typeof MessageLine>[]>();
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .forEach((raw, index) => {
-      if (raw.trim() === '') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch (error) {
-        throw new InputError(`not valid JSON: ${(error as Error).message}`, file, index + 1);
-      }
-      const parsed = MessageLine.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new InputError(issue.message, file, index + 1, issue.path.join('.') || undefined);
-      }
-      if (parsed.data.role !== 'user' && parsed.data.role !== 'assistant') return;
-      const list = bySession.get(parsed.data.session_id) ?? [];
-      list.push(parsed.data);
-      bySession.set(parsed.data.session_id, list);
-    });
+  for (const { value } of readJsonlRecords(file, MessageLine)) {
+    if (value.role !== 'user' && value.role !== 'assistant') continue;
+    const list = bySession.get(value.session_id) ?? [];
+    list.push(value);
+    bySession.set(value.session_id, list);
+  }
   const utterances: Utterance[] = [];
   for (const [sessionId, messages] of bySession) {
     messages

@@ -6,6 +6,7 @@ import { messageOf } from '../../socket/errors';
 import type { SessionActions } from '../session/useParticipantSession';
 import { ImageField } from './ImageField';
 import { TextField } from './TextField';
+import { ErrorAlert } from '../../ui/formParts';
 
 const AUTOSAVE_DELAY_MS = 800;
 const RESAVE_AFTER_ERROR_MS = 3000;
@@ -115,11 +116,7 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
         <p className={status.kind === 'error' ? 'save-status error' : 'save-status'} role="status" data-save={status.kind}>
           {statusText(status)}
         </p>
-        {problem && (
-          <p className="error-box" role="alert">
-            {problem}
-          </p>
-        )}
+        <ErrorAlert message={problem} />
         <div className="actions">
           <button type="submit" disabled={submitting}>
             {submitting ? 'Submitting…' : 'Submit my answer'}

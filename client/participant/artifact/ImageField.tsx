@@ -3,6 +3,7 @@ import type { ArtifactField } from '../../../common/study';
 import type { UploadView } from '../../../common/session';
 import { messageOf } from '../../socket/errors';
 import { uploadImage, withToken } from '../api';
+import { ErrorAlert, FieldLabel } from '../../ui/formParts';
 
 /**
  * An image artifact field: choose a file, see a preview and the upload's progress. The field's value
@@ -60,11 +61,7 @@ export function ImageField({
 
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {field.label}
-        {field.required && <span className="required-mark" aria-hidden="true"> *</span>}
-        {field.required && <span className="visually-hidden"> (required)</span>}
-      </label>
+      <FieldLabel htmlFor={id} text={field.label} required={field.required} />
       {field.help && <p className="hint">{field.help}</p>}
       <input
         id={id}
@@ -86,11 +83,7 @@ export function ImageField({
           <span className="hint">Uploading… {Math.round(progress * 100)}%</span>
         </div>
       )}
-      {error && (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       {preview && (
         <figure>
           <img className="image-preview" src={preview.url} alt={`Your uploaded image for “${field.label}”: ${preview.name}`} />

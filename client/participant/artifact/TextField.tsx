@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { ArtifactField } from '../../../common/study';
+import { FieldLabel } from '../../ui/formParts';
 
 const DEFAULT_MAX = 20_000;
 
@@ -20,11 +21,7 @@ export function TextField({
   const isCode = field.kind === 'code';
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {field.label}
-        {field.required && <span className="required-mark" aria-hidden="true"> *</span>}
-        {field.required && <span className="visually-hidden"> (required)</span>}
-      </label>
+      <FieldLabel htmlFor={id} text={field.label} required={field.required} />
       {field.help && (
         <p className="hint" id={`${id}-help`}>
           {field.help}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { SessionState } from '../../../common/session';
 import { messageOf } from '../../socket/errors';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
+import { ErrorAlert } from '../../ui/formParts';
 
 /** Versioned consent text with Accept / Decline; declining ends the session with the decline code. */
 export function ConsentStep({
@@ -35,11 +36,7 @@ export function ConsentStep({
         </div>
         <p className="hint">Consent form version {state.consent.version}</p>
       </section>
-      {error && (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       <div className="actions">
         <button type="button" onClick={() => void respond(true)} disabled={busy}>
           I agree and want to take part

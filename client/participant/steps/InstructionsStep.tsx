@@ -3,6 +3,7 @@ import type { SessionState } from '../../../common/session';
 import { messageOf } from '../../socket/errors';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
 import { MaterialsList } from './MaterialsList';
+import { ErrorAlert } from '../../ui/formParts';
 
 /** The task's instructions and materials, then "Start the task". */
 export function InstructionsStep({ state, token, onStart }: { state: SessionState; token: string; onStart: () => Promise<void> }) {
@@ -38,11 +39,7 @@ export function InstructionsStep({ state, token, onStart }: { state: SessionStat
           {minutesLeft !== null && <li>You have about {minutesLeft} minutes.</li>}
         </ul>
       </section>
-      {error && (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       <div className="actions">
         <button type="button" onClick={() => void start()} disabled={busy}>
           Start the task

@@ -4,6 +4,7 @@ import { checkSurveyAnswers, type SurveyAnswers, type SurveyItem } from '../../.
 import { messageOf } from '../../socket/errors';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
 import { LikertItem } from '../survey/LikertItem';
+import { ErrorAlert, FieldLabel } from '../../ui/formParts';
 
 /** Answers in progress survive a reload (kept per session in sessionStorage; sent only on submit). */
 function useStoredAnswers(sessionId: string) {
@@ -119,16 +120,8 @@ export function SurveyStep({ state, onSubmit }: { state: SessionState; onSubmit:
             />
           ),
         )}
-        {invalid.size > 0 && (
-          <p className="error-box" role="alert">
-            Please answer all required questions ({invalid.size} missing).
-          </p>
-        )}
-        {error && (
-          <p className="error-box" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={invalid.size > 0 ? `Please answer all required questions (${invalid.size} missing).` : null} />
+        <ErrorAlert message={error} />
         <div className="actions">
           <button type="submit" disabled={busy}>
             {busy ? 'Saving…' : 'Submit the survey'}
@@ -151,11 +144,7 @@ function FreeTextQuestion(props: {
   const inputId = useId();
   return (
     <div className="field" id={`item-${props.id}`}>
-      <label htmlFor={inputId}>
-        {props.prompt}
-        {props.required && <span className="required-mark" aria-hidden="true"> *</span>}
-        {props.required && <span className="visually-hidden"> (required)</span>}
-      </label>
+      <FieldLabel htmlFor={inputId} text={props.prompt} required={props.required} />
       <textarea
         id={inputId}
         name={props.id}

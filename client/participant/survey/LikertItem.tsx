@@ -1,3 +1,5 @@
+import { RequiredMark } from '../../ui/formParts';
+
 interface LikertItemProps {
   name: string;
   question: string;
@@ -19,8 +21,7 @@ export function LikertItem({ name, question, points, anchors, required, value, i
     <fieldset id={`item-${name}`} aria-describedby={invalid ? errorId : undefined}>
       <legend>
         {question}
-        {required && <span className="required-mark" aria-hidden="true"> *</span>}
-        {required && <span className="visually-hidden"> (required)</span>}
+        <RequiredMark required={required} />
       </legend>
       <div className="likert">
         {Array.from({ length: points }, (_, index) => index + 1).map((point) => (

@@ -8,6 +8,7 @@
  * - JudgementsRepository: the `judgements` table of the study database (migration 010).
  */
 import Database from 'better-sqlite3';
+import type { JudgeSample } from '../../judge/runJudge';
 import type { SqliteDatabase } from '../database';
 
 export interface CachedReply {
@@ -98,34 +99,12 @@ export class ModelReplyCache {
   }
 }
 
-/** A judge sample as stored in the study database (mirrors server/judge/runJudge.ts JudgeSample). */
-export interface JudgementRecord {
-  sessionId: string;
+/**
+ * A judge sample as stored in the study database: server/judge/runJudge.ts JudgeSample plus the
+ * artifact version it scored, with createdAt as ms since the epoch.
+ */
+export interface JudgementRecord extends Omit<JudgeSample, 'createdAt'> {
   artifactVersion: number;
-  rubricId: string;
-  rubricVersion: string;
-  rubricHash: string;
-  templateHash: string;
-  parserVersion: string;
-  sample: number;
-  requestedModel: string;
-  reportedModel: string | null;
-  systemFingerprint: string | null;
-  provider: string;
-  providerUrl: string | null;
-  parameters: { temperature: number; maxTokens: number };
-  seed: number;
-  score: number | null;
-  parseOk: boolean;
-  failureReason: string | null;
-  rawReply: string | null;
-  reaskReply: string | null;
-  reasked: boolean;
-  usage: { promptTokens: number; completionTokens: number; totalTokens: number } | null;
-  latencyMs: number;
-  cached: boolean;
-  cacheKey: string;
-  transportError: { kind: string; status?: number; message: string } | null;
   createdAt: number;
 }
 

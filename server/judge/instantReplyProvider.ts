@@ -1,0 +1,40 @@
+/**
+ * The shape shared by the offline demo judge and annotator: an `LlmProvider` that answers at once
+ * (one delta, no network) with text computed from the request, names itself as both provider and
+ * model, and reports usage counted with o200k_base the way the chat API counts it.
+ */
+import type { CompletionRequest, CompletionResult, LlmProvider } from '../llm/provider';
+import { countTokens, promptTokenCount } from '../llm/tokens';
+
+/** The content of the first user message of a request ('' when there is none). */
+export function firstUserText(request: CompletionRequest): string {
+  return request.messages.find((m) => m.role === 'user')?.content ?? '';
+}
+
+export class InstantReplyProvider implements LlmProvider {
+  constructor(
+    readonly name: string,
+    private readonly reply: (request: CompletionRequest) => string,
+  ) {}
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const started = Date.now();
+    const text = this.reply(request);
+    request.onDelta?.(text);
+    const promptTokens = promptTokenCount(request.messages);
+    const completionTokens = countTokens(text);
+    return {
+      text,
+      usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+      provider: this.name,
+      model: this.name,
+      providerUrl: null,
+      systemFingerprint: null,
+      finishReason: 'stop',
+      ttftMs: null,
+      latencyMs: Date.now() - started,
+      attempts: 1,
+      interrupted: false,
+    };
+  }
+}
