@@ -37,7 +37,7 @@ const AnnotateFlags = withOneTarget(
     maxTokens: intFlag(64, 32_768).default(4000),
     timeoutMs: intFlag(100, 600_000).default(120_000),
     guide: z.string().min(1).default(DEFAULT_GUIDE_FILE),
-    dataDir: z.string().min(1).default(process.env.TANDEM_DATA_DIR ?? 'data'),
+    dataDir: z.string().min(1).default(process.env.DATA_DIR ?? 'data'),
   }),
 );
 

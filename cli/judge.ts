@@ -43,7 +43,7 @@ const JudgeFlags = withOneTarget(
     seed: intFlag(0, 2 ** 31 - 1).default(0),
     maxTokens: intFlag(16, 8192).default(400),
     timeoutMs: intFlag(100, 600_000).default(60_000),
-    dataDir: z.string().min(1).default(process.env.TANDEM_DATA_DIR ?? 'data'),
+    dataDir: z.string().min(1).default(process.env.DATA_DIR ?? 'data'),
     studiesDir: z.string().min(1).default('studies'),
     surveysDir: z.string().min(1).default('surveys'),
     rubricsDir: z.string().min(1).default(DEFAULT_RUBRICS_DIR),

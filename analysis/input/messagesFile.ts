@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
 // one tokenizer for the whole project (o200k_base, special-token text counted as text)
-import { countTokens } from '../../server/llm/tokens';
+import { countTokens } from '../../common/tokens';
 import { DatasetError } from './datasetError';
 import type { CountColumn } from './sessionsFile';
 

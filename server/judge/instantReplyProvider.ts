@@ -4,7 +4,8 @@
  * model, and reports usage counted with o200k_base the way the chat API counts it.
  */
 import type { CompletionRequest, CompletionResult, LlmProvider } from '../llm/provider';
-import { countTokens, promptTokenCount } from '../llm/tokens';
+import { countTokens } from '../../common/tokens';
+import { promptTokenCount } from '../llm/tokens';
 
 /** The content of the first user message of a request ('' when there is none). */
 export function firstUserText(request: CompletionRequest): string {

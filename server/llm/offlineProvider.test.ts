@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OFFLINE_MODEL, OfflineProvider } from './offlineProvider';
 import type { ChatMessage } from './provider';
-import { countTokens } from './tokens';
+import { countTokens } from '../../common/tokens';
 
 const VIZ_TASK = [
   'You are a helpful assistant for data analysis.',

@@ -8,7 +8,8 @@
 import { decode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { CompletionRequest, CompletionResult, LlmProvider } from './provider';
 import { offlineReply } from './offlineReplies';
-import { countTokens, encodeTokens, promptTokenCount } from './tokens';
+import { countTokens, encodeTokens } from '../../common/tokens';
+import { promptTokenCount } from './tokens';
 
 export const OFFLINE_PROVIDER_NAME = 'offline';
 export const OFFLINE_MODEL = 'tandem-offline-demo-1';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
 import type { CompletionResult, ProviderError } from '../llm/provider';
-import { countTokens } from '../llm/tokens';
+import { countTokens } from '../../common/tokens';
 import type { MessageRow } from '../db/repositories/messages';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
 import { requireActive } from './lifecycle';

@@ -1,5 +1,5 @@
 import type { Store } from '../db/store';
-import { countTokens } from '../llm/tokens';
+import { countTokens } from '../../common/tokens';
 import type { LoadedConfig } from './config';
 
 /**
