@@ -1,40 +1,82 @@
 import { useCallback, useEffect, useState } from 'react';
-import { navigate } from '../router';
-import { AdminApiError, apiGet } from './api';
+import { AdminApiError, adminApi } from './api';
 import { LoginPage } from './LoginPage';
 import { StudiesPage } from './StudiesPage';
 import { StudyPage } from './StudyPage';
 import { SessionPage } from './SessionPage';
+import { AdminLink, focusNextHeading } from './AdminLink';
 import './admin.css';
 
-type AuthState = 'checking' | 'in' | 'out';
+type AuthState = 'checking' | 'in' | 'out' | 'unreachable';
 
 /** The researcher dashboard under /admin: login, studies, a study (monitor, export, withdrawal), a session. */
 export default function AdminApp({ subPath }: { subPath: string }) {
   const [auth, setAuth] = useState<AuthState>('checking');
 
   const check = useCallback(() => {
-    apiGet('/api/admin/me')
-      .then(() => setAuth('in'))
-      .catch((e: unknown) => setAuth(e instanceof AdminApiError && e.status === 401 ? 'out' : 'out'));
+    adminApi.me().then(
+      () => setAuth('in'),
+      (e: unknown) => setAuth(e instanceof AdminApiError && e.status === 401 ? 'out' : 'unreachable'),
+    );
   }, []);
   useEffect(check, [check]);
 
+  // A new page: its heading takes focus once it has loaded (not on the first load: the browser starts at the top).
+  const [firstPath] = useState(subPath);
+  useEffect(() => {
+    if (subPath === firstPath) return;
+    focusNextHeading();
+    window.scrollTo(0, 0);
+  }, [subPath, firstPath]);
+
+  const logout = async () => {
+    await adminApi.logout().catch(() => undefined);
+    setAuth('out');
+  };
+
   if (auth === 'checking') return <p className="page-status" role="status">Loading…</p>;
+  if (auth === 'unreachable')
+    return (
+      <main className="page narrow">
+        <h1>Researcher dashboard</h1>
+        <p className="error-box" role="alert">The server cannot be reached right now.</p>
+        <button type="button" onClick={check}>Try again</button>
+      </main>
+    );
   if (auth === 'out') return <LoginPage onLoggedIn={() => setAuth('in')} />;
 
   const study = /^\/studies\/([a-z0-9_-]+)\/?$/.exec(subPath);
   const session = /^\/sessions\/([A-Za-z0-9_-]+)\/?$/.exec(subPath);
+  const home = subPath === '/' || subPath === '';
   return (
     <div className="admin">
       <header className="topbar admin-topbar">
-        <a href="/admin" onClick={(e) => { e.preventDefault(); navigate('/admin'); }}>Tandem · researcher dashboard</a>
+        <AdminLink to="/admin" className="admin-brand">Tandem <span>researcher dashboard</span></AdminLink>
+        <nav aria-label="Dashboard" className="admin-nav">
+          <AdminLink to="/admin" {...(home ? { 'aria-current': 'page' as const } : {})}>Studies</AdminLink>
+          <button type="button" className="secondary" onClick={() => void logout()}>Log out</button>
+        </nav>
       </header>
       <main className="page">
-        {study?.[1] ? <StudyPage studyId={study[1]} onLoggedOut={() => setAuth('out')} />
+        {study?.[1] ? <StudyPage studyId={study[1]} />
           : session?.[1] ? <SessionPage sessionId={session[1]} />
-          : <StudiesPage onLoggedOut={() => setAuth('out')} />}
+          : home ? <StudiesPage />
+          : <NotFound />}
       </main>
     </div>
   );
 }
+
+function NotFound() {
+  useEffect(() => {
+    document.title = 'Not found · Tandem';
+  }, []);
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>There is no dashboard page at this address. <AdminLink to="/admin">Go to the studies.</AdminLink></p>
+    </>
+  );
+}
+
+

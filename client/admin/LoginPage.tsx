@@ -1,17 +1,21 @@
-import { useState, type FormEvent } from 'react';
-import { apiPost } from './api';
+import { useEffect, useState, type FormEvent } from 'react';
+import { adminApi } from './api';
+import { pageTitle } from './AdminLink';
 
 export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    document.title = pageTitle('Log in');
+  }, []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await apiPost('/api/admin/login', { password });
+      await adminApi.login({ password });
       onLoggedIn();
     } catch (err) {
       setError((err as Error).message);
@@ -21,17 +25,31 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
   };
 
   return (
-    <main className="page narrow">
+    <main className="page narrow admin-login">
       <div className="card">
+        <p className="admin-kicker">Tandem</p>
         <h1>Researcher login</h1>
+        <p className="hint">
+          For the study team only. The password is the server&apos;s <code>ADMIN_PASSWORD</code> (or the one printed once at its first start).
+        </p>
         <form onSubmit={submit}>
           <div className="field">
             <label htmlFor="admin-password">Password</label>
-            <input id="admin-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+            <input
+              id="admin-password"
+              type="password"
+              autoComplete="current-password"
+              autoFocus
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'login-error' : undefined}
+              required
+            />
           </div>
-          {error && <p className="error-box" role="alert">{error}</p>}
+          {error && <p className="error-box" role="alert" id="login-error">{error}</p>}
           <div className="actions">
-            <button type="submit" disabled={busy || password.length === 0}>Log in</button>
+            <button type="submit" disabled={busy || password.length === 0}>{busy ? 'Logging in…' : 'Log in'}</button>
           </div>
         </form>
       </div>

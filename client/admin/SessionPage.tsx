@@ -1,14 +1,25 @@
 import { useEffect, useMemo, useState } from 'react';
-import { navigate } from '../router';
-import { apiGet, formatTime, type SessionDetail, type TimelineEvent } from './api';
+import type { SessionDetail, TimelineEvent } from '../../common/admin';
+import { adminApi } from './api';
+import { AdminLink, PageHeading, pageTitle } from './AdminLink';
+import { ArtifactVersions, JudgeSamples, SurveyAnswers } from './SessionSections';
+import { formatClock, formatDuration, formatLatency, formatSigned, formatTime, outcomeLabel } from './format';
 
-/** The step a session was at, at time `t`, replayed from its step.changed events. */
-function stepAt(timeline: TimelineEvent[], t: number): string {
-  let step = 'consent';
+/** Step changes from the trajectory, in order, starting at consent. */
+function stepChanges(timeline: TimelineEvent[], start: number): { at: number; step: string }[] {
+  const changes = [{ at: start, step: 'consent' }];
   for (const e of timeline) {
-    if (e.serverTs > t) break;
-    if (e.type === 'step.changed' && e.payload && typeof e.payload === 'object' && 'to' in e.payload) step = String((e.payload as { to: unknown }).to);
+    if (e.type === 'step.changed' && e.payload && typeof e.payload === 'object' && 'to' in e.payload) {
+      changes.push({ at: e.serverTs, step: String((e.payload as { to: unknown }).to) });
+    }
   }
+  return changes;
+}
+
+/** The step a session was at, at time `t`. */
+function stepAt(changes: { at: number; step: string }[], t: number): string {
+  let step = changes[0]?.step ?? 'consent';
+  for (const c of changes) if (c.at <= t) step = c.step;
   return step;
 }
 
@@ -20,21 +31,26 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [replayAt, setReplayAt] = useState<number | null>(null);
+  const running = detail?.session.status === 'active';
 
+  useEffect(() => {
+    document.title = pageTitle(`Session ${sessionId.slice(0, 8)}`);
+  }, [sessionId]);
   useEffect(() => {
     let cancelled = false;
     const load = () =>
-      apiGet<SessionDetail>(`/api/admin/sessions/${sessionId}`).then(
+      adminApi.session(sessionId).then(
         (d) => !cancelled && setDetail(d),
         (e: Error) => !cancelled && setError(e.message),
       );
     void load();
-    const timer = setInterval(() => void load(), 3000);
+    // A running session keeps changing; a finished one only when it is judged.
+    const timer = setInterval(() => void load(), running === false ? 15_000 : 3000);
     return () => {
       cancelled = true;
       clearInterval(timer);
     };
-  }, [sessionId]);
+  }, [sessionId, running]);
 
   const range = useMemo(() => {
     if (!detail) return null;
@@ -42,30 +58,40 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     const end = Math.max(start, ...detail.timeline.map((e) => e.serverTs));
     return { start, end };
   }, [detail]);
+  const changes = useMemo(() => (detail && range ? stepChanges(detail.timeline, range.start) : []), [detail, range]);
 
   if (error) return <p className="error-box" role="alert">{error}</p>;
-  if (!detail || !range) return <p className="page-status">Loading…</p>;
+  if (!detail || !range) return <p className="page-status" role="status">Loading…</p>;
 
   const t = replayAt ?? range.end;
   const shown = detail.transcript.filter((m) => m.createdAt <= t);
   const s = detail.session;
+  const tokens = (role: 'user' | 'assistant') => detail.transcript.filter((m) => m.role === role).reduce((a, m) => a + m.tokens, 0);
+  const stepSize = Math.max(1, Math.round((range.end - range.start) / 500));
 
   return (
     <>
-      <p>
-        <a href={`/admin/studies/${s.studyId}`} onClick={(e) => { e.preventDefault(); navigate(`/admin/studies/${s.studyId}`); }}>← study {s.studyId}</a>
+      <p className="admin-back">
+        <AdminLink to={`/admin/studies/${s.studyId}`}>← study {s.studyId}</AdminLink>
       </p>
-      <h1>Session {s.id.slice(0, 8)}</h1>
-      <section className="card">
-        <dl className="admin-facts">
-          <dt>task</dt><dd>{s.taskId}</dd>
-          <dt>condition</dt><dd>{s.conditionId}</dd>
-          <dt>status</dt><dd data-testid="session-status">{s.status}{s.isPilot ? ' (pilot)' : ''}</dd>
-          <dt>step</dt><dd>{s.step}</dd>
-          <dt>started</dt><dd>{formatTime(s.createdAt)}</dd>
-          <dt>submitted</dt><dd>{formatTime(s.submittedAt)}</dd>
-          <dt>quality Q</dt><dd>{detail.judge.quality ?? '—'}</dd>
-          <dt>Pz</dt><dd>{detail.pz === null ? '—' : detail.pz.toFixed(2)}</dd>
+      <PageHeading className="admin-study-title">
+        Session <span className="admin-id">{s.id.slice(0, 8)}</span>
+        {s.isPilot && <span className="status-badge status-pilot">pilot</span>}
+      </PageHeading>
+      <section className="card" aria-label="Session facts">
+        <dl className="admin-facts admin-facts-2col">
+          <div><dt>session id</dt><dd><code>{s.id}</code></dd></div>
+          <div><dt>task / condition</dt><dd>{s.taskId} / {s.conditionId}</dd></div>
+          <div><dt>outcome</dt><dd data-testid="session-status">{outcomeLabel(s.status)}{s.isPilot ? ' (pilot)' : ''}</dd></div>
+          <div><dt>step</dt><dd>{s.step}</dd></div>
+          <div><dt>started</dt><dd>{formatTime(s.createdAt)}</dd></div>
+          <div><dt>submitted</dt><dd>{s.submittedAt === null ? 'not yet' : `${formatClock(s.submittedAt, s.createdAt)} (after ${formatDuration(s.submittedAt - (s.consentedAt ?? s.createdAt))})`}</dd></div>
+          <div><dt>messages</dt><dd>{detail.transcript.length} ({tokens('user')} participant + {tokens('assistant')} assistant tokens)</dd></div>
+          <div><dt>quality Q</dt><dd>{detail.judge.quality ?? 'not judged'}{detail.judge.quality !== null && <span className="hint"> (1–5, median of the judge samples)</span>}</dd></div>
+          <div>
+            <dt><abbr title="collaborative productivity: z(Q) − z(C) within the task">Pz</abbr></dt>
+            <dd>{detail.pz === null ? (s.isPilot ? 'not computed for pilot sessions' : 'after judging') : formatSigned(detail.pz)}</dd>
+          </div>
         </dl>
       </section>
 
@@ -76,21 +102,42 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <input
             id="replay"
             type="range"
+            list="replay-steps"
             min={range.start}
             max={range.end}
-            step={Math.max(1, Math.round((range.end - range.start) / 500))}
+            step={stepSize}
             value={t}
             onChange={(e) => setReplayAt(Number(e.target.value))}
+            aria-valuetext={`${formatClock(t, range.start)}, step ${stepAt(changes, t)}, ${shown.length} of ${detail.transcript.length} messages`}
           />
-          <span data-testid="replay-time">{formatTime(t)} · step {stepAt(detail.timeline, t)} · {shown.length}/{detail.transcript.length} messages</span>
+          <datalist id="replay-steps">
+            {changes.map((c) => <option key={`${c.step}-${c.at}`} value={c.at} label={c.step} />)}
+          </datalist>
           {replayAt !== null && <button type="button" className="secondary" onClick={() => setReplayAt(null)}>Show all</button>}
         </div>
+        <p className="hint admin-replay-info" data-testid="replay-time" aria-live="polite">
+          {formatClock(t, range.start)} (+{formatDuration(t - range.start)}) · step {stepAt(changes, t)} · {shown.length}/{detail.transcript.length} messages
+        </p>
+        <ol className="admin-steps" aria-label="Jump to a step change">
+          {changes.map((c) => (
+            <li key={`${c.step}-${c.at}`}>
+              <button type="button" className="admin-chip" onClick={() => setReplayAt(c.at)}>
+                {c.step} <span className="hint">+{formatDuration(c.at - range.start)}</span>
+              </button>
+            </li>
+          ))}
+        </ol>
+        {detail.transcript.length === 0 && <p className="hint">No messages yet.</p>}
         <ol className="admin-transcript" data-testid="transcript">
           {shown.map((m) => (
             <li key={m.id} className={`admin-msg admin-msg-${m.role}`} data-testid="transcript-message">
-              <div className="hint">
-                {m.role === 'user' ? 'participant' : `assistant${m.model ? ` (${m.model})` : ''}`} · {formatTime(m.createdAt)} · {m.tokens} tokens
-                {m.status !== 'complete' ? ` · ${m.status}` : ''}
+              <div className="admin-msg-meta">
+                <span className="admin-who">{m.role === 'user' ? 'participant' : 'assistant'}</span>
+                {m.model && <span>{m.model}</span>}
+                <span>{formatClock(m.createdAt, range.start)}</span>
+                <span>{m.tokens} tokens</span>
+                {m.ttftMs !== null && <span>first token after {formatLatency(m.ttftMs)}</span>}
+                {m.status !== 'complete' && <span className="admin-msg-status">{m.status}</span>}
               </div>
               <div className="admin-msg-text">{m.text}</div>
             </li>
@@ -98,43 +145,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         </ol>
       </section>
 
-      <section className="card">
-        <h2>Artifact versions</h2>
-        {detail.artifactVersions.length === 0 && <p className="hint">Nothing submitted yet.</p>}
-        {detail.artifactVersions.map((a) => (
-          <div key={a.version} className="admin-artifact">
-            <h3>Version {a.version} · {formatTime(a.submittedAt)}</h3>
-            {Object.entries(a.fields).map(([field, value]) => {
-              const upload = detail.uploads.find((u) => u.id === value);
-              return (
-                <div key={field}>
-                  <strong>{field}</strong>
-                  {upload ? <img src={upload.url} alt={`${field} (uploaded image)`} className="admin-image" /> : <div className="admin-msg-text">{value}</div>}
-                </div>
-              );
-            })}
-          </div>
-        ))}
-      </section>
-
-      <section className="card">
-        <h2>Survey</h2>
-        {detail.survey.length === 0 ? <p className="hint">Not answered yet.</p> : (
-          <table className="admin-table">
-            <tbody>{detail.survey.map((a) => <tr key={a.itemId}><td>{a.itemId}</td><td>{a.kind}</td><td className="admin-msg-text">{a.value ?? '—'}</td></tr>)}</tbody>
-          </table>
-        )}
-      </section>
-
-      <section className="card">
-        <h2>Judge samples</h2>
-        {detail.judge.samples.length === 0 ? <p className="hint">Not judged yet (run <code>npm run judge -- --study {s.studyId}</code>).</p> : (
-          <table className="admin-table">
-            <thead><tr><th>version</th><th>rubric</th><th>model</th><th>sample</th><th>score</th></tr></thead>
-            <tbody>{detail.judge.samples.map((j, i) => <tr key={i}><td>{j.artifactVersion}</td><td>{j.rubricId}</td><td>{j.model}</td><td>{j.sample}</td><td>{j.score ?? (j.parseOk ? '—' : 'unparsed')}</td></tr>)}</tbody>
-          </table>
-        )}
-      </section>
+      <ArtifactVersions detail={detail} />
+      <SurveyAnswers detail={detail} />
+      <JudgeSamples detail={detail} />
     </>
   );
 }

@@ -1,17 +1,29 @@
-/**
- * The dashboard's HTTP client: same-origin fetch with the researcher cookie; state-changing requests echo
- * the CSRF cookie in X-CSRF-Token. Every response is the common Envelope.
- */
-export type {
-  StudySummary,
-  MonitorSnapshot,
-  MonitorSession,
-  SessionDetail,
-  TranscriptMessage,
-  TimelineEvent,
+import type { z } from 'zod';
+import {
+  AuditList,
+  EmptyReply,
+  ExportRequest,
   ExportTicket,
-  AuditEntryView,
-} from '../../server/admin/api';
+  LoginRequest,
+  LoginResponse,
+  RunsStatus,
+  RunStarted,
+  SessionDetail,
+  StatusChangeRequest,
+  StatusChangeResponse,
+  StudySummaryList,
+  WithdrawalResult,
+  WithdrawRequest,
+  type RunKind,
+} from '../../common/admin';
+import { Envelope } from '../../common/envelope';
+
+/**
+ * The dashboard's HTTP client for the researcher API (common/admin.ts): same-origin fetch with the
+ * researcher cookie; state-changing requests echo the CSRF cookie in X-CSRF-Token. Request bodies are
+ * checked with the shared schemas before sending, and every reply is validated as an Envelope of the
+ * route's response schema, so a server/client mismatch shows as a clear error instead of a broken page.
+ */
 
 export class AdminApiError extends Error {
   constructor(
@@ -20,6 +32,7 @@ export class AdminApiError extends Error {
     message: string,
   ) {
     super(message);
+    this.name = 'AdminApiError';
   }
 }
 
@@ -28,36 +41,61 @@ function csrfToken(): string {
   return match?.[1] ? decodeURIComponent(match[1]) : '';
 }
 
-async function unwrap<T>(res: Response): Promise<T> {
-  let body: { ok: boolean; data?: T; error?: { code: string; message: string } };
+async function unwrap<S extends z.ZodType>(res: Response, schema: S, what: string): Promise<z.infer<S>> {
+  let body: unknown;
   try {
-    body = (await res.json()) as typeof body;
+    body = await res.json();
   } catch {
     throw new AdminApiError(res.status, 'internal', `the server answered ${res.status} without JSON`);
   }
-  if (!body.ok) throw new AdminApiError(res.status, body.error?.code ?? 'internal', body.error?.message ?? 'request failed');
-  return body.data as T;
+  const parsed = Envelope(schema).safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AdminApiError(res.status, 'internal', `unexpected reply to ${what}${issue ? ` (${issue.path.join('.')}: ${issue.message})` : ''}`);
+  }
+  // TypeScript cannot narrow the generic union; the schema has just checked this shape.
+  const reply = parsed.data as Envelope<z.infer<S>>;
+  if (!reply.ok) throw new AdminApiError(res.status, reply.error.code, reply.error.message);
+  return reply.data;
 }
 
-export async function apiGet<T>(path: string): Promise<T> {
-  return unwrap<T>(await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } }));
+async function get<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {
+  const res = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  return unwrap(res, schema, `GET ${path}`);
 }
 
-export async function apiPost<T>(path: string, body: unknown = {}): Promise<T> {
-  return unwrap<T>(
-    await fetch(path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrfToken() },
-      body: JSON.stringify(body),
-    }),
-  );
+/** POSTs `body` after checking it with `request` (when given). */
+async function post<S extends z.ZodType>(path: string, schema: S, body: unknown = {}, request?: z.ZodType): Promise<z.infer<S>> {
+  if (request) {
+    const checked = request.safeParse(body);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new AdminApiError(0, 'invalid_input', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
+    }
+  }
+  const res = await fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrfToken() },
+    body: JSON.stringify(body),
+  });
+  return unwrap(res, schema, `POST ${path}`);
 }
 
-export const formatTime = (ms: number | null): string => (ms === null ? '—' : new Date(ms).toLocaleString());
+const study = (studyId: string) => `/api/admin/studies/${encodeURIComponent(studyId)}`;
 
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  const m = Math.floor(s / 60);
-  return m > 0 ? `${m} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
-}
+/** One typed function per researcher route. */
+export const adminApi = {
+  me: () => get('/api/admin/me', LoginResponse),
+  login: (body: LoginRequest) => post('/api/admin/login', LoginResponse, body, LoginRequest),
+  logout: () => post('/api/admin/logout', EmptyReply),
+  studies: () => get('/api/admin/studies', StudySummaryList),
+  setStatus: (studyId: string, body: StatusChangeRequest) => post(`${study(studyId)}/status`, StatusChangeResponse, body, StatusChangeRequest),
+  audit: (studyId: string) => get(`${study(studyId)}/audit`, AuditList),
+  session: (sessionId: string) => get(`/api/admin/sessions/${encodeURIComponent(sessionId)}`, SessionDetail),
+  exportStudy: (studyId: string, body: z.input<typeof ExportRequest>) => post(`${study(studyId)}/exports`, ExportTicket, body, ExportRequest),
+  withdraw: (studyId: string, body: WithdrawRequest) => post(`${study(studyId)}/withdrawals`, WithdrawalResult, body, WithdrawRequest),
+  startRun: (studyId: string, kind: RunKind) => post(`${study(studyId)}/runs/${kind}`, RunStarted),
+  runs: (studyId: string) => get(`${study(studyId)}/runs`, RunsStatus),
+  reportUrl: (studyId: string, version: number) => `${study(studyId)}/analysis/report?v=${version}`,
+};

@@ -1,53 +1,38 @@
 import { useEffect, useState } from 'react';
-import { io, type Socket } from 'socket.io-client';
-import type { MonitorSnapshot } from './api';
-
-export interface RunProgressView {
-  studyId: string;
-  kind: 'judge' | 'analysis';
-  state: 'running' | 'done' | 'failed';
-  done: number;
-  total: number;
-  message: string;
-}
+import type { ExportProgress, MonitorSnapshot, RunKind, RunProgress } from '../../common/admin';
+import { messageOf } from '../socket/errors';
+import { AdminSocket } from './adminSocket';
 
 /**
- * The /admin namespace for one study: subscribes to its live monitor and follows export progress.
- * The login cookie authenticates the handshake (same origin).
+ * The /admin namespace for one study: subscribes to its live monitor (re-subscribing on every reconnect)
+ * and follows export and judge/analysis progress for that study.
  */
 export function useAdminSocket(studyId: string) {
   const [snapshot, setSnapshot] = useState<MonitorSnapshot | null>(null);
   const [connected, setConnected] = useState(false);
-  const [exportProgress, setExportProgress] = useState<{ done: number; total: number } | null>(null);
+  const [exportProgress, setExportProgress] = useState<ExportProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [runs, setRuns] = useState<Record<string, RunProgressView>>({});
+  const [runs, setRuns] = useState<Partial<Record<RunKind, RunProgress>>>({});
 
   useEffect(() => {
-    const socket: Socket = io('/admin', { withCredentials: true });
-    const subscribe = () =>
-      socket.emit('monitor:subscribe', { studyId }, (reply: { ok: boolean; data?: MonitorSnapshot; error?: { message: string } }) => {
-        if (reply.ok && reply.data) setSnapshot(reply.data);
-        else setError(reply.error?.message ?? 'could not subscribe to the monitor');
-      });
-    socket.on('connect', () => {
+    const socket = new AdminSocket();
+    socket.onConnect(() => {
       setConnected(true);
       setError(null);
-      subscribe();
+      socket.emit('monitor:subscribe', { studyId }).then(setSnapshot, (e: unknown) => setError(`Live monitor unavailable: ${messageOf(e)}`));
     });
-    socket.on('disconnect', () => setConnected(false));
-    socket.on('connect_error', (e: Error) => setError(e.message === 'unauthorized' ? 'Your login has ended; reload the page.' : e.message));
-    socket.on('monitor:update', (s: MonitorSnapshot) => {
+    socket.onDisconnect(() => setConnected(false));
+    socket.onConnectError((message) => setError(message === 'unauthorized' ? 'Your login has ended; reload the page to log in again.' : `Live monitor: ${message}`));
+    socket.on('monitor:update', (s) => {
       if (s.studyId === studyId) setSnapshot(s);
     });
-    socket.on('run:progress', (p: RunProgressView) => {
+    socket.on('run:progress', (p) => {
       if (p.studyId === studyId) setRuns((r) => ({ ...r, [p.kind]: p }));
     });
-    socket.on('export:progress', (p: { studyId: string; done: number; total: number }) => {
-      if (p.studyId === studyId) setExportProgress({ done: p.done, total: p.total });
+    socket.on('export:progress', (p) => {
+      if (p.studyId === studyId) setExportProgress(p);
     });
-    return () => {
-      socket.close();
-    };
+    return () => socket.close();
   }, [studyId]);
 
   return { snapshot, connected, exportProgress, error, runs };

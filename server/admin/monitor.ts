@@ -4,7 +4,15 @@ import { fail, failFromZod, ok } from '../../common/envelope';
 import { AdminQueriesRepository } from '../db/repositories/adminQueries';
 import type { Store } from '../db/store';
 import { sessionRoom } from '../socket/handlers';
-import { ADMIN_EVENTS, MonitorSubscribe, type ConnectionState, type MonitorSnapshot } from './api';
+import {
+  adminClientEvents,
+  type AdminClientToServerEvents,
+  type AdminPush,
+  type AdminPushName,
+  type AdminServerToClientEvents,
+  type ConnectionState,
+  type MonitorSnapshot,
+} from '../../common/admin';
 import { cookieFromHeader, SESSION_COOKIE, type AdminSessions } from './auth';
 
 /**
@@ -28,12 +36,14 @@ interface AdminSocketData {
   actor: string;
 }
 
+type AdminNs = Namespace<AdminClientToServerEvents, AdminServerToClientEvents>;
+
 export interface AdminNamespace {
-  namespace: Namespace;
+  namespace: AdminNs;
   /** Disconnects every socket of a researcher session (after logout). */
   disconnectSession(tokenHash: string): void;
   /** Pushes to researchers (export progress). */
-  emitToAll(event: string, payload: unknown): void;
+  emitToAll<E extends AdminPushName>(event: E, payload: AdminPush<E>): void;
   snapshot(studyId: string): MonitorSnapshot;
   close(): void;
 }
@@ -41,7 +51,7 @@ export interface AdminNamespace {
 export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number): AdminNamespace {
   const queries = new AdminQueriesRepository(store.db);
   const participants = io.of('/');
-  const ns = io.of('/admin');
+  const ns: AdminNs = io.of('/admin');
 
   ns.use((socket, next) => {
     const token = cookieFromHeader(socket.handshake.headers.cookie, SESSION_COOKIE);
@@ -79,19 +89,31 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     };
   };
 
-  ns.on('connection', (socket: Socket) => {
-    socket.on(ADMIN_EVENTS.subscribe, (payload: unknown, ack?: unknown) => {
-      const reply = typeof ack === 'function' ? (ack as (r: unknown) => void) : () => {};
-      const parsed = MonitorSubscribe.safeParse(payload);
-      if (!parsed.success) return reply(failFromZod(parsed.error, ADMIN_EVENTS.subscribe));
-      if (!store.studies.get(parsed.data.studyId)) return reply(fail('not_found', `no study "${parsed.data.studyId}"`));
+  ns.on('connection', (socket) => {
+    // Payloads are validated with the shared schemas (common/admin.ts); a missing ack is tolerated.
+    const listen = (socket as unknown as Socket).on.bind(socket);
+    const replyTo = (ack: unknown) => (typeof ack === 'function' ? (ack as (r: unknown) => void) : () => {});
+    const leaveMonitors = () => {
       for (const room of socket.rooms) if (room.startsWith('monitor:')) void socket.leave(room);
+    };
+
+    listen('monitor:subscribe', (payload: unknown, ack?: unknown) => {
+      const reply = replyTo(ack);
+      const parsed = adminClientEvents['monitor:subscribe'].payload.safeParse(payload);
+      if (!parsed.success) return reply(failFromZod(parsed.error, 'monitor:subscribe'));
+      if (!store.studies.get(parsed.data.studyId)) return reply(fail('not_found', `no study "${parsed.data.studyId}"`));
+      leaveMonitors();
       void socket.join(monitorRoom(parsed.data.studyId));
       reply(ok(snapshot(parsed.data.studyId)));
     });
-    socket.on(ADMIN_EVENTS.unsubscribe, (_payload: unknown, ack?: unknown) => {
-      for (const room of socket.rooms) if (room.startsWith('monitor:')) void socket.leave(room);
-      if (typeof ack === 'function') (ack as (r: unknown) => void)(ok({}));
+    listen('monitor:unsubscribe', (payload?: unknown, ack?: unknown) => {
+      // emit('monitor:unsubscribe', ack) without a payload puts the ack first
+      if (typeof payload === 'function') [payload, ack] = [{}, payload];
+      const reply = replyTo(ack);
+      const parsed = adminClientEvents['monitor:unsubscribe'].payload.safeParse(payload ?? {});
+      if (!parsed.success) return reply(failFromZod(parsed.error, 'monitor:unsubscribe'));
+      leaveMonitors();
+      reply(ok({}));
     });
   });
 
@@ -107,7 +129,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
       if (signature === lastSignature && at - lastPushAt < 10_000) return;
       lastSignature = signature;
       lastPushAt = at;
-      for (const room of rooms) ns.to(room).emit(ADMIN_EVENTS.update, snapshot(room.slice('monitor:'.length)));
+      for (const room of rooms) ns.to(room).emit('monitor:update', snapshot(room.slice('monitor:'.length)));
     } catch (err) {
       log.error({ err }, 'admin monitor push failed');
     }
@@ -120,7 +142,8 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
       for (const socket of ns.sockets.values()) if ((socket.data as AdminSocketData).tokenHash === tokenHash) socket.disconnect(true);
     },
     emitToAll(event, payload) {
-      ns.emit(event, payload);
+      // socket.io's typed emit cannot follow a generic event name; the payload type is checked by the signature.
+      (ns as unknown as Namespace).emit(event, payload);
     },
     snapshot,
     close() {

@@ -8,10 +8,28 @@ import { AdminAuthRepository } from '../db/repositories/adminAuth';
 import { AdminQueriesRepository } from '../db/repositories/adminQueries';
 import { AuditRepository } from '../db/repositories/audit';
 import type { Store } from '../db/store';
-import { sendFail, sendOk, sendZodFail } from '../http/respond';
+import { sendFail, sendOk as sendAny, sendZodFail } from '../http/respond';
 import type { LoadedConfig } from '../services/config';
 import { ExportError } from '../../exports/exportStudy';
-import { ADMIN_EVENTS, ExportRequest, LoginRequest, StatusChangeRequest, WithdrawRequest, type StudySummary } from './api';
+import {
+  ExportRequest,
+  LoginRequest,
+  RunKind,
+  StatusChangeRequest,
+  WithdrawRequest,
+  type AuditEntryView,
+  type EmptyReply,
+  type ExportTicket,
+  type LoginResponse,
+  type MonitorSnapshot,
+  type RunsStatus,
+  type RunStarted,
+  type SessionDetail,
+  type SessionListEntry,
+  type StatusChangeResponse,
+  type StudySummary,
+  type WithdrawalResult,
+} from '../../common/admin';
 import { AdminSessions, clearSessionCookies, requireAdmin, requireCsrf, setSessionCookies } from './auth';
 import type { ExportJobs } from './exportJobs';
 import type { AdminRuns } from './runs';
@@ -32,6 +50,11 @@ export interface AdminRouteDeps {
   runs: AdminRuns;
   /** Failed login attempts per IP per 15 minutes (default 10). */
   loginAttemptsPer15Min?: number;
+}
+
+/** sendOk with the response type spelled out, so every route answers with its common/admin.ts schema. */
+function sendOk<T>(res: Response, data: T, status?: number): void {
+  sendAny(res, data, status);
 }
 
 /** The one researcher identity: a single shared password, so the actor is "researcher" (plus a session tag). */
@@ -75,7 +98,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
       const session = sessions.create(ACTOR);
       setSessionCookies(req, res, session);
       audit.append({ at: now(), actor: ACTOR, action: 'login', studyId: null });
-      sendOk(res, { actor: ACTOR, csrfToken: session.csrfToken });
+      sendOk<LoginResponse>(res, { actor: ACTOR, csrfToken: session.csrfToken });
     },
   );
 
@@ -83,14 +106,14 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
   const guarded = Router();
   guarded.use(requireAdmin(sessions), requireCsrf);
 
-  guarded.get('/api/admin/me', (req, res) => sendOk(res, { actor: req.admin!.actor, csrfToken: req.admin!.csrfToken }));
+  guarded.get('/api/admin/me', (req, res) => sendOk<LoginResponse>(res, { actor: req.admin!.actor, csrfToken: req.admin!.csrfToken }));
 
   guarded.post('/api/admin/logout', (req, res) => {
     sessions.end(req.admin!.tokenHash);
     deps.namespace.disconnectSession(req.admin!.tokenHash);
     clearSessionCookies(req, res);
     audit.append({ at: now(), actor: req.admin!.actor, action: 'logout', studyId: null });
-    sendOk(res, {});
+    sendOk<EmptyReply>(res, {});
   });
 
   guarded.get('/api/admin/studies', (_req, res) => {
@@ -109,7 +132,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
         pilotSessions: counts.filter((c) => c.isPilot).reduce((a, c) => a + c.n, 0),
       };
     });
-    sendOk(res, list);
+    sendOk<StudySummary[]>(res, list);
   });
 
   const studyOr404 = (req: Request, res: Response): string | undefined => {
@@ -131,12 +154,12 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
       store.studies.setStatus(studyId, parsed.data.status, now());
       audit.append({ at: now(), actor: req.admin!.actor, action: 'status_change', studyId, details: { from, to: parsed.data.status } });
     });
-    sendOk(res, { studyId, status: parsed.data.status });
+    sendOk<StatusChangeResponse>(res, { studyId, status: parsed.data.status });
   });
 
   guarded.get('/api/admin/studies/:studyId/monitor', (req, res) => {
     const studyId = studyOr404(req, res);
-    if (studyId) sendOk(res, deps.namespace.snapshot(studyId));
+    if (studyId) sendOk<MonitorSnapshot>(res, deps.namespace.snapshot(studyId));
   });
 
   guarded.get('/api/admin/studies/:studyId/sessions', (req, res) => {
@@ -144,18 +167,18 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     if (!studyId) return;
     const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
     const offset = Math.max(Number(req.query.offset ?? 0) || 0, 0);
-    sendOk(res, queries.listSessions(studyId, limit, offset));
+    sendOk<SessionListEntry[]>(res, queries.listSessions(studyId, limit, offset));
   });
 
   guarded.get('/api/admin/studies/:studyId/audit', (req, res) => {
     const studyId = studyOr404(req, res);
-    if (studyId) sendOk(res, audit.list({ studyId, limit: 200 }));
+    if (studyId) sendOk<AuditEntryView[]>(res, audit.list({ studyId, limit: 200 }));
   });
 
   guarded.get('/api/admin/sessions/:sessionId', (req, res) => {
     const detail = sessionDetail(store, String(req.params.sessionId));
     if (!detail) return sendFail(res, 'not_found', 'no such session');
-    sendOk(res, detail);
+    sendOk<SessionDetail>(res, detail);
   });
 
   guarded.get('/api/admin/sessions/:sessionId/uploads/:uploadId', (req, res) => {
@@ -185,10 +208,10 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
         onProgress: (done, total) => {
           if (done !== total && now() - lastEmit < 250) return;
           lastEmit = now();
-          deps.namespace.emitToAll(ADMIN_EVENTS.exportProgress, { studyId, done, total });
+          deps.namespace.emitToAll('export:progress', { studyId, done, total });
         },
       });
-      sendOk(res, { ...job, downloadUrl: `/api/admin/exports/${job.ticket}/download` });
+      sendOk<ExportTicket>(res, { ...job, downloadUrl: `/api/admin/exports/${job.ticket}/download` });
     } catch (err) {
       if (err instanceof ExportError) return sendFail(res, 'conflict', err.message);
       log.error({ err }, 'dashboard export failed');
@@ -211,22 +234,23 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     const result = withdrawParticipant(store, { dataDir: deps.dataDir, studyId, platformUserId: parsed.data.participant, actor: req.admin!.actor });
     // An analysis report made before the withdrawal may still count the person: drop it so it is rerun.
     deps.runs.discardReport(studyId);
-    sendOk(res, result);
+    sendOk<WithdrawalResult>(res, result);
   });
 
   guarded.post('/api/admin/studies/:studyId/runs/:kind', (req, res) => {
     const studyId = studyOr404(req, res);
     if (!studyId) return;
-    const kind = req.params.kind;
-    if (kind !== 'judge' && kind !== 'analysis') return sendFail(res, 'not_found', 'runs are "judge" or "analysis"', 'kind');
+    const parsedKind = RunKind.safeParse(req.params.kind);
+    if (!parsedKind.success) return sendFail(res, 'not_found', 'runs are "judge" or "analysis"', 'kind');
+    const kind = parsedKind.data;
     const run = deps.runs.start(kind, studyId, req.admin!.actor);
     if (!run.started) return sendFail(res, 'conflict', `a ${kind} run is already in progress for this study`);
-    sendOk(res, { started: true }, 202);
+    sendOk<RunStarted>(res, { started: true }, 202);
   });
 
   guarded.get('/api/admin/studies/:studyId/runs', (req, res) => {
     const studyId = studyOr404(req, res);
-    if (studyId) sendOk(res, { ...deps.runs.status(studyId), hasReport: deps.runs.hasReport(studyId) });
+    if (studyId) sendOk<RunsStatus>(res, { ...deps.runs.status(studyId), hasReport: deps.runs.hasReport(studyId) });
   });
 
   // The analysis report (its plots are SVG rendered on the server) for a sandboxed iframe: no scripts at all.

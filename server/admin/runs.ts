@@ -11,6 +11,7 @@ import { providerFromEnv } from '../judge/judgeProvider';
 import { OfflineJudgeProvider } from '../judge/offlineJudge';
 import { loadRubrics } from '../judge/rubricFiles';
 import type { LoadedConfig } from '../services/config';
+import type { RunKind, RunProgress } from '../../common/admin';
 
 /**
  * Dashboard buttons for the judge and the analysis. A run starts in the background (one of each kind per
@@ -21,16 +22,7 @@ import type { LoadedConfig } from '../services/config';
  *    on it; the report stays in DATA_DIR/admin-analysis/<study>/ for the dashboard.
  */
 
-export type RunKind = 'judge' | 'analysis';
-
-export interface RunProgress {
-  studyId: string;
-  kind: RunKind;
-  state: 'running' | 'done' | 'failed';
-  done: number;
-  total: number;
-  message: string;
-}
+export type { RunKind, RunProgress };
 
 export class AdminRuns {
   private readonly running = new Set<string>();

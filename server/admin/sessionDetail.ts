@@ -1,7 +1,7 @@
 import { zScores } from '../../analysis/stats';
 import { AdminQueriesRepository } from '../db/repositories/adminQueries';
 import type { Store } from '../db/store';
-import type { SessionDetail } from './api';
+import type { SessionDetail } from '../../common/admin';
 
 /** λ of the cost C = user_tokens + λ·agent_tokens (design.md default). */
 export const COST_LAMBDA = 0.5;

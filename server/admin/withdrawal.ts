@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Store } from '../db/store';
+import type { WithdrawalResult } from '../../common/admin';
 import { AuditRepository } from '../db/repositories/audit';
 import { WithdrawalsRepository } from '../db/repositories/withdrawals';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
@@ -14,14 +15,7 @@ import { JUDGE_CACHE_FILE } from '../judge/judgeDataset';
  * and writes an audit entry. The platform id itself is never stored.
  */
 
-export interface WithdrawalResult {
-  deletedSessions: number;
-  deletedFiles: number;
-  /** Cached judge/annotator replies built from the withdrawn sessions' text, now deleted. */
-  purgedCachedReplies: number;
-  /** First 12 hex characters of the tombstone: lets a researcher confirm a withdrawal without the platform id. */
-  reference: string;
-}
+export type { WithdrawalResult };
 
 export function withdrawParticipant(
   store: Store,

@@ -9,6 +9,8 @@ import { AdminAuthRepository } from '../../server/db/repositories/adminAuth';
 import { joinAsParticipant, loginAdmin, startAdminTestServer, TEST_ADMIN_PASSWORD, type AdminTestServer } from '../../server/admin/testSupport';
 import { openStore } from '../../server/db/store';
 import pino from 'pino';
+import { AuditList, MonitorSnapshot, RunsStatus, SessionDetail, SessionList, StudySummaryList } from '../../common/admin';
+import { Envelope } from '../../common/envelope';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -324,6 +326,28 @@ describe('judge and analysis from the dashboard', () => {
     expect(actions).toContain('judge_run');
     expect(actions).toContain('analysis_run');
     expect((await admin.post(`/api/admin/studies/${STUDY}/runs/nonsense`)).status).toBe(404);
+  });
+});
+
+describe('admin replies match the shared schemas (common/admin.ts)', () => {
+  it('every JSON read route answers with its schema inside the envelope', async () => {
+    const admin = await loginAdmin(t.url);
+    const read = async (path: string) => (await admin.get(path)).json();
+    const sessions = Envelope(SessionList).parse(await read(`/api/admin/studies/${STUDY}/sessions`));
+    expect(sessions.ok).toBe(true);
+    const someSession = sessions.ok ? sessions.data[0]?.sessionId : undefined;
+    expect(someSession).toBeDefined();
+    for (const [path, schema] of [
+      ['/api/admin/studies', StudySummaryList],
+      [`/api/admin/studies/${STUDY}/monitor`, MonitorSnapshot],
+      [`/api/admin/studies/${STUDY}/audit`, AuditList],
+      [`/api/admin/studies/${STUDY}/runs`, RunsStatus],
+      [`/api/admin/sessions/${someSession}`, SessionDetail],
+    ] as const) {
+      const reply = Envelope(schema).safeParse(await read(path));
+      expect(reply.success, `${path}: ${reply.error?.issues[0]?.path.join('.')} ${reply.error?.issues[0]?.message}`).toBe(true);
+      expect(reply.data?.ok, path).toBe(true);
+    }
   });
 });
 
