@@ -7,12 +7,17 @@ describe('parseAnalyzeArgs', () => {
       kind: 'run',
       dataset: 'data/x',
       out: 'data/x',
-      options: { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1 },
+      options: { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false },
     });
   });
   it('reads every flag', () => {
-    const r = parseAnalyzeArgs(['d', '--out', 'o', '--lambda', '1.5', '--cost', 'user_turns', '--bootstrap', '0', '--seed', '9']);
-    expect(r).toEqual({ kind: 'run', dataset: 'd', out: 'o', options: { lambda: 1.5, cost: 'user_turns', bootstrapReplicates: 0, bootstrapSeed: 9 } });
+    const r = parseAnalyzeArgs(['d', '--out', 'o', '--lambda', '1.5', '--cost', 'user_turns', '--bootstrap', '0', '--seed', '9', '--include-pilot']);
+    expect(r).toEqual({
+      kind: 'run',
+      dataset: 'd',
+      out: 'o',
+      options: { lambda: 1.5, cost: 'user_turns', bootstrapReplicates: 0, bootstrapSeed: 9, includePilot: true },
+    });
   });
   it.each([
     [['d', '--lambda', 'abc'], /--lambda must be a number/],

@@ -4,7 +4,7 @@ import { COST_DEFINITIONS } from './productivity/costDefinitions';
 import { DEFAULT_OPTIONS, type AnalysisOptions } from './summary';
 
 export const ANALYZE_USAGE = `usage: npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5]
-       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1]`;
+       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot]`;
 
 const numberFlag = (name: string) =>
   z
@@ -19,6 +19,7 @@ const flagsSchema = z.object({
   cost: z.enum(COST_DEFINITIONS, { error: `--cost must be one of ${COST_DEFINITIONS.join(', ')}` }).default('weighted'),
   bootstrap: numberFlag('bootstrap').pipe(z.number().int('--bootstrap must be an integer').min(0, '--bootstrap must be ≥ 0')).default(DEFAULT_OPTIONS.bootstrapReplicates),
   seed: numberFlag('seed').pipe(z.number().int('--seed must be an integer')).default(DEFAULT_OPTIONS.bootstrapSeed),
+  'include-pilot': z.boolean().default(DEFAULT_OPTIONS.includePilot),
 });
 
 export type AnalyzeArgs =
@@ -39,6 +40,7 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
         cost: { type: 'string' },
         bootstrap: { type: 'string' },
         seed: { type: 'string' },
+        'include-pilot': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -55,6 +57,6 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
     kind: 'run',
     dataset: f.dataset,
     out: f.out ?? f.dataset,
-    options: { lambda: f.lambda, cost: f.cost, bootstrapReplicates: f.bootstrap, bootstrapSeed: f.seed },
+    options: { lambda: f.lambda, cost: f.cost, bootstrapReplicates: f.bootstrap, bootstrapSeed: f.seed, includePilot: f['include-pilot'] },
   };
 }

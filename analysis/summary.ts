@@ -19,9 +19,11 @@ export interface AnalysisOptions {
   cost: CostDefinition;
   bootstrapReplicates: number;
   bootstrapSeed: number;
+  /** Keep sessions marked is_pilot = true (left out by default, as in exports). */
+  includePilot: boolean;
 }
 
-export const DEFAULT_OPTIONS: AnalysisOptions = { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1 };
+export const DEFAULT_OPTIONS: AnalysisOptions = { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false };
 
 export interface SessionResult {
   task: string;
@@ -47,6 +49,8 @@ export interface Summary {
   n_sessions: number;
   n_scored: number;
   n_unscored: number;
+  /** Pilot sessions (is_pilot = true) left out; 0 with --include-pilot or when the column is absent. */
+  n_pilot_excluded: number;
   lambda: number;
   cost_definition: CostDefinition;
   counts_source: Dataset['countsSource'];
@@ -127,6 +131,7 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
     n_sessions: n,
     n_scored: scored.length,
     n_unscored: n - scored.length,
+    n_pilot_excluded: s.excludedPilotIds.length,
     lambda: options.lambda,
     cost_definition: options.cost,
     counts_source: data.countsSource,

@@ -54,7 +54,7 @@ export const SESSION_COLUMNS: readonly ColumnDef[] = [
     values: ['active', 'completed', 'declined', 'timed_out'],
     description: 'Session outcome at export time: completed (artifact and survey submitted), declined (consent refused), timed_out, or still active.',
   },
-  { name: 'is_pilot', type: 'boolean', description: 'True when the session started while the study was in pilot mode (only present with --include-pilot).' },
+  { name: 'is_pilot', type: 'boolean', description: 'True when the session started while the study was in pilot mode (pilot sessions are exported only with --include-pilot, so without it every row is false).' },
   { name: 'started_at', type: 'datetime', description: 'When the session was created (ISO 8601, UTC).' },
   { name: 'submitted_at', type: 'datetime', nullable: true, description: 'When the last artifact version was submitted (ISO 8601, UTC); empty if never.' },
   {

@@ -33,4 +33,17 @@ describe('sanitizePayload', () => {
     });
     expect(redactor.counts).toMatchObject({ identity: 4, email: 1 });
   });
+
+  it("replaces a participant's own upload file name with the neutral dataset name, or redacts it", () => {
+    const redactor = createRedactor(new IdentityMatcher());
+    const ctx = { sessionId: 'sess-9', pseudonym: 'p9', redactor, uploadPaths: new Map([['upload-7', 'artifacts/p9/1-plot.png']]) };
+    expect(sanitizePayload({ uploadId: 'upload-7', fieldId: 'plot', fileName: 'jane-doe-thesis-plot.png', contentType: 'image/png' }, ctx)).toEqual({
+      uploadId: 'artifacts/p9/1-plot.png',
+      fieldId: 'plot',
+      fileName: '1-plot.png',
+      contentType: 'image/png',
+    });
+    expect(sanitizePayload({ file_name: 'jane-doe.png' }, ctx)).toEqual({ file_name: '[REDACTED:identity]' });
+    expect(redactor.counts.identity).toBe(1);
+  });
 });

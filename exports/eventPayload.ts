@@ -10,6 +10,9 @@ import type { Redactor } from './redaction';
 const IDENTITY_KEY =
   /^(url_?params|query|search|href|referr?er|token|participant_?token|access_?token|auth\w*|cookie|headers|ip|ip_?address|remote_?address|user_?agent|platform_?(user|study|session)_?id|prolific_?pid|worker_?id|assignment_?id|hit_?id|participant_?label|platform_?id|email|phone)$/i;
 
+/** A participant's own name for an uploaded file ("jane-doe-plot.png") may be personal: never exported as is. */
+const FILE_NAME_KEY = /^(file_?name|original_?(file_?)?name)$/i;
+
 export interface PayloadContext {
   sessionId: string;
   pseudonym: string;
@@ -35,13 +38,35 @@ export function sanitizePayload(value: unknown, ctx: PayloadContext): unknown {
   if (Array.isArray(value)) return value.map((v) => sanitizePayload(v, ctx));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
+    const uploadPath = uploadPathOf(value as Record<string, unknown>, ctx);
     for (const [key, v] of Object.entries(value)) {
-      if (IDENTITY_KEY.test(key) || (key === 'params' && looksLikeUrlParams(v))) {
+      if (FILE_NAME_KEY.test(key) && typeof v === 'string') {
+        // The neutral name the file has in the dataset (artifacts/<pseudonym>/<n>-<field>.<ext>), as artifacts.jsonl uses.
+        if (uploadPath !== undefined) define(out, key, uploadPath.slice(uploadPath.lastIndexOf('/') + 1));
+        else {
+          ctx.redactor.counts.identity++;
+          define(out, key, '[REDACTED:identity]');
+        }
+      } else if (IDENTITY_KEY.test(key) || (key === 'params' && looksLikeUrlParams(v))) {
         ctx.redactor.counts.identity++;
-        out[key] = '[REDACTED:identity]';
-      } else out[key] = sanitizePayload(v, ctx);
+        define(out, key, '[REDACTED:identity]');
+      } else define(out, key, sanitizePayload(v, ctx));
     }
     return out;
   }
   return value;
+}
+
+/** Sets an own property: a "__proto__" key in stored JSON stays data, never a prototype. */
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The dataset path of the upload an object describes (its uploadId / id), if any. */
+function uploadPathOf(value: Record<string, unknown>, ctx: PayloadContext): string | undefined {
+  for (const key of ['uploadId', 'upload_id', 'id']) {
+    const id = value[key];
+    if (typeof id === 'string' && ctx.uploadPaths.has(id)) return ctx.uploadPaths.get(id);
+  }
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { ExportReader, type ExportIdentity, type ExportSessionRow } from '../server/db/repositories/adminExport';
+import { ExportReader, type ExportSessionRow } from '../server/db/repositories/adminExport';
 import { AuditRepository } from '../server/db/repositories/audit';
 import { renderCodebook } from './codebook';
 import { columnNames, datasetFiles, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
@@ -9,7 +9,8 @@ import { buildDataPackage } from './datapackage';
 import { sanitizePayload } from './eventPayload';
 import { appVersion, buildManifest, type AuditSummary, type Manifest, type ManifestFile } from './manifest';
 import { loadOrCreatePseudonymKey, participantTombstone, sessionPseudonym } from './pseudonym';
-import { createRedactor, IdentityMatcher } from './redaction';
+import { createRedactor } from './redaction';
+import { identityMatcher } from './studyRedactor';
 import type { SurveyItem } from '../common/survey';
 import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } from './writers';
 
@@ -50,15 +51,6 @@ export class ExportError extends Error {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 const CONTENT_TYPE_EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
-
-/** Values that identify a participant in text: platform ids, and URL parameter values that look like ids. */
-function identityStrings(identity: ExportIdentity): string[] {
-  const out = [identity.platformUserId, identity.platformStudyId, identity.platformSessionId].filter((v): v is string => !!v);
-  for (const [key, value] of Object.entries(identity.urlParams)) {
-    if (/pid|id$|token|session|email|key|label|worker|assignment/i.test(key) || (value.length >= 6 && /\d/.test(value))) out.push(value);
-  }
-  return out;
-}
 
 async function ensureEmptyDir(dir: string): Promise<void> {
   if (existsSync(dir)) {
@@ -116,9 +108,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     await ensureEmptyDir(outDir);
 
     const tombstones = reader.tombstones(options.studyId);
-    const matcher = new IdentityMatcher();
-    for (const identity of reader.identities(options.studyId)) for (const s of identityStrings(identity)) matcher.add(s);
-    const redactor = createRedactor(matcher);
+    const redactor = createRedactor(identityMatcher(reader.identities(options.studyId)));
 
     const likert = options.survey
       ? likertFromSurvey(options.survey.items)

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { DatasetError } from './datasetError';
+import { DatasetError, EXCLUDED_SESSION } from './datasetError';
 import { fileContainsQuote, forEachLineSpan, forEachQuotedCsvRow } from './csvLines';
 import { AnnotationColumns } from './annotationColumns';
 
@@ -55,8 +55,10 @@ class AnnotationReader {
   private frictionLabels = new Set<string>();
   private col: number[] | null = null;
   private width = 0;
-  private lastKey = '';
-  private lastSession = -1;
+  // The last session id seen and its index (rows of one session are usually adjacent). null before the
+  // first row, so an empty session id is looked up (and rejected) rather than matched against ''.
+  private lastKey: string | null = null;
+  private lastSession = EXCLUDED_SESSION;
   private bounds = new Int32Array(64);
   private starts = new Int32Array(5);
   private ends = new Int32Array(5);
@@ -124,13 +126,14 @@ class AnnotationReader {
     let s0 = trimStart(text, s[0]!, e[0]!);
     let e0 = trimEnd(text, s0, e[0]!);
     let session = this.lastSession;
-    if (!(e0 - s0 === this.lastKey.length && text.startsWith(this.lastKey, s0))) {
+    if (this.lastKey === null || !(e0 - s0 === this.lastKey.length && text.startsWith(this.lastKey, s0))) {
       const key = text.slice(s0, e0);
       const found = this.sessionIndex.get(key);
       if (found === undefined) throw new DatasetError(this.file, line, 'session_id', `session id ${JSON.stringify(key)} is not in sessions.csv`);
       session = this.lastSession = found;
       this.lastKey = key;
     }
+    if (session === EXCLUDED_SESSION) return;
     s0 = trimStart(text, s[1]!, e[1]!);
     e0 = trimEnd(text, s0, e[1]!);
     let turn = 0;

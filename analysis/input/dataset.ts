@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatasetError } from './datasetError';
+import { DatasetError, EXCLUDED_SESSION } from './datasetError';
 import { readSessionsFile, COUNT_COLUMNS, type SessionTable } from './sessionsFile';
 import { readAnnotationsFile, type AnnotationTable } from './annotationsFile';
 import { countsFromMessages } from './messagesFile';
@@ -18,13 +18,15 @@ export interface Dataset {
 /**
  * Loads a dataset directory in the export layout: sessions.csv (required), quality.csv (judge output,
  * overrides quality), annotations.csv (optional), messages.jsonl (for counts when sessions.csv lacks them).
+ * Pilot sessions are left out (with their rows in the other files) unless `includePilot`.
  */
-export function loadDataset(dir: string): Dataset {
+export function loadDataset(dir: string, options: { includePilot?: boolean } = {}): Dataset {
   const sessionsPath = join(dir, 'sessions.csv');
   if (!existsSync(sessionsPath)) throw new DatasetError('sessions.csv', null, null, `not found in ${dir}`);
-  const sessions = readSessionsFile(sessionsPath);
+  const sessions = readSessionsFile(sessionsPath, options);
   const index = new Map<string, number>();
   sessions.ids.forEach((id, i) => index.set(id, i));
+  for (const id of sessions.excludedPilotIds) index.set(id, EXCLUDED_SESSION);
 
   let countsSource: Dataset['countsSource'] = 'sessions.csv';
   if (sessions.countsPresent.length < COUNT_COLUMNS.length) {

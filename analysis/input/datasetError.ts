@@ -16,3 +16,6 @@ export class DatasetError extends Error {
     this.name = 'DatasetError';
   }
 }
+
+/** Session index of a session left out on purpose (a pilot): readers of the other files skip its rows. */
+export const EXCLUDED_SESSION = -1;

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 // one tokenizer for the whole project (o200k_base, special-token text counted as text)
 import { countTokens } from '../../common/tokens';
-import { DatasetError } from './datasetError';
+import { DatasetError, EXCLUDED_SESSION } from './datasetError';
 import type { CountColumn } from './sessionsFile';
 
 const messageSchema = z.object({
@@ -49,6 +49,7 @@ export function countsFromMessages(path: string, sessionIndex: Map<string, numbe
     const m = parsed.data;
     const s = sessionIndex.get(m.session_id);
     if (s === undefined) throw new DatasetError(file, line, 'session_id', `session id ${JSON.stringify(m.session_id)} is not in sessions.csv`);
+    if (s === EXCLUDED_SESSION) return;
     const side = m.role === 'user' ? 'user' : m.role === 'assistant' || m.role === 'agent' ? 'agent' : null;
     if (side === null) return;
     const tokens = m.tokens ?? countTokens(m.text ?? '');

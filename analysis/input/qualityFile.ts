@@ -1,5 +1,5 @@
 import { readCsvTable, requireColumns } from './csvTable';
-import { DatasetError } from './datasetError';
+import { DatasetError, EXCLUDED_SESSION } from './datasetError';
 import { optionalNumber } from './cells';
 
 /**
@@ -16,6 +16,7 @@ export function applyQualityFile(path: string, sessionIndex: Map<string, number>
     const id = (row[col.session_id!] ?? '').trim();
     const s = sessionIndex.get(id);
     if (s === undefined) throw new DatasetError(table.file, line, 'session_id', `session id ${JSON.stringify(id)} is not in sessions.csv`);
+    if (s === EXCLUDED_SESSION) return;
     const parsed = optionalNumber.safeParse(row[col.quality!] ?? '');
     if (!parsed.success) throw new DatasetError(table.file, line, 'quality', `${parsed.error.issues[0]!.message} (got ${JSON.stringify(row[col.quality!])})`);
     if (!Number.isNaN(parsed.data)) {

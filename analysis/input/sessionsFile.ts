@@ -18,6 +18,8 @@ export interface SessionTable {
   countsPresent: CountColumn[];
   likertItems: string[];
   likert: Float64Array[];
+  /** Sessions with is_pilot = true that were left out (analysis without --include-pilot). */
+  excludedPilotIds: string[];
 }
 
 const rowSchema = z.object({
@@ -33,15 +35,16 @@ const rowSchema = z.object({
 /**
  * Reads and validates sessions.csv. Required: session_id, task. Optional: quality (any numeric scale,
  * empty = unscored), condition, the four count columns (all or none; computed from messages.jsonl when
- * absent) and any likert_<item> columns. Throws DatasetError naming file, line and column.
+ * absent) and any likert_<item> columns. Rows with is_pilot = true are left out unless `includePilot`.
+ * Throws DatasetError naming file, line and column.
  *
  * Each row is checked with plain tests that mirror the zod cell schemas (fast for 100k rows); when a row
  * fails them, the zod row schema is run on it to produce the error message.
  */
-export function readSessionsFile(path: string): SessionTable {
+export function readSessionsFile(path: string, options: { includePilot?: boolean } = {}): SessionTable {
   const file = basename(path);
-  const rows: string[][] = [];
-  const lines: number[] = [];
+  let rows: string[][] = [];
+  let lines: number[] = [];
   let header: string[] | null = null;
   try {
     forEachCsvRow(path, (fields, line) => {
@@ -64,6 +67,16 @@ export function readSessionsFile(path: string): SessionTable {
   const head: string[] = header;
   for (const name of ['session_id', 'task']) {
     if (!head.includes(name)) throw new DatasetError(file, 1, name, `missing required column (header has: ${head.join(', ')})`);
+  }
+  // Pilot sessions (an export made with --include-pilot) are left out unless asked for, as everywhere else.
+  const excludedPilotIds: string[] = [];
+  const pilotIndex = head.indexOf('is_pilot');
+  if (pilotIndex >= 0 && !options.includePilot) {
+    const idColumn = head.indexOf('session_id');
+    const keep = rows.map((raw) => !PILOT_TRUE.test((raw[pilotIndex] ?? '').trim()));
+    rows.forEach((raw, r) => keep[r] || excludedPilotIds.push((raw[idColumn] ?? '').trim()));
+    rows = rows.filter((_, r) => keep[r]);
+    lines = lines.filter((_, r) => keep[r]);
   }
   const countsPresent = COUNT_COLUMNS.filter((c) => head.includes(c));
   const qualityIndex = head.indexOf('quality');
@@ -95,6 +108,7 @@ export function readSessionsFile(path: string): SessionTable {
     countsPresent,
     likertItems: likertColumns.map((h) => h.slice('likert_'.length)),
     likert: likertColumns.map(() => new Float64Array(n)),
+    excludedPilotIds,
   };
   const seen = new Map<string, number>();
   const fail = (raw: string[], line: number): never => {
@@ -137,6 +151,8 @@ export function readSessionsFile(path: string): SessionTable {
   }
   return out;
 }
+
+const PILOT_TRUE = /^(true|1|yes)$/i;
 
 /** '' → NaN, a number → its value, anything else → undefined (mirrors `optionalNumber`). */
 function optionalNumberFast(raw: string | undefined): number | undefined {

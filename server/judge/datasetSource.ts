@@ -96,7 +96,9 @@ export function readDatasetSessions(dir: string, tasks: Map<string, StudyTaskInf
   return sessions.map((s) => {
     const utterances: Utterance[] = (bySession.get(s.session_id) ?? [])
       .sort((a, b) => a.seq - b.seq)
-      .map((m, turn) => ({ turn, speaker: m.role === 'user' ? 'user' : 'agent', text: m.text }));
+      .map((m, turn): Utterance => ({ turn, speaker: m.role === 'user' ? 'user' : 'agent', text: m.text }))
+      // An empty message (a reply stopped before its first token) keeps its turn number but is not an utterance.
+      .filter((u) => u.text.trim() !== '');
     const info = tasks.get(s.task);
     return {
       sessionId: s.session_id,
