@@ -31,8 +31,12 @@ const PERSONAL_PARAM =
 /** Identity strings shorter than this are not matched: "1" or "ab" would shred ordinary text. */
 export const MIN_IDENTITY_LENGTH = 4;
 
-const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi;
-const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const URL_RE = /\b(?:(?:https?|ftps?|wss?):\/\/|www\.)[^\s<>"'`]+/gi;
+/** A link typed without scheme or www ("example.org/reset?token=…"): only looked at when it has a query or fragment. */
+const BARE_URL_RE = /(?<![\w@.\/:-])(?:[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\.)+[a-z]{2,24}(?::\d{1,5})?\/[^\s<>"'`?#]*[?#][^\s<>"'`]+/gi;
+// The lookbehind starts a match only at the beginning of a run of local-part characters: without it a
+// long run with no "@" is rescanned from every position (quadratic: 100k characters took ~12 s).
+const EMAIL_RE = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const IPV4_RE = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)/g;
 const IPV6_CANDIDATE_RE = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{0,4}|(?:\d{1,3}\.){3}\d{1,3})(?![\w:])/g;
 const PHONE_CANDIDATE_RE = /(?<![\w+.\-/])(?:\+ ?\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,14}(?:[ .-]\d{1,8}){0,5}(?![\w]|[.-]\d)/g;
@@ -40,11 +44,11 @@ const DATE_LIKE = /^(\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,
 const US_SPACED = /^\d{3} \d{3} \d{4}$/;
 
 function urlCarriesPersonalToken(raw: string): boolean {
-  // Trailing punctuation belongs to the sentence, not the URL.
-  const trimmed = raw.replace(/[.,;:!?)\]]+$/, '');
+  // Trailing punctuation belongs to the sentence; "&amp;" is an HTML-escaped "&" (copied from a page's source).
+  const trimmed = raw.replace(/[.,;:!?)\]]+$/, '').replace(/&amp;/gi, '&');
   let url: URL;
   try {
-    url = new URL(trimmed.startsWith('www.') ? `https://${trimmed}` : trimmed);
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
   } catch {
     return /[?&#](\w+)=/.test(trimmed); // unparsable but has parameters: be safe
   }
@@ -75,6 +79,23 @@ function looksLikePhone(candidate: string): boolean {
 }
 
 /**
+ * Lower case that keeps every index in place: the few characters whose lower case is longer (Turkish
+ * "İ" → "i̇") stay as they are. Both identities and text go through it, so matching stays consistent,
+ * and a text with such a character needs no slow path (a per-identity rescan cost ~1 s per message
+ * with 100,000 identities — hours for a Turkish-speaking study).
+ */
+function lowerSameLength(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = '';
+  for (const ch of text) {
+    const l = ch.toLowerCase();
+    out += l.length === ch.length ? l : ch;
+  }
+  return out;
+}
+
+/**
  * Case-insensitive exact-substring matcher over many identity strings. Values are grouped by their first
  * MIN_IDENTITY_LENGTH characters and, within a group, by length into Sets, so at each text position the
  * cost is one Map lookup plus one Set lookup per distinct length — independent of how many identities
@@ -86,7 +107,7 @@ export class IdentityMatcher {
   private count = 0;
 
   add(value: string): void {
-    const v = value.trim().toLowerCase();
+    const v = lowerSameLength(value.trim());
     if (v.length < MIN_IDENTITY_LENGTH) return;
     const key = v.slice(0, MIN_IDENTITY_LENGTH);
     let group = this.byPrefix.get(key);
@@ -122,9 +143,7 @@ export class IdentityMatcher {
   /** Replaces every occurrence; returns the new text and how many were replaced. */
   replace(text: string, replacement: string): { text: string; hits: number } {
     if (this.count === 0 || text.length < MIN_IDENTITY_LENGTH) return { text, hits: 0 };
-    const lower = text.toLowerCase();
-    // toLowerCase can change length for a few scripts; fall back to per-value search then.
-    if (lower.length !== text.length) return this.replaceSlow(text, replacement);
+    const lower = lowerSameLength(text);
     let out = '';
     let hits = 0;
     let last = 0;
@@ -138,24 +157,6 @@ export class IdentityMatcher {
       } else i++;
     }
     return hits === 0 ? { text, hits } : { text: out + text.slice(last), hits };
-  }
-
-  private replaceSlow(text: string, replacement: string): { text: string; hits: number } {
-    let hits = 0;
-    let out = text;
-    for (const group of this.byPrefix.values()) {
-      for (const set of group.values.values()) {
-        for (const value of set) {
-          if (!out.toLowerCase().includes(value)) continue;
-          const re = new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
-          out = out.replace(re, () => {
-            hits++;
-            return replacement;
-          });
-        }
-      }
-    }
-    return { text: out, hits };
   }
 }
 
@@ -180,13 +181,14 @@ export function createRedactor(identities: IdentityMatcher = new IdentityMatcher
 
   function redact(text: string): string {
     if (text.length === 0) return text;
-    let out = text.replace(URL_RE, (m) => {
+    const redactUrl = (m: string) => {
       if (!urlCarriesPersonalToken(m)) return m;
       counts.url++;
       // keep sentence punctuation that the URL pattern swallowed
       const tail = /[.,;:!?)\]]+$/.exec(m)?.[0] ?? '';
       return marker('url') + tail;
-    });
+    };
+    let out = text.replace(URL_RE, redactUrl).replace(BARE_URL_RE, redactUrl);
     const ids = identities.replace(out, marker('identity'));
     counts.identity += ids.hits;
     out = ids.text;
@@ -200,11 +202,8 @@ export function createRedactor(identities: IdentityMatcher = new IdentityMatcher
   function redactJson(value: unknown): unknown {
     if (typeof value === 'string') return redact(value);
     if (Array.isArray(value)) return value.map(redactJson);
-    if (value !== null && typeof value === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = redactJson(v);
-      return out;
-    }
+    // fromEntries defines own properties: a "__proto__" key in stored JSON stays data, never a prototype.
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v)]));
     return value;
   }
 

@@ -20,6 +20,8 @@ import type { Condition } from '../common/study';
 import type { StudyStatus } from '../common/http';
 import { attachParticipantSockets, sessionRoom, type ParticipantServer } from './socket/handlers';
 import { participantRoutes } from './http/participantRoutes';
+import { finalErrorHandler } from './http/errorHandler';
+import { handshakeOriginAllowed } from './socket/origin';
 import { createLogger } from './logger';
 import { mountOptionalExtensions } from './extensions';
 
@@ -83,7 +85,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     surveysDir: options.surveysDir ?? path.join(ROOT, 'surveys'),
   });
   const dataDir = path.resolve(options.dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDataDir(dataDir, log);
   const store = openStore(dataDir);
   const now = options.now ?? Date.now;
   try {
@@ -109,7 +111,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   app.use(requestLog(log));
 
   const httpServer = http.createServer(app);
-  const io: ParticipantServer = new Server(httpServer, { maxHttpBufferSize: 1_000_000, serveClient: false });
+  const io: ParticipantServer = new Server(httpServer, {
+    maxHttpBufferSize: 1_000_000,
+    serveClient: false,
+    allowRequest: (req, callback) => callback(null, handshakeOriginAllowed(req)),
+  });
 
   const offline: OfflineProviderOptions = { ...(options.offline ?? {}) };
   if (options.offlineReplyDelayMs !== undefined) offline.firstTokenDelayMs = options.offlineReplyDelayMs;
@@ -146,10 +152,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
   });
   serveClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    log.error({ err }, 'unhandled request error');
-    if (!res.headersSent) res.status(500).json({ ok: false, error: { code: 'internal', message: 'Something went wrong on the server.' } });
-  });
+  app.use(finalErrorHandler(log));
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -173,6 +176,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     })());
 
   return { url, port: address.port, store, config, participants, io, close };
+}
+
+/**
+ * The data folder holds the identity table, uploads and the pseudonym key: created owner-only (0700).
+ * An existing folder that others can read is left as the operator made it, with a warning.
+ */
+function ensurePrivateDataDir(dataDir: string, log: Logger): void {
+  if (!fs.existsSync(dataDir)) {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dataDir, 0o700); // mkdir's mode is masked by the umask
+    return;
+  }
+  if (process.platform !== 'win32' && (fs.statSync(dataDir).mode & 0o077) !== 0)
+    log.warn({ dataDir }, 'the data folder is readable by other users of this machine; it holds participant identities (chmod 700 it)');
 }
 
 /** Serves the built client; /, /study/:id and /admin/* get index.html (client-side routing). */

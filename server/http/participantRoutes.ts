@@ -9,7 +9,7 @@ import { Slug } from '../../common/ids';
 import { joinStudy, studyPublic } from '../services/join';
 import { loadSession, type ServiceContext } from '../services/context';
 import { sessionForToken } from '../services/participantTokens';
-import { storeUpload, uploadFile } from '../services/uploads';
+import { sanitizeFileName, storeUpload, uploadFile } from '../services/uploads';
 import { sendError, sendFail, sendOk, sendZodFail } from './respond';
 
 export interface ParticipantRoutesOptions {
@@ -73,11 +73,17 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
 
   router.post(
     '/api/session/upload',
+    // The token is checked before the body is read: a stranger cannot make the server buffer 5 MB.
+    (req, res, next) => {
+      const sessionId = authSession(req, res);
+      if (!sessionId) return;
+      res.locals.sessionId = sessionId;
+      next();
+    },
     // Any content type is read as bytes (capped) so a wrong type gets a clear message rather than an empty body.
     express.raw({ type: () => true, limit: MAX_UPLOAD_BYTES }),
     (req, res) => {
-      const sessionId = authSession(req, res);
-      if (!sessionId) return;
+      const sessionId = res.locals.sessionId as string;
       const query = UploadQuery.safeParse(req.query);
       if (!query.success) return sendZodFail(res, query.error, 'POST /api/session/upload');
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -102,7 +108,16 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     if (!id.success) return sendFail(res, 'not_found', 'no such upload in this session');
     try {
       const file = uploadFile(ctx, sessionId, id.data);
-      res.type(file.contentType).set('Cache-Control', 'private, no-store').sendFile(file.abs);
+      // Shown inline as the image it was checked to be; never sniffed, never a script context if opened directly.
+      res
+        .type(file.contentType)
+        .set({
+          'Cache-Control': 'private, no-store',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Disposition': `inline; filename="${sanitizeFileName(file.fileName) ?? 'image'}"`,
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+        })
+        .sendFile(file.abs);
     } catch (err) {
       sendError(res, err, log, 'upload read');
     }

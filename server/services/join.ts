@@ -40,6 +40,7 @@ export function joinStudy(ctx: ServiceContext, req: JoinRequest): JoinResponse {
     if (identity.userId !== null) {
       const existing = store.identities.findSessionId(study.id, identity.platform, identity.userId);
       if (existing) {
+        refuseForeignResume(store.identities.get(existing)?.platformSessionId ?? null, identity.sessionId);
         store.events.append(existing, 'session.resumed', { via: 'join' }, now, null);
         return { preview: false, token: issueToken(store, existing, now), sessionId: existing, resumed: true };
       }
@@ -68,6 +69,20 @@ export function joinStudy(ctx: ServiceContext, req: JoinRequest): JoinResponse {
     store.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
     return { preview: false, token: issueToken(store, sessionId, now), sessionId, resumed: false };
   });
+}
+
+/**
+ * A platform user id (PROLIFIC_PID, workerId) is not a secret: researchers, screenshots and logs hold it.
+ * When the first visit also recorded the platform's per-attempt id (Prolific SESSION_ID, MTurk
+ * assignmentId: known only to the participant's own link), resuming needs that same id, so knowing
+ * someone's platform id is not enough to read or write their session.
+ */
+function refuseForeignResume(storedPlatformSessionId: string | null, presented: string | null): void {
+  if (storedPlatformSessionId === null || storedPlatformSessionId === presented) return;
+  throw new ServiceError(
+    'forbidden',
+    'this participant already has a session in this study, started from a different study link; please reopen the link you were given',
+  );
 }
 
 /** Whether this platform id withdrew from the study (matched by its tombstone, never by the stored id). */

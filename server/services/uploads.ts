@@ -18,6 +18,13 @@ function sniffImageType(bytes: Buffer): string | null {
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
+/**
+ * Uploads kept per session. Every upload is stored (drafts may point at any of them), so without a cap
+ * one participant could fill the server's disk 5 MB at a time. Generous for people replacing a plot.
+ */
+export const MAX_UPLOADS_PER_SESSION = 50;
+export const MAX_UPLOAD_BYTES_PER_SESSION = 100 * 1024 * 1024;
+
 /** Stores an uploaded image for an image field: file under <dataDir>/uploads/<session>/, row + event in one transaction. */
 export function storeUpload(
   ctx: ServiceContext,
@@ -36,6 +43,11 @@ export function storeUpload(
     throw new ServiceError('invalid_input', `images must be one of ${UPLOAD_TYPES.join(', ')}`, 'content-type');
   const actual = sniffImageType(upload.bytes);
   if (actual !== declared) throw new ServiceError('invalid_input', `the file is not a valid ${declared} image`, 'body');
+  const existing = ctx.store.uploads.listForSession(sessionId);
+  if (existing.length >= MAX_UPLOADS_PER_SESSION)
+    throw new ServiceError('too_large', `you can upload at most ${MAX_UPLOADS_PER_SESSION} images in this session`, 'body');
+  if (existing.reduce((sum, u) => sum + u.bytes, 0) + upload.bytes.length > MAX_UPLOAD_BYTES_PER_SESSION)
+    throw new ServiceError('too_large', `this session's images may take at most ${MAX_UPLOAD_BYTES_PER_SESSION / 1024 / 1024} MB in all`, 'body');
 
   const id = crypto.randomUUID();
   const ext = EXTENSIONS[actual]!;
@@ -68,14 +80,23 @@ export function storeUpload(
 }
 
 /** Path on disk of one of this session's uploads; not_found for another session's upload. */
-export function uploadFile(ctx: ServiceContext, sessionId: string, uploadId: string): { abs: string; contentType: string } {
+export function uploadFile(ctx: ServiceContext, sessionId: string, uploadId: string): { abs: string; contentType: string; fileName: string } {
   const row = ctx.store.uploads.get(uploadId);
   if (!row || row.sessionId !== sessionId) throw new ServiceError('not_found', 'no such upload in this session');
-  return { abs: path.join(ctx.dataDir, row.storagePath), contentType: row.contentType };
+  return { abs: path.join(ctx.dataDir, row.storagePath), contentType: row.contentType, fileName: row.fileName };
 }
 
-function sanitizeFileName(name: string | undefined): string | undefined {
+/**
+ * A display name safe in headers, HTML and file systems: the last path segment (either slash), only
+ * [A-Za-z0-9._-], no ".." and no leading dot. It is never used as a path on disk (files get the upload id).
+ */
+export function sanitizeFileName(name: string | undefined): string | undefined {
   if (!name) return undefined;
-  const base = path.basename(name).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  const last = name.split(/[\\/]/).pop() ?? '';
+  const base = last
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[.]+/, '')
+    .slice(0, 100);
   return base.length > 0 ? base : undefined;
 }

@@ -7,6 +7,7 @@ import type { SessionState } from '../../common/session';
 import type { ParticipantService } from '../services/participants';
 import { ServiceError } from '../services/context';
 import { sessionForToken } from '../services/participantTokens';
+import { eventRateLimiter, SessionConnectionGuard } from './sessionBudget';
 
 export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ParticipantSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -36,10 +37,13 @@ type Handler = (sessionId: string, payload: any) => unknown;
 export function attachParticipantSockets(io: ParticipantServer, participants: ParticipantService, log: Logger): void {
   const { store } = participants.ctx;
 
+  const connections = new SessionConnectionGuard((sessionId) => io.of('/').adapter.rooms.get(sessionRoom(sessionId))?.size ?? 0);
   io.use((socket, next) => {
     const auth = SocketAuth.safeParse(socket.handshake.auth);
     const sessionId = auth.success ? sessionForToken(store, auth.data.token) : undefined;
     if (!sessionId) return next(new Error('unauthorized'));
+    const refused = connections.admit(sessionId);
+    if (refused) return next(new Error(refused));
     socket.data.sessionId = sessionId;
     next();
   });
@@ -100,17 +104,8 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
   }
 }
 
-/** Per-socket flood guard: at most `max` events in any `windowMs` (generous for people, stops scripts). */
-export function eventRateLimiter(max = 120, windowMs = 10_000, now: () => number = Date.now): () => boolean {
-  const stamps: number[] = [];
-  return () => {
-    const t = now();
-    while (stamps.length > 0 && stamps[0]! <= t - windowMs) stamps.shift();
-    if (stamps.length >= max) return false;
-    stamps.push(t);
-    return true;
-  };
-}
+/** Per-socket flood guard (re-exported; lives beside the per-session connection guard). */
+export { eventRateLimiter };
 
 /**
  * Pushes a fresh session:state when the session's time limit passes while this socket is connected.
