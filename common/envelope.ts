@@ -15,6 +15,7 @@ export const ErrorCode = z.enum([
   'conflict', // e.g. retry when there is nothing to retry
   'busy', // a reply is already in flight
   'too_large', // oversized message or upload
+  'limit_reached', // a per-session budget is used up (e.g. chat messages); retrying will not help
   'rate_limited',
   'study_unavailable', // study closed / draft
   'session_over', // session completed, declined or timed out

@@ -115,9 +115,13 @@ export const Study = z
     survey: Slug,
     completion: CompletionConfig,
     chat: z
-      .object({ max_message_chars: z.number().int().positive().max(100_000).default(4000) })
+      .object({
+        max_message_chars: z.number().int().positive().max(100_000).default(4000),
+        /** Participant messages per session; beyond it chat:send is refused (bounds LLM cost per session). */
+        max_user_messages: z.number().int().positive().max(10_000).default(60),
+      })
       .strict()
-      .default({ max_message_chars: 4000 }),
+      .default({ max_message_chars: 4000, max_user_messages: 60 }),
   })
   .strict()
   .superRefine((study, ctx) => {

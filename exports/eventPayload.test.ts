@@ -46,4 +46,29 @@ describe('sanitizePayload', () => {
     expect(sanitizePayload({ file_name: 'jane-doe.png' }, ctx)).toEqual({ file_name: '[REDACTED:identity]' });
     expect(redactor.counts.identity).toBe(1);
   });
+  it('keeps the provider URL of a reply readable (not IP-redacted) but strips credentials from it', () => {
+    const redactor = createRedactor(new IdentityMatcher());
+    const ctx = { sessionId: 'sess-1', pseudonym: 'p1', redactor, uploadPaths: new Map<string, string>() };
+    const out = sanitizePayload(
+      {
+        replyId: 'r1',
+        provider: 'openai-compatible',
+        providerUrl: 'http://127.0.0.1:41234/v1',
+        nested: { provider_url: 'https://user:pw@10.1.2.3:8443/openai/v1?api-key=sk-live-123#x' },
+        note: 'served by http://127.0.0.1:41234/v1',
+        missing: { providerUrl: null },
+      },
+      ctx,
+    );
+    expect(out).toEqual({
+      replyId: 'r1',
+      provider: 'openai-compatible',
+      providerUrl: 'http://127.0.0.1:41234/v1',
+      nested: { provider_url: 'https://10.1.2.3:8443/openai/v1' },
+      // Only the provider URL key is exempt: the same address in free text is still redacted.
+      note: expect.not.stringContaining('127.0.0.1'),
+      missing: { providerUrl: null },
+    });
+    expect(JSON.stringify(out)).not.toContain('sk-live-123');
+  });
 });

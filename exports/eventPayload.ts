@@ -1,14 +1,23 @@
 import type { Redactor } from './redaction';
+import { sanitizeProviderUrl } from '../server/llm/openaiProvider';
 
 /**
  * Makes a trajectory event payload safe for events.jsonl: identity-bearing keys are dropped to a marker,
- * the server session id becomes its pseudonym, upload ids become dataset paths, and every remaining
- * string goes through the redactor.
+ * the server session id becomes its pseudonym, upload ids become dataset paths, a provider URL is kept
+ * (sanitised, not redacted), and every remaining string goes through the redactor.
  */
 
 /** Keys whose values identify a person or grant access, wherever they appear in a payload. */
 const IDENTITY_KEY =
   /^(url_?params|query|search|href|referr?er|token|participant_?token|access_?token|auth\w*|cookie|headers|ip|ip_?address|remote_?address|user_?agent|platform_?(user|study|session)_?id|prolific_?pid|worker_?id|assignment_?id|hit_?id|participant_?label|platform_?id|email|phone)$/i;
+
+/**
+ * The endpoint that answered (reply provenance). Text redaction would mangle it (a loopback or private
+ * provider's host becomes "[REDACTED:ip]"), losing the record of which provider answered; it names a
+ * service, not a person. It is re-sanitised instead (userinfo, query, fragment dropped) so a credential
+ * stored by an older version never reaches a dataset.
+ */
+const PROVIDER_URL_KEY = /^provider_?url$/i;
 
 /** A participant's own name for an uploaded file ("jane-doe-plot.png") may be personal: never exported as is. */
 const FILE_NAME_KEY = /^(file_?name|original_?(file_?)?name)$/i;
@@ -47,6 +56,8 @@ export function sanitizePayload(value: unknown, ctx: PayloadContext): unknown {
           ctx.redactor.counts.identity++;
           define(out, key, '[REDACTED:identity]');
         }
+      } else if (PROVIDER_URL_KEY.test(key) && typeof v === 'string') {
+        define(out, key, sanitizeProviderUrl(v));
       } else if (IDENTITY_KEY.test(key) || (key === 'params' && looksLikeUrlParams(v))) {
         ctx.redactor.counts.identity++;
         define(out, key, '[REDACTED:identity]');

@@ -24,6 +24,7 @@ import { finalErrorHandler } from './http/errorHandler';
 import { handshakeOriginAllowed } from './socket/origin';
 import { createLogger } from './logger';
 import { mountOptionalExtensions } from './extensions';
+import { DEFAULT_TRUST_PROXY, TrustProxySetting, type TrustProxy } from './trustProxy';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -53,6 +54,11 @@ export interface StartServerOptions {
   initialStudyStatus?: StudyStatus;
   /** Upper bound for one assistant reply (default 5 min). */
   replyTimeoutMs?: number;
+  /**
+   * express's 'trust proxy' (which hops may set X-Forwarded-For, hence req.ip for rate limits and logs).
+   * Default 'loopback'. A string is validated like TRUST_PROXY (see server/trustProxy.ts); bad → throws.
+   */
+  trustProxy?: TrustProxy;
   /** POST /api/join per IP per minute (default 60). */
   joinRateLimitPerMinute?: number;
   logger?: Logger;
@@ -80,6 +86,7 @@ export interface RunningServer {
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const log = options.logger ?? createLogger();
+  const trustProxy = resolveTrustProxy(options.trustProxy);
   const config = loadConfig({
     studiesDir: options.studiesDir ?? path.join(ROOT, 'studies'),
     surveysDir: options.surveysDir ?? path.join(ROOT, 'surveys'),
@@ -100,7 +107,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', trustProxy);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -215,4 +222,13 @@ function requestLog(log: Logger) {
     });
     next();
   };
+}
+
+/** Validates the trust-proxy option before anything opens (express would read the string "1" as an IP). */
+function resolveTrustProxy(value: TrustProxy | undefined): TrustProxy {
+  if (value === undefined) return DEFAULT_TRUST_PROXY;
+  if (typeof value === 'boolean') return value;
+  const parsed = TrustProxySetting.safeParse(String(value));
+  if (!parsed.success) throw new Error(`invalid trustProxy option "${value}": ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
 }

@@ -1,11 +1,13 @@
 /**
  * `npm start`: serves the platform. Env: PORT (3000), HOST (0.0.0.0), DATA_DIR (./data),
- * OPENAI_API_KEY / OPENAI_BASE_URL (without a key the offline demo assistant answers), LOG_LEVEL.
+ * OPENAI_API_KEY / OPENAI_BASE_URL (without a key the offline demo assistant answers), LOG_LEVEL,
+ * TRUST_PROXY (express 'trust proxy': loopback by default; see server/trustProxy.ts).
  */
 import path from 'node:path';
 import { startServer } from './app';
 import { ConfigError } from './services/config';
 import { createLogger } from './logger';
+import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
 
 const log = createLogger();
 const port = Number(process.env.PORT ?? 3000);
@@ -14,8 +16,17 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
+let trustProxy: TrustProxy;
+try {
+  trustProxy = trustProxyFromEnv(process.env.TRUST_PROXY);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(1);
+}
+
 try {
   const server = await startServer({
+    trustProxy,
     dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),
     port,
     host: process.env.HOST ?? '0.0.0.0',

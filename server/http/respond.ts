@@ -14,6 +14,7 @@ const STATUS: Record<ErrorCode, number> = {
   busy: 409,
   too_large: 413,
   rate_limited: 429,
+  limit_reached: 429,
   study_unavailable: 403,
   session_over: 409,
   internal: 500,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cutStream, hang, httpError, reply, stallStream, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
-import { OpenAIProvider, type OpenAIProviderOptions } from './openaiProvider';
+import { OpenAIProvider, sanitizeProviderUrl, type OpenAIProviderOptions } from './openaiProvider';
 import type { CompletionRequest } from './provider';
 
 let fake: FakeOpenAI | undefined;
@@ -173,5 +173,26 @@ describe('OpenAIProvider', () => {
     expect(res.error).toMatchObject({ kind: 'network', retryable: true });
     expect(res.attempts).toBe(2);
     void provider;
+  });
+});
+
+describe('provider URL as recorded', () => {
+  it('keeps scheme, host, port and path; drops userinfo, query and fragment', () => {
+    expect(sanitizeProviderUrl('https://user:p4ss@llm.example.org:8443/openai/v1?api-key=sk-secret&x=1#frag')).toBe('https://llm.example.org:8443/openai/v1');
+    expect(sanitizeProviderUrl('http://127.0.0.1:4000/v1')).toBe('http://127.0.0.1:4000/v1');
+    expect(sanitizeProviderUrl('https://api.openai.com/v1/')).toBe('https://api.openai.com/v1/');
+    expect(sanitizeProviderUrl('http://:tok@host/v1')).toBe('http://host/v1');
+    expect(sanitizeProviderUrl('not a url sk-secret')).not.toContain('sk-secret');
+  });
+
+  it('results and the instance never carry credentials from the configured base URL', async () => {
+    fake = await startFakeOpenAI();
+    const port = new URL(fake.url).port;
+    const provider = new OpenAIProvider({ baseURL: `http://user:s3cret@127.0.0.1:${port}/v1?api-key=sk-s3cret#s3cret`, apiKey: 'k', timeoutMs: 1_000, maxAttempts: 1 });
+    expect(provider.baseURL).toBe(fake.url);
+    // fetch refuses URLs with credentials, so this attempt fails; the failed result is recorded all the same.
+    const res = await provider.complete(ask());
+    expect(res.providerUrl).toBe(fake.url);
+    expect(JSON.stringify(res)).not.toContain('s3cret');
   });
 });

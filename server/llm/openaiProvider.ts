@@ -53,8 +53,24 @@ interface AttemptOutcome {
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
+/**
+ * The endpoint as it may be recorded (messages, events, judge audit, exports): scheme, host, port and
+ * path only. Userinfo (`user:pass@`), query (`?api-key=…`) and fragment can carry credentials, so they
+ * are dropped. An unparseable URL is recorded as a placeholder, never verbatim.
+ */
+export function sanitizeProviderUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return '[unparseable provider URL]';
+  }
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
 export class OpenAIProvider implements LlmProvider {
   readonly name: string;
+  /** The sanitised endpoint (see sanitizeProviderUrl): safe to store and show; never holds credentials. */
   readonly baseURL: string;
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
@@ -65,13 +81,15 @@ export class OpenAIProvider implements LlmProvider {
 
   constructor(options: OpenAIProviderOptions) {
     this.name = options.name ?? 'openai-compatible';
-    this.baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+    // The client gets the URL as configured; only the sanitised form is kept on the instance and recorded.
+    const connectURL = options.baseURL ?? DEFAULT_BASE_URL;
+    this.baseURL = sanitizeProviderUrl(connectURL);
     this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? 60_000));
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoff = { baseMs: options.backoffBaseMs ?? 500, maxMs: options.backoffMaxMs ?? 8_000, ...(options.random ? { random: options.random } : {}) };
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.maxTokensField = options.maxTokensField ?? 'max_tokens';
-    this.client = new OpenAI({ baseURL: this.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: this.timeoutMs });
+    this.client = new OpenAI({ baseURL: connectURL, apiKey: options.apiKey, maxRetries: 0, timeout: this.timeoutMs });
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {

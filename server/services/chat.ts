@@ -81,6 +81,10 @@ export class ChatService {
     const s = requireActive(this.ctx, sessionId, ['workspace']);
     if (p.text.length > s.study.chat.max_message_chars)
       throw new ServiceError('too_large', `message is too long: ${p.text.length} characters, at most ${s.study.chat.max_message_chars}`, 'text');
+    const limit = s.study.chat.max_user_messages;
+    const sent = store.messages.listForSession(sessionId).filter((m) => m.role === 'user').length;
+    if (sent >= limit)
+      throw new ServiceError('limit_reached', `message limit reached: this session allows ${limit} messages to the assistant; please continue without the chat`);
     if (this.inFlight.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
     this.refuseWhileClosing();
 

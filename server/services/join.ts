@@ -7,11 +7,15 @@ import { issueToken } from './participantTokens';
 import { WithdrawalsRepository } from '../db/repositories/withdrawals';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
 
-/** Public information about a study (landing/preview page). */
+/**
+ * Public information about a study (landing/preview page). A draft study is not public: it answers
+ * exactly like an unknown id (so neither its title and tasks nor its existence leak), and joinStudy,
+ * which starts here, refuses it the same way. Pilot and live are open; closed is shown as not accepting.
+ */
 export function studyPublic(ctx: ServiceContext, studyId: string): StudyPublic {
   const study = ctx.config.studies.get(studyId);
   const row = ctx.store.studies.get(studyId);
-  if (!study || !row) throw new ServiceError('not_found', `no study "${studyId}"`);
+  if (!study || !row || row.status === 'draft') throw new ServiceError('not_found', `no study "${studyId}"`);
   return {
     id: study.id,
     title: study.title,
