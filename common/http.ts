@@ -9,8 +9,8 @@ import { Slug } from './ids';
  *  POST /api/session/upload?field=<fieldId>&name=<file name>
  *       body: the raw image bytes, Content-Type image/png|image/jpeg|image/webp|image/gif,
  *       Authorization: Bearer <token>  → Envelope<UploadResponse>   (too big → 413 code too_large)
- *  GET  /api/session/uploads/:uploadId         → the image bytes   (Bearer or ?token=)
- *  GET  /api/session/materials/:name           → the study file     (Bearer or ?token=)
+ *  GET  /api/session/uploads/:uploadId         → the image bytes   (Bearer header only)
+ *  GET  /api/session/materials/:name           → the study file     (Bearer header only)
  */
 
 /** URL query parameters of the study link, passed through as-is (string values only). */

@@ -31,12 +31,15 @@ export function renderCodebook(files: readonly DatasetFileDef[], context: { stud
   lines.push(
     '## `artifacts/`',
     '',
-    'Uploaded files, as `artifacts/<session_id>/<version>-<field id>-<n>.<ext>`, named in `artifacts.jsonl`.',
+    'Uploaded files, as `artifacts/<session_id>/<n>-<field id>.<ext>` (`<n>` counts the session\'s uploads from 1;',
+    'the participant\'s own file name is not kept), named in `artifacts.jsonl`. `manifest.json` lists each with its',
+    'size and sha256.',
     '',
     '## `manifest.json`, `datapackage.json`',
     '',
-    'The manifest records the schema and app versions, export time, filters, row counts, the sha256 of every',
-    'file, redaction counts and a summary of the audit log. `datapackage.json` is a Frictionless Data Package.',
+    'The manifest records the schema and app versions, export time, filters, row counts, the size and sha256 of',
+    'every other file (uploaded files included; `rows` is null for files that are not tables), redaction counts',
+    'and a summary of the audit log. `datapackage.json` is a Frictionless Data Package.',
     '',
   );
   return lines.join('\n');

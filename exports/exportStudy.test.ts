@@ -50,6 +50,14 @@ function scienceText(dir: string): string {
     .join('\n');
 }
 
+/** Every file under `dir`, as paths relative to it with '/' separators. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    return entry.isDirectory() ? filesUnder(dir, rel) : [rel];
+  });
+}
+
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const jsonl = (path: string) => readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
@@ -120,6 +128,31 @@ describe('exportStudy', () => {
     // judge tables are empty: header only
     expect(readFileSync(join(out, 'judgements.csv'), 'utf8').trim()).toBe('session_id,rubric_id,rubric_hash,model,sample,score,parse_ok,cached,artifact_version');
     expect(readFileSync(join(out, 'annotations.csv'), 'utf8').trim()).toBe('session_id,turn,speaker,friction,grounding');
+  });
+
+  it('lists every file of the export, uploaded images included, in the manifest with its size and sha256', async () => {
+    const big = Buffer.concat([PNG, Buffer.alloc(300_000, 7)]); // spans several stream chunks
+    const first = seedSession(store, dataDir, 'demo', { image: { fileName: 'a.png', bytes: PNG }, artifact: { plan: 'a' } });
+    const second = seedSession(store, dataDir, 'demo', { image: { fileName: 'b.png', bytes: big }, artifact: { plan: 'b' } });
+    const out = join(dataDir, 'hashed');
+    const { manifest } = await exportStudy({ dataDir, studyId: 'demo', outDir: out, includePilot: false, includeIdentities: false });
+
+    const key = loadOrCreatePseudonymKey(dataDir);
+    const images = [`artifacts/${sessionPseudonym(key, first)}/1-figure.png`, `artifacts/${sessionPseudonym(key, second)}/1-figure.png`];
+    const onDisk = filesUnder(out).filter((f) => f !== 'manifest.json').sort();
+    expect(onDisk).toEqual(expect.arrayContaining(images));
+    // nothing on disk is missing from the manifest, nothing listed is missing on disk, nothing is listed twice
+    expect(manifest.files.map((f) => f.path).sort()).toEqual(onDisk);
+    for (const f of manifest.files) {
+      expect(f.sha256, f.path).toBe(sha(join(out, f.path)));
+      expect(f.bytes, f.path).toBe(statSync(join(out, f.path)).size);
+    }
+    const entry = (path: string) => manifest.files.find((f) => f.path === path);
+    expect(entry(images[0]!)).toEqual({ path: images[0], rows: null, bytes: PNG.length, sha256: createHash('sha256').update(PNG).digest('hex') });
+    expect(entry(images[1]!)).toEqual({ path: images[1], rows: null, bytes: big.length, sha256: createHash('sha256').update(big).digest('hex') });
+    expect(manifest.counts.artifact_files).toBe(2);
+    // manifest.json on disk says the same
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).files).toEqual(manifest.files);
   });
 
   it('writes identities.csv only with includeIdentities, holding the platform ids', async () => {

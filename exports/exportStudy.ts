@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { ExportReader, type ExportSessionRow } from '../server/db/repositories/adminExport';
@@ -7,6 +7,7 @@ import { renderCodebook } from './codebook';
 import { columnNames, datasetFiles, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
 import { buildDataPackage } from './datapackage';
 import { sanitizePayload } from './eventPayload';
+import { copyFileHashed } from './hashedCopy';
 import { appVersion, buildManifest, type AuditSummary, type Manifest, type ManifestFile } from './manifest';
 import { loadOrCreatePseudonymKey, participantTombstone, sessionPseudonym } from './pseudonym';
 import { createRedactor } from './redaction';
@@ -133,7 +134,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const total = reader.countSessions(options.studyId, options.includePilot);
     let done = 0;
     let withdrawnSessions = 0;
-    let artifactFiles = 0;
+    // One manifest entry per copied upload (path, bytes, sha256): the only per-session state kept to the end.
+    const artifactEntries: ManifestFile[] = [];
     const warnings: string[] = [];
 
     for (const s of reader.sessions(options.studyId, options.includePilot)) {
@@ -173,9 +175,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
           continue;
         }
         await mkdir(join(outDir, 'artifacts', pseudonym), { recursive: true });
-        await copyFile(source, join(outDir, rel));
+        const copied = await copyFileHashed(source, join(outDir, rel));
         uploadPaths.set(u.id, rel);
-        artifactFiles++;
+        artifactEntries.push({ path: rel, rows: null, bytes: copied.bytes, sha256: copied.sha256 });
       }
 
       for (const e of reader.events(s.id)) {
@@ -258,6 +260,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       ...[...written.entries()].map(([path, w]) => ({ path, rows: w.rows, bytes: w.bytes, sha256: w.sha256 })),
       { path: 'codebook.md', rows: null, bytes: codebook.bytes, sha256: codebook.sha256 },
       { path: 'datapackage.json', rows: null, bytes: datapackage.bytes, sha256: datapackage.sha256 },
+      ...artifactEntries,
     ];
     const rows = (p: string) => written.get(p)?.rows ?? 0;
     const audit = auditSummary(reader.auditRepository(), options.studyId);
@@ -270,7 +273,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         messages: rows('messages.jsonl'),
         events: rows('events.jsonl'),
         artifacts: rows('artifacts.jsonl'),
-        artifact_files: artifactFiles,
+        artifact_files: artifactEntries.length,
         judgements: rows('judgements.csv'),
         annotations: rows('annotations.csv'),
         identities: options.includeIdentities ? rows('identities.csv') : null,

@@ -30,19 +30,29 @@ export default function ParticipantApp({ studyId }: { studyId: string }) {
       </main>
     );
 
-  const { live, actions, token, connection } = view;
-  return (
-    <LiveSessionPage live={live} actions={actions} token={token} connection={connection} />
-  );
+  const { live, actions, token, connection, connectionNotice } = view;
+  return <LiveSessionPage live={live} actions={actions} token={token} connection={connection} connectionNotice={connectionNotice} />;
 }
 
-function LiveSessionPage({ live, actions, token, connection }: { live: LiveSession; actions: SessionActions; token: string; connection: ConnectionState }) {
+function LiveSessionPage({
+  live,
+  actions,
+  token,
+  connection,
+  connectionNotice,
+}: {
+  live: LiveSession;
+  actions: SessionActions;
+  token: string;
+  connection: ConnectionState;
+  connectionNotice: string | null;
+}) {
   useEffect(() => {
     document.title = `${live.state.studyTitle} · Tandem`;
   }, [live.state.studyTitle]);
   return (
     <>
-      <SessionHeader state={live.state} connection={connection} />
+      <SessionHeader state={live.state} connection={connection} notice={connectionNotice} />
       <StepView live={live} actions={actions} token={token} />
     </>
   );

@@ -11,7 +11,7 @@ const STEP_LABELS: [SessionState['step'], string][] = [
 ];
 
 /** Study title, where the participant is in the flow, time left and connection status. */
-export function SessionHeader({ state, connection }: { state: SessionState; connection: ConnectionState }) {
+export function SessionHeader({ state, connection, notice = null }: { state: SessionState; connection: ConnectionState; notice?: string | null }) {
   const active = state.status === 'active';
   return (
     <header className="topbar">
@@ -30,11 +30,27 @@ export function SessionHeader({ state, connection }: { state: SessionState; conn
       <span className="conn-group">
         {active && state.deadline !== null && <TimeLeft deadline={state.deadline} serverNow={state.serverNow} />}{' '}
         <span className={connection === 'connected' ? 'conn' : 'conn down'} role="status">
-          {connection === 'connected' ? '' : connection === 'reconnecting' ? 'Connection lost — reconnecting…' : 'Connecting…'}
+          {connectionLabel(connection, notice)}
         </span>
       </span>
     </header>
   );
+}
+
+/** The status line's text: empty when connected; the server's reason while it refuses the socket. */
+export function connectionLabel(connection: ConnectionState, notice: string | null): string {
+  switch (connection) {
+    case 'connected':
+      return '';
+    case 'reconnecting':
+      return 'Connection lost — reconnecting…';
+    case 'refused':
+      return notice ?? 'The server refused the connection — trying again in a moment…';
+    case 'unauthorized':
+      return 'This link is no longer valid for your session.';
+    case 'connecting':
+      return 'Connecting…';
+  }
 }
 
 /** Minutes left, corrected for the difference between the server's and the browser's clocks. */

@@ -61,8 +61,3 @@ export async function uploadImage(
     throw new RequestError('internal', error instanceof Error ? error.message : String(error));
   }
 }
-
-/** Adds the participant token to a session file URL, for links and <img> that cannot send headers. */
-export function withToken(url: string, token: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-}

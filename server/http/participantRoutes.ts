@@ -17,12 +17,15 @@ export interface ParticipantRoutesOptions {
   joinRateLimitPerMinute?: number;
 }
 
-/** The participant token from `Authorization: Bearer <token>` or, for plain links and <img>, `?token=`. */
+/**
+ * The participant token, from `Authorization: Bearer <token>` only. A token in the URL (`?token=`) is
+ * deliberately not accepted: URLs end up in browser history, proxy logs and Referer headers. The client
+ * fetches images and materials with the header into blob URLs instead.
+ */
 function tokenOf(req: Request): string | undefined {
   const header = req.get('authorization');
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
-  const q = req.query.token;
-  return typeof q === 'string' ? q : undefined;
+  return undefined;
 }
 
 /**
@@ -36,7 +39,10 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
   const authSession = (req: Request, res: Response): string | undefined => {
     const token = tokenOf(req);
     const sessionId = token ? sessionForToken(ctx.store, token) : undefined;
-    if (!sessionId) sendFail(res, 'unauthorized', 'missing or unknown participant token');
+    if (!sessionId) {
+      const inUrl = !token && req.query.token !== undefined;
+      sendFail(res, 'unauthorized', inUrl ? 'a token in the URL is not accepted; send it as "Authorization: Bearer <token>"' : 'missing or unknown participant token');
+    }
     return sessionId;
   };
 

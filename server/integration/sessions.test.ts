@@ -206,7 +206,7 @@ describe('participant session', () => {
     // A cannot fetch B's upload, nor reference it in its own artifact.
     const stolen = await fetch(`${t.server.url}/api/session/uploads/${idB}`, { headers: { authorization: `Bearer ${a.token}` } });
     expect(stolen.status).toBe(404);
-    const own = await fetch(`${t.server.url}/api/session/uploads/${idB}?token=${encodeURIComponent(b.token)}`);
+    const own = await fetch(`${t.server.url}/api/session/uploads/${idB}`, { headers: { authorization: `Bearer ${b.token}` } });
     expect(own.status).toBe(200);
     expect(Buffer.from(await own.arrayBuffer()).equals(tinyPng())).toBe(true);
     const draft = await call(sa, 'artifact:draft', { fields: { plot: idB }, clientTs: Date.now() });

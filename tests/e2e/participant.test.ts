@@ -9,13 +9,15 @@
  * Screenshots of each step go to /tmp/tandem-participant-*.png.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BrowserContext, Page } from 'playwright-core';
+import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
+import { MAX_SOCKETS_PER_SESSION } from '../../server/socket/sessionBudget';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { plotPng } from '../support/png';
 import { cutStream, lastUserText, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
@@ -63,7 +65,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function newPage(): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; errors: string[] }> {
+async function newPage(): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; errors: string[]; requested: string[] }> {
   const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -73,7 +75,17 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page; dialogs
     void dialog.dismiss();
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, dialogs, errors };
+  // Every URL the page requests: the participant token must never be in one (history, proxy logs).
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  return { context, page, dialogs, errors, requested };
+}
+
+/** Requested URLs that carry a token parameter or the stored participant token itself. */
+async function urlsWithToken(page: Page, requested: string[]): Promise<string[]> {
+  const stored = await page.evaluate(() => window.localStorage.getItem('tandem:session:visualization'));
+  const token = stored ? (JSON.parse(stored) as { token: string }).token : null;
+  return requested.filter((url) => /[?&]token=/.test(url) || (token !== null && (url.includes(token) || url.includes(encodeURIComponent(token)))));
 }
 
 /** Full-page shots, except the workspace: its chat is sticky, so a viewport shot shows what the participant sees. */
@@ -137,7 +149,7 @@ async function waitForReplies(page: Page, count: number) {
 
 describe('participant flow in Chromium', () => {
   it('completes the visualization study with a reload mid-chat, and the database holds every event once, in order', async () => {
-    const { context, page, dialogs, errors } = await newPage();
+    const { context, page, dialogs, errors, requested } = await newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const studyUrl = `${server.url}/study/visualization?PROLIFIC_PID=pid-e2e-1&STUDY_ID=prolific-study-1&SESSION_ID=prolific-session-1`;
     // The study's redirect goes to Prolific; answer it locally so we can see that it happened.
@@ -152,7 +164,13 @@ describe('participant flow in Chromium', () => {
 
     // Instructions
     await page.getByRole('heading', { name: /Instructions: What drives exam scores/ }).waitFor();
-    expect(await page.getByRole('link', { name: 'Download study_habits.csv' }).count()).toBe(1);
+    // The material downloads through the token header into a blob: URL, under its own name
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download study_habits.csv' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('study_habits.csv');
+    expect(download.url()).toMatch(/^blob:/);
+    expect(readFileSync(await download.path(), 'utf8').split('\n')[0]).toContain('study_hours');
     await shot(page, '2-instructions');
     await page.getByRole('button', { name: 'Start the task' }).click();
 
@@ -203,6 +221,8 @@ describe('participant flow in Chromium', () => {
     const preview = page.getByRole('img', { name: /Your uploaded image/ });
     await preview.waitFor();
     expect(await preview.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(120);
+    expect(await preview.getAttribute('src')).toMatch(/^blob:/); // fetched with the header, not ?token=
+    expect(await urlsWithToken(page, requested)).toEqual([]);
     await page.getByLabel('Interpretation').fill('The scatter plot shows a clear positive trend, which supports the hypothesis.');
     await page.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
     expect(await unlabelledControls(page)).toEqual([]);
@@ -459,6 +479,43 @@ describe('participant flow in Chromium', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('when the server refuses the socket (too many tabs), the page says why, retries by itself and carries on', async () => {
+    const { context, page, errors } = await newPage();
+    await page.goto(`${server.url}/study/visualization?participant_label=refused-tabs`);
+    await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+    await page.getByRole('heading', { name: /Instructions/ }).waitFor();
+    const stored = await page.evaluate(() => window.localStorage.getItem('tandem:session:visualization'));
+    const token = (JSON.parse(stored!) as { token: string }).token;
+
+    // Other "tabs" of the same session fill the server's socket budget (the page holds one place) ...
+    const openTab = () =>
+      new Promise<Socket>((resolve, reject) => {
+        const s = connect(server.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+        s.once('connect', () => resolve(s));
+        s.once('connect_error', reject);
+      });
+    const tabs: Socket[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_SESSION - 1; i++) tabs.push(await openTab());
+    // ... the server drops the page's socket and another tab takes its place before the page is back.
+    const tabIds = new Set(tabs.map((s) => s.id));
+    for (const s of await server.io.fetchSockets()) {
+      if ((s.handshake.auth as { token?: string }).token === token && !tabIds.has(s.id)) s.disconnect(true);
+    }
+    tabs.push(await openTab());
+
+    const status = page.locator('.topbar span[role="status"]');
+    await status.filter({ hasText: 'open in too many tabs' }).waitFor({ timeout: 15_000 });
+    await shot(page, '15-refused-too-many-tabs', false);
+    // A tab closes: the page gets back in on its next retry, without a reload, and the session works.
+    for (const s of tabs.splice(0, 3)) s.close();
+    await page.waitForFunction(() => document.querySelector('.topbar span[role="status"]')?.textContent === '', undefined, { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Start the task' }).click();
+    await page.getByRole('heading', { name: 'Chat with' }).waitFor();
+    expect(errors).toEqual([]);
+    for (const s of tabs) s.close();
+    await context.close();
   });
 
   it('reopening the link with the same platform id in a fresh browser resumes the same session', async () => {

@@ -92,21 +92,26 @@ describe('participant tokens', () => {
   });
 });
 
-describe('the token in a URL (?token= for <img> and download links)', () => {
-  it('is never written to the request log or the trajectory, and pages send no Referer', async () => {
+describe('the token in a URL (?token=)', () => {
+  it('opens nothing (only the Authorization header does), is never written to the request log or the trajectory, and pages send no Referer', async () => {
     const j = await join(t, 'visualization', { PROLIFIC_PID: 'log-leak-pid-1', SESSION_ID: 'log-leak-session-1' });
     const socket = await connectSocket(t, j.token);
     await toWorkspace(socket);
+    const auth = { headers: { authorization: `Bearer ${j.token}` } };
     const up = await fetch(`${t.server.url}/api/session/upload?field=plot&name=plot.png`, {
       method: 'POST',
       headers: { authorization: `Bearer ${j.token}`, 'content-type': 'image/png' },
       body: new Uint8Array(tinyPng()),
     }).then((r) => r.json() as Promise<any>);
+    // The header authorises the session's own files ...
+    expect((await fetch(`${t.server.url}/api/session/uploads/${up.data.uploadId}`, auth)).status).toBe(200);
+    expect((await fetch(`${t.server.url}/api/session/materials/study_habits.csv`, auth)).status).toBe(200);
+    expect((await fetch(`${t.server.url}/api/session/materials/nope.csv`, auth)).status).toBe(404);
+    expect((await fetch(`${t.server.url}/api/session/uploads/not-a-uuid`, auth)).status).toBe(404);
+    // ... the same token in the URL (old bookmarks, copied links) does not
     const q = `token=${encodeURIComponent(j.token)}`;
-    expect((await fetch(`${t.server.url}/api/session/uploads/${up.data.uploadId}?${q}`)).status).toBe(200);
-    expect((await fetch(`${t.server.url}/api/session/materials/study_habits.csv?${q}`)).status).toBe(200);
-    expect((await fetch(`${t.server.url}/api/session/materials/nope.csv?${q}`)).status).toBe(404);
-    expect((await fetch(`${t.server.url}/api/session/uploads/not-a-uuid?${q}`)).status).toBe(404);
+    expect((await fetch(`${t.server.url}/api/session/uploads/${up.data.uploadId}?${q}`)).status).toBe(401);
+    expect((await fetch(`${t.server.url}/api/session/materials/study_habits.csv?${q}`)).status).toBe(401);
     const page = await fetch(`${t.server.url}/study/visualization?PROLIFIC_PID=log-leak-pid-1&${q}`);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     await call(socket, 'telemetry', { kind: 'focus', clientTs: Date.now() });

@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import type { ArtifactField } from '../../../common/study';
 import type { UploadView } from '../../../common/session';
 import { messageOf } from '../../socket/errors';
-import { uploadImage, withToken } from '../api';
+import { uploadImage } from '../api';
+import { useSessionFileUrl } from '../sessionFiles';
 import { ErrorAlert, FieldLabel } from '../../ui/formParts';
 
 /**
@@ -31,7 +32,9 @@ export function ImageField({
   // the participant sees is exactly what was stored.
   const [fresh, setFresh] = useState<UploadView[]>([]);
   const stored = [...fresh, ...uploads].find((u) => u.id === value);
-  const preview = stored ? { url: withToken(stored.url, token), name: stored.fileName } : null;
+  // The stored image is fetched with the token header into a blob: URL (never a token in the <img> URL).
+  const previewFile = useSessionFileUrl(stored?.url ?? null, token);
+  const preview = stored ? { src: previewFile.src, error: previewFile.error, name: stored.fileName } : null;
 
   const choose = async (file: File | undefined) => {
     setError(null);
@@ -86,7 +89,13 @@ export function ImageField({
       <ErrorAlert message={error} />
       {preview && (
         <figure>
-          <img className="image-preview" src={preview.url} alt={`Your uploaded image for “${field.label}”: ${preview.name}`} />
+          {preview.src ? (
+            <img className="image-preview" src={preview.src} alt={`Your uploaded image for “${field.label}”: ${preview.name}`} />
+          ) : preview.error ? (
+            <p className="hint" role="status">The preview could not be loaded ({preview.error}). Your upload is saved.</p>
+          ) : (
+            <p className="hint" role="status">Loading the preview…</p>
+          )}
           <figcaption className="hint">Uploaded: {preview.name}</figcaption>
         </figure>
       )}

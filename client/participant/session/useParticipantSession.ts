@@ -28,7 +28,7 @@ export type SessionView =
   | { phase: 'loading'; message: string }
   | { phase: 'preview'; study: StudyPublic | null }
   | { phase: 'error'; message: string }
-  | { phase: 'live'; live: LiveSession; connection: ConnectionState; token: string; actions: SessionActions };
+  | { phase: 'live'; live: LiveSession; connection: ConnectionState; connectionNotice: string | null; token: string; actions: SessionActions };
 
 type Boot =
   | { phase: 'loading'; message: string }
@@ -51,6 +51,8 @@ export function useParticipantSession(studyId: string): SessionView {
     null,
   );
   const [connection, setConnection] = useState<ConnectionState>('connecting');
+  // Why the server refuses the socket for now (too many tabs, rate limit) while the socket retries.
+  const [connectionNotice, setConnectionNotice] = useState<string | null>(null);
 
   useEffect(() => {
     let disposed = false;
@@ -89,6 +91,12 @@ export function useParticipantSession(studyId: string): SessionView {
       s.onConnection((state) => {
         if (disposed) return;
         setConnection(state);
+        setConnectionNotice(s.notice);
+        // Refused before the session ever loaded: say why on the loading page instead of "Opening the study…".
+        if (state === 'refused' && s.notice) {
+          const notice = s.notice;
+          setBoot((current) => (current.phase === 'loading' ? { phase: 'loading', message: notice } : current));
+        }
         if (state === 'connected') {
           s.emit('session:state', { clientTs: Date.now() })
             .then((state) => {
@@ -150,7 +158,7 @@ export function useParticipantSession(studyId: string): SessionView {
 
   if (boot.phase !== 'connected') return boot;
   if (!live) return { phase: 'loading', message: 'Loading your session…' };
-  return { phase: 'live', live, connection, token: boot.token, actions: boot.actions };
+  return { phase: 'live', live, connection, connectionNotice, token: boot.token, actions: boot.actions };
 }
 
 function makeActions(
