@@ -36,7 +36,7 @@ export type ChatMessageView = z.infer<typeof ChatMessageView>;
 export const MaterialView = z.object({
   name: z.string(),
   description: z.string().nullable(),
-  /** GET with the participant token (Authorization: Bearer, or ?token=). */
+  /** GET with the participant token (Authorization: Bearer header only). */
   url: z.string(),
 });
 export type MaterialView = z.infer<typeof MaterialView>;
@@ -51,7 +51,7 @@ export const UploadView = z.object({
   fileName: z.string(),
   contentType: z.string(),
   bytes: z.number(),
-  /** GET with the participant token (Authorization: Bearer, or ?token=). */
+  /** GET with the participant token (Authorization: Bearer header only). */
   url: z.string(),
 });
 export type UploadView = z.infer<typeof UploadView>;

@@ -10,8 +10,7 @@ import {
   type AdminPushName,
   type AdminServerToClientEvents,
 } from '../../common/admin';
-import { Envelope } from '../../common/envelope';
-import { RequestError } from '../socket/errors';
+import { emitValidated, onValidated } from '../socket/validatedSocket';
 
 /**
  * Typed connection to the /admin namespace, driven by common/admin.ts like client/socket/sessionSocket.ts
@@ -40,40 +39,15 @@ export class AdminSocket {
   }
 
   emit<E extends AdminClientEventName>(event: E, payload: AdminClientPayload<E>): Promise<AdminAckData<E>> {
-    const spec = adminClientEvents[event];
-    const checked = spec.payload.safeParse(payload);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      const field = issue?.path.map(String).join('.');
-      return Promise.reject(new RequestError('invalid_input', `${event}: ${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`, field));
-    }
-    const replySchema = Envelope(spec.ack);
-    return new Promise<AdminAckData<E>>((resolve, reject) => {
-      // socket.io's typed emit cannot follow a generic event name; the payload was validated above.
-      const untyped = this.socket.timeout(this.ackTimeoutMs) as unknown as {
-        emit(event: string, payload: unknown, ack: (err: Error | null, reply: unknown) => void): void;
-      };
-      untyped.emit(event, checked.data, (err, reply) => {
-        if (err) return reject(new RequestError(this.socket.connected ? 'timeout' : 'disconnected', `The server did not answer ${event} in time.`));
-        const parsed = replySchema.safeParse(reply);
-        if (!parsed.success) reject(new RequestError('internal', `Unexpected reply to ${event}.`));
-        else if (parsed.data.ok) resolve(parsed.data.data as AdminAckData<E>);
-        else reject(new RequestError(parsed.data.error.code, parsed.data.error.message, parsed.data.error.field));
-      });
+    return emitValidated<AdminAckData<E>>(this.socket as Socket, event, adminClientEvents[event], payload, {
+      ackTimeoutMs: this.ackTimeoutMs,
+      timeoutMessage: `The server did not answer ${event} in time.`,
     });
   }
 
   /** Subscribes to a push; returns the unsubscribe function. */
   on<E extends AdminPushName>(event: E, handler: (payload: AdminPush<E>) => void): () => void {
-    const schema = adminServerPushes[event];
-    const listener = (payload: unknown) => {
-      const parsed = schema.safeParse(payload);
-      if (parsed.success) handler(parsed.data as AdminPush<E>);
-      else console.warn(`Dropped malformed ${event} push`, parsed.error.issues[0]);
-    };
-    const untyped = this.socket as unknown as { on(e: string, l: (p: unknown) => void): void; off(e: string, l: (p: unknown) => void): void };
-    untyped.on(event, listener);
-    return () => untyped.off(event, listener);
+    return onValidated<AdminPush<E>>(this.socket as Socket, event, adminServerPushes[event], handler);
   }
 
   close(): void {

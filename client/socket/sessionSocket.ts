@@ -10,8 +10,7 @@ import {
   type ServerPushName,
   type ServerToClientEvents,
 } from '../../common/events';
-import { Envelope } from '../../common/envelope';
-import { RequestError } from './errors';
+import { emitValidated, onValidated } from './validatedSocket';
 import { REFUSAL_UNAUTHORIZED, refusalNotice, retryDelayMs } from './reconnectPolicy';
 
 /** `refused`: the server turned the handshake down for now (rate limit, too many tabs); a retry is scheduled. */
@@ -107,47 +106,15 @@ export class SessionSocket {
    * socket.io's buffer and go out on reconnect; the timeout runs from the call.
    */
   emit<E extends ClientEventName>(event: E, payload: ClientPayload<E>): Promise<AckData<E>> {
-    const spec = clientEvents[event];
-    const checked = spec.payload.safeParse(payload);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      const field = issue?.path.map(String).join('.');
-      return Promise.reject(new RequestError('invalid_input', `${event}: ${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`, field));
-    }
-    const replySchema = Envelope(spec.ack);
-    return new Promise<AckData<E>>((resolve, reject) => {
-      // socket.io's typed emit cannot follow a generic event name; the payload was validated above.
-      const untyped = this.socket.timeout(this.ackTimeoutMs) as unknown as {
-        emit(event: string, payload: unknown, ack: (err: Error | null, reply: unknown) => void): void;
-      };
-      untyped.emit(event, checked.data, (err, reply) => {
-        if (err) {
-          reject(new RequestError(this.socket.connected ? 'timeout' : 'disconnected', 'The server did not answer in time. Please check your connection and try again.'));
-          return;
-        }
-        const parsed = replySchema.safeParse(reply);
-        if (!parsed.success) {
-          reject(new RequestError('internal', `Unexpected reply to ${event}.`));
-        } else if (parsed.data.ok) {
-          resolve(parsed.data.data as AckData<E>);
-        } else {
-          reject(new RequestError(parsed.data.error.code, parsed.data.error.message, parsed.data.error.field));
-        }
-      });
+    return emitValidated<AckData<E>>(this.socket as Socket, event, clientEvents[event], payload, {
+      ackTimeoutMs: this.ackTimeoutMs,
+      timeoutMessage: 'The server did not answer in time. Please check your connection and try again.',
     });
   }
 
   /** Subscribes to a server push; returns the unsubscribe function. */
   on<E extends ServerPushName>(event: E, handler: PushHandler<E>): () => void {
-    const schema = serverPushes[event];
-    const listener = (payload: unknown) => {
-      const parsed = schema.safeParse(payload);
-      if (parsed.success) handler(parsed.data as ServerPush<E>);
-      else console.warn(`Dropped malformed ${event} push`, parsed.error.issues[0]);
-    };
-    const untyped = this.socket as unknown as { on(e: string, l: (p: unknown) => void): void; off(e: string, l: (p: unknown) => void): void };
-    untyped.on(event, listener);
-    return () => untyped.off(event, listener);
+    return onValidated<ServerPush<E>>(this.socket as Socket, event, serverPushes[event], handler);
   }
 
   close(): void {
