@@ -1,0 +1,124 @@
+/**
+ * `npm run bench` — load comparison: N concurrent simulated participants (default 500) against one
+ * Tandem server (child process, 127.0.0.1), the provider pointed at a local OpenAI-compatible server
+ * (child process) streaming 200-token replies at 50 tokens/s, each token stamped with the time it was
+ * written (tests/harness/tokenMarkers.ts). Then the same traffic through a bare socket.io relay (same
+ * provider, same `openai` client, no database/validation/session logic), replaying the moments the
+ * platform's participants sent their messages. Reports messages/s, p50/p99 chat:send ack latency, the
+ * provider-token → client latency on both paths and their ratio, CPU per token, and checks the
+ * simulator's log against the database (zero lost, zero duplicated). With --rounds N the pair runs N
+ * times back to back (a fresh server each round) and the median ratios are reported, which steadies
+ * the figures on a machine whose background load changes.
+ *
+ *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
+ *                    [--rounds 1] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
+ *
+ * Stops by itself: every participant has a deadline and a watchdog ends the run after --max-seconds.
+ */
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { startChild } from '../tests/harness/childProcess';
+import { JsonlLog } from '../tests/harness/jsonlLog';
+import { runPlatformRound, runRelayRound, type RelayRound } from '../tests/harness/loadRounds';
+import { formatMs, formatSummary, median } from '../tests/harness/stats';
+import { formatReport } from '../tests/harness/checkLog';
+
+const Flags = z.object({
+  participants: z.coerce.number().int().min(1).max(2000).default(500),
+  turns: z.coerce.number().int().min(1).max(20).default(3),
+  tokens: z.coerce.number().int().min(1).max(4000).default(200),
+  tps: z.coerce.number().positive().max(10_000).default(50),
+  'mark-every': z.coerce.number().int().min(1).max(1000).default(10),
+  'think-ms': z.string().regex(/^\d+(-\d+)?$/, 'must be N or MIN-MAX').default('1000-3000'),
+  rounds: z.coerce.number().int().min(1).max(10).default(1),
+  study: z.string().default('travel-planning'),
+  log: z.string().optional(),
+  'max-seconds': z.coerce.number().positive().max(3600).default(900),
+  'skip-relay': z.boolean().default(false),
+});
+const { values } = parseArgs({
+  options: {
+    participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
+    'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
+    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' },
+  },
+  strict: true,
+});
+const parsed = Flags.safeParse(values);
+if (!parsed.success) {
+  const issue = parsed.error.issues[0]!;
+  console.error(`bench: --${String(issue.path[0])}: ${issue.message}`);
+  process.exit(2);
+}
+const f = parsed.data;
+const [thinkMin, thinkMax] = f['think-ms'].split('-').map(Number) as [number, number | undefined];
+const think = { min: thinkMin, max: thinkMax ?? thinkMin };
+const load = () => `${loadavg().map((x) => x.toFixed(2)).join(' ')} (${cpus().length} cores)`;
+
+const killers: Array<() => Promise<void>> = [];
+const watchdog = setTimeout(() => {
+  console.error(`bench: stopped by the --max-seconds ${f['max-seconds']} watchdog`);
+  for (const kill of killers) void kill();
+  process.exit(3);
+}, f['max-seconds'] * 1000);
+watchdog.unref();
+
+console.log(`bench: ${f.participants} participants × ${f.turns} turns, replies of ${f.tokens} tokens at ${f.tps} tokens/s (every ${f['mark-every']}th timestamped), think ${f['think-ms']} ms, study ${f.study}, ${f.rounds} round(s)`);
+const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
+  env: { TOKENS_PER_REPLY: String(f.tokens), TOKENS_PER_SECOND: String(f.tps), MARK_EVERY: String(f['mark-every']) },
+});
+killers.push(() => provider.kill('SIGKILL'));
+const fileLog = f.log ? new JsonlLog(f.log) : undefined;
+// Timed samples: every mark-every-th token carries its send time (the rest are plain one-token words).
+const expectedTokens = f.participants * f.turns * Math.ceil(f.tokens / f['mark-every']);
+const ratios: Array<{ p50: number; p99: number }> = [];
+let allOk = true;
+
+for (let round = 1; round <= f.rounds; round++) {
+  console.log(`\n=== round ${round}/${f.rounds} — load average ${load()}`);
+  const p = await runPlatformRound({
+    providerBaseURL: provider.ready.baseURL, studyId: f.study, participants: f.participants, turns: f.turns, think,
+    sessionDeadlineMs: (f['max-seconds'] - 10) * 1000, ...(fileLog ? { log: fileLog } : {}), onServer: (kill) => killers.push(kill),
+  });
+  const s = p.simulation;
+  console.log('platform (Tandem server, SQLite, validation, trajectory):');
+  console.log(`  completed ${s.completed}/${s.participants}, errors ${s.errors}${s.errorSamples.length ? ` (${s.errorSamples.join(' | ')})` : ''}, wall ${(s.wallMs / 1000).toFixed(1)} s`);
+  console.log(`  chat messages acked: ${s.messagesAcked} → ${s.messagesPerSecond.toFixed(1)} messages/s; timed tokens delivered ${p.tokens.count}/${expectedTokens}; all tokens → ${((p.tokens.count * f['mark-every']) / (s.wallMs / 1000)).toFixed(0)} tokens/s`);
+  console.log(`  replies streaming at once (mean): ${p.meanConcurrentReplies.toFixed(0)}; streamed replies that did not add up to the stored text: ${s.streamMismatches}`);
+  console.log(`  chat:send ack latency:      ${formatSummary(s.chatAck)}`);
+  console.log(`  provider token → client:    ${formatSummary(p.tokens)}`);
+  console.log(`  server process CPU: ${p.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(p.cpuSeconds, p.tokens.count * f['mark-every'])} per token delivered)`);
+  console.log(`  server event-loop delay: ${p.serverLagMs ? `p50 ${formatMs(p.serverLagMs.p50)}, p99 ${formatMs(p.serverLagMs.p99)}, max ${formatMs(p.serverLagMs.max)}` : 'n/a'}`);
+  console.log(`  load-generator event-loop delay: p50 ${formatMs(p.clientLagMs.p50)}, p99 ${formatMs(p.clientLagMs.p99)}`);
+  console.log(`  log vs database: ${formatReport(p.check)}`);
+  allOk &&= p.ok;
+
+  if (f['skip-relay']) continue;
+  const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, schedule: p.sendSchedule, onRelay: (kill) => killers.push(kill) });
+  console.log('bare socket.io relay (same provider and openai client, same send times; no DB, no validation):');
+  console.log(`  replies ${r.traffic.replies}, failed ${r.traffic.failedReplies}, wall ${(r.traffic.wallMs / 1000).toFixed(1)} s, timed tokens ${r.tokens.count}/${expectedTokens}, replies streaming at once (mean) ${r.traffic.meanConcurrentReplies.toFixed(0)}`);
+  console.log(`  provider token → client:    ${formatSummary(r.tokens)}`);
+  console.log(`  relay process CPU: ${r.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(r.cpuSeconds, r.tokens.count * f['mark-every'])} per token delivered)`);
+  console.log(`  load-generator event-loop delay: p50 ${formatMs(r.clientLagMs.p50)}, p99 ${formatMs(r.clientLagMs.p99)}`);
+  const ratio = { p50: p.tokens.p50 / r.tokens.p50, p99: p.tokens.p99 / r.tokens.p99 };
+  ratios.push(ratio);
+  console.log(`  round ${round} ratio platform/relay: p50 ${ratio.p50.toFixed(2)}×, p99 ${ratio.p99.toFixed(2)}×`);
+}
+await fileLog?.close();
+await provider.kill('SIGTERM');
+
+if (ratios.length > 0) {
+  console.log(
+    `\nadded latency ratio platform/relay (median of ${ratios.length} round(s)): p50 ${median(ratios.map((x) => x.p50)).toFixed(2)}×, ` +
+      `p99 ${median(ratios.map((x) => x.p99)).toFixed(2)}×; goal ≤ 1.2×`,
+  );
+}
+console.log(`zero lost / zero duplicated / all completed in every round: ${allOk ? 'yes — PASS' : 'NO — FAIL'}`);
+console.log(`load average at end: ${load()}`);
+process.exitCode = allOk ? 0 : 1;
+clearTimeout(watchdog);
+
+function perToken(cpuSeconds: number | null, tokens: number): string {
+  return cpuSeconds === null ? 'n/a' : `${((cpuSeconds * 1e6) / Math.max(1, tokens)).toFixed(0)} µs`;
+}

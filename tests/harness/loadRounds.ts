@@ -1,0 +1,151 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { openStore } from '../../server/db/store';
+import { checkLogAgainstStore, isClean, type LogCheckReport } from './checkLog';
+import { cpuSecondsOf, startChild } from './childProcess';
+import { preciseNowMs } from './clock';
+import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
+import { runRelayTraffic, type RelayTrafficResult } from './relayClients';
+import { ServerChild } from './serverChild';
+import { runSimulation, type SimulationSummary } from './simulation';
+import { summarizeLatencies, type LatencySummary } from './stats';
+
+/**
+ * One round of the load benchmark (bench/load.ts): the platform run and the bare-relay run that
+ * replays its send times. Each measures provider-token → client latency, the serving process's CPU
+ * (start-up excluded) and the load generator's own event-loop delay.
+ */
+
+export interface PlatformRound {
+  simulation: SimulationSummary;
+  tokens: LatencySummary;
+  check: LogCheckReport;
+  ok: boolean;
+  cpuSeconds: number | null;
+  clientLagMs: { p50: number; p99: number };
+  /** The server process's own event-loop delay during the round. */
+  serverLagMs: { p50: number; p99: number; max: number } | null;
+  meanConcurrentReplies: number;
+  /** Per participant, ms after the round's start at which each chat message was first sent. */
+  sendSchedule: number[][];
+}
+
+export async function runPlatformRound(o: {
+  providerBaseURL: string;
+  studyId: string;
+  participants: number;
+  turns: number;
+  think: { min: number; max: number };
+  sessionDeadlineMs: number;
+  log?: ParticipantLogSink;
+  onServer?: (kill: () => Promise<void>) => void;
+}): Promise<PlatformRound> {
+  const server = new ServerChild({ providerBaseURL: o.providerBaseURL, env: { REPLY_TIMEOUT_MS: '120000', PROVIDER_TIMEOUT_MS: '30000' } });
+  o.onServer?.(() => server.dispose());
+  try {
+    await server.start();
+    const cpuAtStart = cpuSecondsOf(server.pid);
+    const memory = new MemoryLog();
+    const startedAt = preciseNowMs();
+    const lag = startLagMonitor();
+    const simulation = await runSimulation({
+      baseUrl: server.url,
+      studyId: o.studyId,
+      participants: o.participants,
+      concurrency: o.participants,
+      chatLines: Array.from({ length: o.turns }, (_, i) => `Load-test message ${i + 1}: what do you suggest?`),
+      thinkMs: o.think,
+      log: o.log ? new TeeLog([memory, o.log]) : memory,
+      sessionDeadlineMs: o.sessionDeadlineMs,
+      replyIdleMs: 60_000,
+      rampMs: 10,
+    });
+    const clientLagMs = lag.stop();
+    const cpuNow = cpuSecondsOf(server.pid);
+    await server.stop();
+    const serverLagMs = server.lastStats()?.eventLoopDelayMs ?? null;
+    const store = openStore(server.dataDir);
+    let check: LogCheckReport;
+    try {
+      check = checkLogAgainstStore(memory.records, store, { expectAnswered: true });
+    } finally {
+      store.close();
+    }
+    return {
+      simulation,
+      tokens: summarizeLatencies(simulation.results.flatMap((r) => r.tokenLatencyMs)),
+      check,
+      ok: isClean(check) && simulation.completed === simulation.participants && simulation.streamMismatches === 0,
+      cpuSeconds: cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null,
+      clientLagMs,
+      serverLagMs,
+      meanConcurrentReplies: meanConcurrentReplies(memory.records, simulation.wallMs),
+      sendSchedule: sendSchedule(memory.records, startedAt),
+    };
+  } finally {
+    await server.dispose();
+  }
+}
+
+export interface RelayRound {
+  traffic: RelayTrafficResult;
+  tokens: LatencySummary;
+  cpuSeconds: number | null;
+  clientLagMs: { p50: number; p99: number };
+}
+
+export async function runRelayRound(o: { providerBaseURL: string; schedule: number[][]; onRelay?: (kill: () => Promise<void>) => void }): Promise<RelayRound> {
+  const relay = await startChild<{ url: string }>(new URL('./relayProcess.ts', import.meta.url), { env: { PROVIDER_BASE_URL: o.providerBaseURL } });
+  o.onRelay?.(() => relay.kill('SIGKILL'));
+  try {
+    const cpuAtStart = cpuSecondsOf(relay.child.pid);
+    const lag = startLagMonitor();
+    const traffic = await runRelayTraffic({ url: relay.ready.url, participants: 0, turns: 0, thinkMs: { min: 0, max: 0 }, schedule: o.schedule });
+    const clientLagMs = lag.stop();
+    const cpuNow = cpuSecondsOf(relay.child.pid);
+    return {
+      traffic,
+      tokens: summarizeLatencies(traffic.tokenLatenciesMs),
+      cpuSeconds: cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null,
+      clientLagMs,
+    };
+  } finally {
+    await relay.kill('SIGTERM');
+  }
+}
+
+const LAG_RESOLUTION_MS = 10;
+
+/** Event-loop delay of this (load-generating) process; percentiles in ms beyond the sampling period. */
+function startLagMonitor(): { stop(): { p50: number; p99: number } } {
+  const h: IntervalHistogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  h.enable();
+  const beyond = (p: number) => Math.max(0, h.percentile(p) / 1e6 - LAG_RESOLUTION_MS);
+  return {
+    stop: () => {
+      h.disable();
+      return { p50: beyond(50), p99: beyond(99) };
+    },
+  };
+}
+
+/** Per participant, when (ms after `startedAt`) each chat message was first sent, from the log. */
+function sendSchedule(records: readonly LogRecord[], startedAt: number): number[][] {
+  const byParticipant = new Map<number, Map<string, number>>();
+  for (const r of records) {
+    if (r.kind !== 'send' || typeof r.clientId !== 'string') continue;
+    const sends = byParticipant.get(r.participant) ?? byParticipant.set(r.participant, new Map()).get(r.participant)!;
+    if (!sends.has(r.clientId)) sends.set(r.clientId, r.t - startedAt);
+  }
+  return [...byParticipant.values()].map((sends) => [...sends.values()].sort((a, b) => a - b));
+}
+
+/** Time-averaged number of replies in flight: Σ(chat ack → chat:done) / wall time. */
+function meanConcurrentReplies(records: readonly LogRecord[], wallMs: number): number {
+  const ackAt = new Map<string, number>();
+  let streamingMs = 0;
+  for (const r of records) {
+    if (r.kind === 'chat_ack' && typeof r.replyId === 'string') ackAt.set(r.replyId, r.t);
+    if (r.kind === 'chat:done' && typeof r.replyId === 'string' && ackAt.has(r.replyId)) streamingMs += r.t - ackAt.get(r.replyId)!;
+  }
+  return streamingMs / wallMs;
+}

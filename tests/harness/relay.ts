@@ -1,0 +1,49 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { Server as SocketServer } from 'socket.io';
+
+/**
+ * The bare baseline for the load benchmark: a socket.io server that, for each `relay:chat` from a
+ * client, streams a completion from the same OpenAI-compatible provider through the same `openai`
+ * client and forwards every delta to that client. No database, no validation, no session state, so
+ * the latency it adds is the floor that socket.io + the openai client impose; the platform's added
+ * latency is reported as a ratio to it.
+ */
+export interface RunningRelay {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startRelay(options: { providerBaseURL: string; model?: string; port?: number }): Promise<RunningRelay> {
+  const openai = new OpenAI({ baseURL: options.providerBaseURL, apiKey: 'relay', maxRetries: 0 });
+  const http = createServer();
+  const io = new SocketServer(http, { serveClient: false });
+  io.on('connection', (socket) => {
+    socket.on('relay:chat', async (payload: { id: string; text: string }) => {
+      try {
+        const stream = await openai.chat.completions.create({
+          model: options.model ?? 'timed-fake',
+          messages: [{ role: 'user', content: String(payload?.text ?? '') }],
+          stream: true,
+        });
+        for await (const part of stream) {
+          const text = part.choices[0]?.delta?.content;
+          if (text) socket.emit('relay:delta', { id: payload.id, text });
+        }
+        socket.emit('relay:done', { id: payload.id });
+      } catch (error) {
+        socket.emit('relay:done', { id: payload.id, error: String(error) });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      http.closeAllConnections();
+    },
+  };
+}

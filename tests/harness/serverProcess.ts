@@ -1,0 +1,47 @@
+/**
+ * Child-process entry for the Tandem server under test (crash, fault and load runs), so it can be
+ * SIGKILLed and restarted on the same DATA_DIR and port. Env:
+ *   DATA_DIR (required), PORT (0 = random), PROVIDER_BASE_URL (OpenAI-compatible …/v1; required),
+ *   PROVIDER_TIMEOUT_MS (per attempt, default 10000), PROVIDER_MAX_ATTEMPTS (3), PROVIDER_BACKOFF_MS (50),
+ *   REPLY_TIMEOUT_MS (60000), JOIN_RATE_LIMIT (100000), LOG_LEVEL (warn).
+ * Prints `READY {"url","port"}` once listening, and `STATS {"eventLoopDelayMs":{p50,p99,max}}` on SIGTERM.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startServer } from '../../server/app';
+import { createLogger } from '../../server/logger';
+import { announceReady } from './childProcess';
+
+const env = process.env;
+const need = (name: string): string => {
+  const v = env[name];
+  if (!v) throw new Error(`${name} is required`);
+  return v;
+};
+
+const server = await startServer({
+  dataDir: need('DATA_DIR'),
+  port: Number(env.PORT ?? 0),
+  host: '127.0.0.1',
+  openai: {
+    baseURL: need('PROVIDER_BASE_URL'),
+    apiKey: 'harness',
+    timeoutMs: Number(env.PROVIDER_TIMEOUT_MS ?? 10_000),
+    maxAttempts: Number(env.PROVIDER_MAX_ATTEMPTS ?? 3),
+    backoffBaseMs: Number(env.PROVIDER_BACKOFF_MS ?? 50),
+    backoffMaxMs: 1_000,
+  },
+  env: { OPENAI_API_KEY: 'harness' },
+  replyTimeoutMs: Number(env.REPLY_TIMEOUT_MS ?? 60_000),
+  joinRateLimitPerMinute: Number(env.JOIN_RATE_LIMIT ?? 100_000),
+  logger: createLogger(env.LOG_LEVEL ?? 'warn'),
+});
+// The server's own event-loop delay (ms), printed as `STATS {...}` on SIGTERM for the load benchmark.
+const lag = monitorEventLoopDelay({ resolution: 10 });
+lag.enable();
+announceReady({ url: server.url, port: server.port });
+process.once('SIGTERM', () => {
+  lag.disable();
+  const ms = (ns: number) => Math.max(0, ns / 1e6 - 10); // beyond the 10 ms sampling period
+  process.stdout.write(`STATS ${JSON.stringify({ eventLoopDelayMs: { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) } })}\n`);
+  void server.close().then(() => process.exit(0));
+});
