@@ -22,12 +22,11 @@ export class ArtifactsRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
   saveDraft(d: ArtifactDraftRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO artifact_drafts (session_id, fields, event_seq, saved_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT(session_id) DO UPDATE SET fields = excluded.fields, event_seq = excluded.event_seq, saved_at = excluded.saved_at`,
-      )
-      .run(d.sessionId, JSON.stringify(d.fields), d.eventSeq, d.savedAt);
+    cachedStatement(
+      this.db,
+      `INSERT INTO artifact_drafts (session_id, fields, event_seq, saved_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(session_id) DO UPDATE SET fields = excluded.fields, event_seq = excluded.event_seq, saved_at = excluded.saved_at`,
+    ).run(d.sessionId, JSON.stringify(d.fields), d.eventSeq, d.savedAt);
   }
 
   getDraft(sessionId: string): ArtifactDraftRow | undefined {
@@ -41,8 +40,7 @@ export class ArtifactsRepository {
   insertVersion(sessionId: string, fields: FieldValues, eventSeq: number, submittedAt: number): number {
     const r = cachedStatement(this.db, 'SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE session_id = ?').get(sessionId) as { v: number };
     const version = r.v + 1;
-    this.db
-      .prepare('INSERT INTO artifacts (session_id, version, fields, event_seq, submitted_at) VALUES (?, ?, ?, ?, ?)')
+    cachedStatement(this.db, 'INSERT INTO artifacts (session_id, version, fields, event_seq, submitted_at) VALUES (?, ?, ?, ?, ?)')
       .run(sessionId, version, JSON.stringify(fields), eventSeq, submittedAt);
     return version;
   }

@@ -35,8 +35,7 @@ export class EventsRepository {
   append(sessionId: string, type: string, payload: unknown, serverTs: number, clientTs: number | null): number {
     const r = cachedStatement(this.db, 'SELECT COALESCE(MAX(seq), 0) AS last FROM events WHERE session_id = ?').get(sessionId) as { last: number };
     const seq = r.last + 1;
-    this.db
-      .prepare('INSERT INTO events (session_id, seq, type, payload, server_ts, client_ts) VALUES (?, ?, ?, ?, ?, ?)')
+    cachedStatement(this.db, 'INSERT INTO events (session_id, seq, type, payload, server_ts, client_ts) VALUES (?, ?, ?, ?, ?, ?)')
       .run(sessionId, seq, type, JSON.stringify(payload ?? null), serverTs, clientTs);
     return seq;
   }

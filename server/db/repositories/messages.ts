@@ -84,13 +84,12 @@ export class MessagesRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(m: MessageRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO messages (id, session_id, event_seq, role, text, client_id, reply_to, status, tokens, provider, provider_url,
-           model, requested_model, params, usage, ttft_ms, duration_ms, finish_reason, interrupted, attempts, error, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    cachedStatement(
+      this.db,
+      `INSERT INTO messages (id, session_id, event_seq, role, text, client_id, reply_to, status, tokens, provider, provider_url,
+         model, requested_model, params, usage, ttft_ms, duration_ms, finish_reason, interrupted, attempts, error, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
         m.id,
         m.sessionId,
         m.eventSeq,

@@ -63,12 +63,11 @@ export class SessionsRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): SessionRow {
-    this.db
-      .prepare(
-        `INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'consent', 'active', ?, ?, ?)`,
-      )
-      .run(s.id, s.studyId, s.taskId, s.conditionId, s.isPilot ? 1 : 0, s.createdAt, s.createdAt);
+    cachedStatement(
+      this.db,
+      `INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'consent', 'active', ?, ?, ?)`,
+    ).run(s.id, s.studyId, s.taskId, s.conditionId, s.isPilot ? 1 : 0, s.createdAt, s.createdAt);
     return this.get(s.id)!;
   }
 
@@ -91,16 +90,14 @@ export class SessionsRepository {
 
   /** Number of non-pilot sessions per condition (conditions with none are absent). */
   countByCondition(studyId: string): Map<string, number> {
-    const rows = this.db
-      .prepare('SELECT condition_id AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY condition_id')
+    const rows = cachedStatement(this.db, 'SELECT condition_id AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY condition_id')
       .all(studyId) as { k: string; n: number }[];
     return new Map(rows.map((r) => [r.k, r.n]));
   }
 
   /** Number of non-pilot sessions per task (tasks with none are absent). */
   countByTask(studyId: string): Map<string, number> {
-    const rows = this.db
-      .prepare('SELECT task_id AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY task_id')
+    const rows = cachedStatement(this.db, 'SELECT task_id AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY task_id')
       .all(studyId) as { k: string; n: number }[];
     return new Map(rows.map((r) => [r.k, r.n]));
   }
@@ -108,8 +105,7 @@ export class SessionsRepository {
   /** Active sessions whose deadline may have passed (consented before `consentedBefore`). */
   listActiveConsentedBefore(consentedBefore: number): SessionRow[] {
     return (
-      this.db
-        .prepare(`SELECT * FROM sessions WHERE status = 'active' AND consented_at IS NOT NULL AND consented_at < ?`)
+      cachedStatement(this.db, `SELECT * FROM sessions WHERE status = 'active' AND consented_at IS NOT NULL AND consented_at < ?`)
         .all(consentedBefore) as Raw[]
     ).map(toRow);
   }
