@@ -110,7 +110,8 @@ describe('a reply that never ends', () => {
     fake.script(stallStream(['Alpha', ' beta', ' gamma'], 2));
     const deltas: string[] = [];
     socket.on('chat:delta', (d) => deltas.push(d.text));
-    const secondDelta = nextPush(socket, 'chat:delta', (d) => d.text === ' beta');
+    // Chunks arriving together may come as one delta: wait until both have streamed.
+    const secondDelta = nextPush(socket, 'chat:delta', () => deltas.join('') === 'Alpha beta');
     const done = nextPush(socket, 'chat:done', undefined, 10_000);
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Greek letters', clientTs: Date.now() });
     await secondDelta;

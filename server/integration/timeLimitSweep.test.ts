@@ -117,7 +117,10 @@ describe('time-limit sweep', () => {
     await toWorkspace(socket);
     // Two chunks, then the stream goes silent: no more deltas, so only the sweep can end it.
     fake.script(stallStream(['Day one: ', 'Lisbon.', ' Day two'], 2));
-    const second = nextPush(socket, 'chat:delta', (d) => d.text === 'Lisbon.');
+    // Chunks arriving together may come as one delta: wait until both have streamed.
+    let streamed = '';
+    socket.on('chat:delta', (d) => (streamed += d.text));
+    const second = nextPush(socket, 'chat:delta', () => streamed === 'Day one: Lisbon.');
     const failed = nextPush(socket, 'chat:error');
     const timedOut = nextPush(socket, 'session:state', (s) => s.status === 'timed_out');
     const ack = await callOk(socket, 'chat:send', { clientId: 'sweep-reply-1', text: 'Plan it', clientTs: clock.now });

@@ -19,6 +19,10 @@ interface InFlight extends InFlightView {
   abortedBy: AbortCause | null;
   /** Set once the reply's outcome is decided: later deltas (from a provider we gave up on) are dropped. */
   finished: boolean;
+  /** How much of `text` has been pushed to the participant as chat:delta. */
+  pushed: number;
+  /** A push of the text not yet sent is scheduled for the end of this event-loop turn. */
+  pushScheduled: boolean;
   done: Promise<void>;
 }
 
@@ -69,7 +73,8 @@ export class ChatService {
 
   inFlightView(sessionId: string): InFlightView | null {
     const f = this.inFlight.get(sessionId);
-    return f ? { replyId: f.replyId, replyTo: f.replyTo, text: f.text } : null;
+    // Only the text already pushed: the deltas still to come continue exactly from there.
+    return f ? { replyId: f.replyId, replyTo: f.replyTo, text: f.text.slice(0, f.pushed) } : null;
   }
 
   send(sessionId: string, p: ChatSend): ChatSendAck {
@@ -200,6 +205,8 @@ export class ChatService {
       abort: new AbortController(),
       abortedBy: null,
       finished: false,
+      pushed: 0,
+      pushScheduled: false,
       done: Promise.resolve(),
     };
     this.inFlight.set(sessionId, entry);
@@ -262,7 +269,7 @@ export class ChatService {
           firstDeltaAt ??= ctx.now();
           f.text += text;
           cp.onText();
-          ctx.push(sessionId, 'chat:delta', { replyId: f.replyId, text });
+          this.scheduleDeltaPush(f);
           if (f.deadline !== null && ctx.now() >= f.deadline) this.abortReply(f, 'time_limit');
         },
       });
@@ -275,6 +282,8 @@ export class ChatService {
       for (const t of timers) clearTimeout(t);
       f.finished = true;
       checkpoint?.close();
+      // Every streamed fragment reaches the participant before chat:done / chat:error.
+      this.pushPendingDelta(f);
     }
     try {
       this.storeReply(s, f, result);
@@ -283,6 +292,25 @@ export class ChatService {
       ctx.log.error({ err, sessionId }, 'could not store reply');
       ctx.push(sessionId, 'chat:error', { replyId: f.replyId, message: 'The reply could not be saved. Please press Retry.', retryable: true, partial: null });
     }
+  }
+
+  /**
+   * Deltas that arrive in the same event-loop turn go out as one chat:delta at the end of that turn. When
+   * the server keeps up this is one push per provider chunk with no added delay; when many replies stream
+   * at once it cuts the per-token socket writes that would otherwise saturate the event loop (BENCHMARKS.md).
+   */
+  private scheduleDeltaPush(f: InFlight): void {
+    if (f.pushScheduled) return;
+    f.pushScheduled = true;
+    setImmediate(() => this.pushPendingDelta(f));
+  }
+
+  private pushPendingDelta(f: InFlight): void {
+    f.pushScheduled = false;
+    if (f.pushed >= f.text.length) return;
+    const text = f.text.slice(f.pushed);
+    f.pushed = f.text.length;
+    this.ctx.push(f.sessionId, 'chat:delta', { replyId: f.replyId, text });
   }
 
   /**
