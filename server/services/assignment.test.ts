@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assignCondition } from './assignment';
+import { seededRandom } from '../../analysis/stats/seededRandom';
 
-/** Small deterministic PRNG (mulberry32) so a failure is reproducible. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+// Seeded arrivals, so a failure is reproducible.
 function simulate(options: string[], arrivals: number, rng: () => number): Map<string, number> {
   const counts = new Map<string, number>();
   for (let i = 0; i < arrivals; i++) {
@@ -31,7 +21,7 @@ describe('assignCondition (balanced)', () => {
     [['a', 'b', 'c']],
   ])('1,000 arrivals over %j end with max − min ≤ 1', (options) => {
     for (const seed of [1, 2, 3]) {
-      const counts = simulate(options, 1000, mulberry32(seed));
+      const counts = simulate(options, 1000, seededRandom(seed));
       const values = options.map((o) => counts.get(o) ?? 0);
       expect(values.reduce((a, b) => a + b, 0)).toBe(1000);
       expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(1);
@@ -56,7 +46,7 @@ describe('assignCondition (balanced)', () => {
     expect(assignCondition(['a', 'b', 'c'], counts, () => 0)).toBe('a');
     expect(assignCondition(['a', 'b', 'c'], counts, () => 0.99)).toBe('b');
     const seen = new Set<string>();
-    const rng = mulberry32(42);
+    const rng = seededRandom(42);
     for (let i = 0; i < 200; i++) seen.add(assignCondition(['a', 'b', 'c'], counts, rng));
     expect([...seen].sort()).toEqual(['a', 'b']);
   });

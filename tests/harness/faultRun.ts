@@ -4,6 +4,7 @@ import { checkLogAgainstStore, type LogCheckReport } from './checkLog';
 import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
 import { ServerChild } from './serverChild';
 import { runSimulation, type SimulationSummary } from './simulation';
+import { seededRandom } from '../../analysis/stats/seededRandom';
 
 /**
  * Provider-fault scenario: a fraction of provider calls (default 20%) fail, spread evenly over
@@ -39,18 +40,6 @@ export interface FaultScenarioResult {
   retryableErrorsSeen: number;
   /** Retryable chat:errors after which the participant did not send chat:retry. */
   errorsNotRetried: number;
-}
-
-/** mulberry32: a small seeded PRNG so the fault schedule is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export async function runFaultScenario(o: FaultScenarioOptions): Promise<FaultScenarioResult> {
