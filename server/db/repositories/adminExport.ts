@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../database';
 import { AuditRepository } from './audit';
+import type { IdentityRow } from './identities';
 
 /**
  * Read-only queries for the dataset export, on a connection of its own: the export keeps iterators
@@ -28,14 +29,8 @@ export interface ExportSessionRow {
   answerKinds: Record<string, string>;
 }
 
-export interface ExportIdentity {
-  platform: string;
-  platformUserId: string | null;
-  platformStudyId: string | null;
-  platformSessionId: string | null;
-  urlParams: Record<string, string>;
-  createdAt: number;
-}
+/** A session's identity row as the exporter reads it (identities.csv and the redaction list). */
+export type ExportIdentity = Omit<IdentityRow, 'sessionId' | 'studyId'>;
 
 export interface ExportMessage {
   seq: number;
