@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../database';
 import { AuditRepository } from './audit';
-import type { IdentityRow } from './identities';
+import { toIdentityRow, type IdentityRaw, type IdentityRow } from './identities';
 
 /**
  * Read-only queries for the dataset export, on a connection of its own: the export keeps iterators
@@ -222,43 +222,14 @@ export class ExportReader {
   }
 
   identity(sessionId: string): ExportIdentity | undefined {
-    const r = this.stmt('SELECT * FROM identities WHERE session_id = ?').get(sessionId) as
-      | { platform: string; platform_user_id: string | null; platform_study_id: string | null; platform_session_id: string | null; url_params: string; created_at: number }
-      | undefined;
-    return (
-      r && {
-        platform: r.platform,
-        platformUserId: r.platform_user_id,
-        platformStudyId: r.platform_study_id,
-        platformSessionId: r.platform_session_id,
-        urlParams: JSON.parse(r.url_params) as Record<string, string>,
-        createdAt: r.created_at,
-      }
-    );
+    const r = this.stmt('SELECT * FROM identities WHERE session_id = ?').get(sessionId) as IdentityRaw | undefined;
+    return r && toIdentityRow(r);
   }
 
   /** Every identity of the study (for the redaction matcher). */
   *identities(studyId: string): Generator<ExportIdentity & { sessionId: string }> {
     const stmt = this.db.prepare('SELECT * FROM identities WHERE study_id = ?');
-    for (const r of stmt.iterate(studyId) as IterableIterator<{
-      session_id: string;
-      platform: string;
-      platform_user_id: string | null;
-      platform_study_id: string | null;
-      platform_session_id: string | null;
-      url_params: string;
-      created_at: number;
-    }>) {
-      yield {
-        sessionId: r.session_id,
-        platform: r.platform,
-        platformUserId: r.platform_user_id,
-        platformStudyId: r.platform_study_id,
-        platformSessionId: r.platform_session_id,
-        urlParams: JSON.parse(r.url_params) as Record<string, string>,
-        createdAt: r.created_at,
-      };
-    }
+    for (const r of stmt.iterate(studyId) as IterableIterator<IdentityRaw>) yield toIdentityRow(r);
   }
 
   /** Messages in trajectory order; seq is the 1-based position within the session. */

@@ -12,7 +12,8 @@ export interface IdentityRow {
   createdAt: number;
 }
 
-interface Raw {
+/** An identities row as SQLite returns it. */
+export interface IdentityRaw {
   session_id: string;
   study_id: string;
   platform: string;
@@ -22,7 +23,8 @@ interface Raw {
   url_params: string;
   created_at: number;
 }
-const toRow = (r: Raw): IdentityRow => ({
+/** Maps a stored identities row to its typed form (URL parameters parsed). */
+export const toIdentityRow = (r: IdentityRaw): IdentityRow => ({
   sessionId: r.session_id,
   studyId: r.study_id,
   platform: r.platform,
@@ -63,7 +65,7 @@ export class IdentitiesRepository {
   }
 
   get(sessionId: string): IdentityRow | undefined {
-    const r = cachedStatement(this.db, 'SELECT * FROM identities WHERE session_id = ?').get(sessionId) as Raw | undefined;
-    return r && toRow(r);
+    const r = cachedStatement(this.db, 'SELECT * FROM identities WHERE session_id = ?').get(sessionId) as IdentityRaw | undefined;
+    return r && toIdentityRow(r);
   }
 }
