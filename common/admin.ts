@@ -86,19 +86,23 @@ export const StudySummaryList = z.array(StudySummary);
 export const ConnectionState = z.enum(['connected', 'idle', 'disconnected']);
 export type ConnectionState = z.infer<typeof ConnectionState>;
 
-export const MonitorSession = z.object({
+/** What the monitor and the session list both say about a session. */
+const SessionOverview = z.object({
   sessionId: z.string(),
   taskId: z.string(),
   conditionId: z.string(),
   step: z.string(),
   status: z.string(),
   isPilot: z.boolean(),
-  connection: ConnectionState,
+  createdAt: z.number(),
   lastActivityAt: z.number(),
   messages: z.number().int(),
+});
+
+export const MonitorSession = SessionOverview.extend({
+  connection: ConnectionState,
   /** ms since consent (or since the session began, before consent); frozen at the end of the session. */
   elapsedMs: z.number(),
-  createdAt: z.number(),
 });
 export type MonitorSession = z.infer<typeof MonitorSession>;
 
@@ -107,19 +111,10 @@ export const MonitorSnapshot = z.object({ studyId: z.string(), at: z.number(), s
 export type MonitorSnapshot = z.infer<typeof MonitorSnapshot>;
 
 /** One row of GET /studies/:studyId/sessions. */
-export const SessionListEntry = z.object({
-  sessionId: z.string(),
-  taskId: z.string(),
-  conditionId: z.string(),
-  step: z.string(),
-  status: z.string(),
-  isPilot: z.boolean(),
-  createdAt: z.number(),
+export const SessionListEntry = SessionOverview.extend({
   consentedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
   submittedAt: z.number().nullable(),
-  lastActivityAt: z.number(),
-  messages: z.number().int(),
 });
 export type SessionListEntry = z.infer<typeof SessionListEntry>;
 export const SessionList = z.array(SessionListEntry);
