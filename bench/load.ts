@@ -12,6 +12,7 @@
  *
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
  *                    [--rounds 1] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
+ *                    [--provider-thread on|off] [--profile <dir>]   (off: provider calls on the event loop; profile: V8 CPU profiles of the server)
  *
  * Stops by itself: every participant has a deadline and a watchdog ends the run after --max-seconds.
  */
@@ -20,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
 import { JsonlLog } from '../tests/harness/jsonlLog';
-import { runPlatformRound, runRelayRound, type RelayRound } from '../tests/harness/loadRounds';
+import { runPlatformRound, runRelayRound, type RelayRound, type RigCpu } from '../tests/harness/loadRounds';
 import { formatMs, formatSummary, median } from '../tests/harness/stats';
 import { formatReport } from '../tests/harness/checkLog';
 
@@ -36,12 +37,14 @@ const Flags = z.object({
   log: z.string().optional(),
   'max-seconds': z.coerce.number().positive().max(3600).default(900),
   'skip-relay': z.boolean().default(false),
+  'provider-thread': z.enum(['on', 'off']).default('on'),
+  profile: z.string().optional(),
 });
 const { values } = parseArgs({
   options: {
     participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
     'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
-    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' },
+    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, profile: { type: 'string' },
   },
   strict: true,
 });
@@ -78,8 +81,9 @@ let allOk = true;
 for (let round = 1; round <= f.rounds; round++) {
   console.log(`\n=== round ${round}/${f.rounds} — load average ${load()}`);
   const p = await runPlatformRound({
-    providerBaseURL: provider.ready.baseURL, studyId: f.study, participants: f.participants, turns: f.turns, think,
+    providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, studyId: f.study, participants: f.participants, turns: f.turns, think,
     sessionDeadlineMs: (f['max-seconds'] - 10) * 1000, ...(fileLog ? { log: fileLog } : {}), onServer: (kill) => killers.push(kill),
+    serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, ...(f.profile ? { profileDir: f.profile } : {}),
   });
   const s = p.simulation;
   console.log('platform (Tandem server, SQLite, validation, trajectory):');
@@ -91,16 +95,18 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  server process CPU: ${p.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(p.cpuSeconds, p.tokens.count * f['mark-every'])} per token delivered)`);
   console.log(`  server event-loop delay: ${p.serverLagMs ? `p50 ${formatMs(p.serverLagMs.p50)}, p99 ${formatMs(p.serverLagMs.p99)}, max ${formatMs(p.serverLagMs.max)}` : 'n/a'}`);
   console.log(`  load-generator event-loop delay: p50 ${formatMs(p.clientLagMs.p50)}, p99 ${formatMs(p.clientLagMs.p99)}`);
+  console.log(`  machine: ${machineUse(p.cpuSeconds, p.rig, s.wallMs)}`);
   console.log(`  log vs database: ${formatReport(p.check)}`);
   allOk &&= p.ok;
 
   if (f['skip-relay']) continue;
-  const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, schedule: p.sendSchedule, onRelay: (kill) => killers.push(kill) });
+  const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, schedule: p.sendSchedule, onRelay: (kill) => killers.push(kill) });
   console.log('bare socket.io relay (same provider and openai client, same send times; no DB, no validation):');
   console.log(`  replies ${r.traffic.replies}, failed ${r.traffic.failedReplies}, wall ${(r.traffic.wallMs / 1000).toFixed(1)} s, timed tokens ${r.tokens.count}/${expectedTokens}, replies streaming at once (mean) ${r.traffic.meanConcurrentReplies.toFixed(0)}`);
   console.log(`  provider token → client:    ${formatSummary(r.tokens)}`);
   console.log(`  relay process CPU: ${r.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(r.cpuSeconds, r.tokens.count * f['mark-every'])} per token delivered)`);
   console.log(`  load-generator event-loop delay: p50 ${formatMs(r.clientLagMs.p50)}, p99 ${formatMs(r.clientLagMs.p99)}`);
+  console.log(`  machine: ${machineUse(r.cpuSeconds, r.rig, r.traffic.wallMs)}`);
   const ratio = { p50: p.tokens.p50 / r.tokens.p50, p99: p.tokens.p99 / r.tokens.p99 };
   ratios.push(ratio);
   console.log(`  round ${round} ratio platform/relay: p50 ${ratio.p50.toFixed(2)}×, p99 ${ratio.p99.toFixed(2)}×`);
@@ -118,6 +124,13 @@ console.log(`zero lost / zero duplicated / all completed in every round: ${allOk
 console.log(`load average at end: ${load()}`);
 process.exitCode = allOk ? 0 : 1;
 clearTimeout(watchdog);
+
+/** Mean cores used over the run by the server (or relay), the load generator and the provider, and their sum. */
+function machineUse(serverCpu: number | null, rig: RigCpu, wallMs: number): string {
+  const cores = (seconds: number | null) => (seconds === null ? 'n/a' : (seconds / (wallMs / 1000)).toFixed(2));
+  const total = serverCpu !== null && rig.providerSeconds !== null ? serverCpu + rig.generatorSeconds + rig.providerSeconds : null;
+  return `mean cores busy — served ${cores(serverCpu)}, load generator ${cores(rig.generatorSeconds)}, provider ${cores(rig.providerSeconds)}, total ${cores(total)} of ${cpus().length}`;
+}
 
 function perToken(cpuSeconds: number | null, tokens: number): string {
   return cpuSeconds === null ? 'n/a' : `${((cpuSeconds * 1e6) / Math.max(1, tokens)).toFixed(0)} µs`;

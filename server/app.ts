@@ -8,12 +8,14 @@ import helmet from 'helmet';
 import { Server } from 'socket.io';
 import type { Logger } from 'pino';
 import { openStore, type Store } from './db/store';
+import { startWalCheckpointer } from './db/walCheckpointer';
 import { loadConfig, type LoadedConfig } from './services/config';
 import type { ServiceContext } from './services/context';
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
 import type { LlmProvider } from './llm/provider';
+import { ProviderThread } from './llm/providerThread/providerThread';
 import type { ProviderConfig } from './llm/createProvider';
 import type { OfflineProviderOptions } from './llm/offlineProvider';
 import type { Condition } from '../common/study';
@@ -54,6 +56,11 @@ export interface StartServerOptions {
   initialStudyStatus?: StudyStatus;
   /** Upper bound for one assistant reply (default 5 min). */
   replyTimeoutMs?: number;
+  /**
+   * Run OpenAI-compatible chat calls on a worker thread (default true), so that parsing many streamed
+   * replies does not delay participants' socket traffic on the event loop (BENCHMARKS.md).
+   */
+  providerThread?: boolean;
   /**
    * express's 'trust proxy' (which hops may set X-Forwarded-For, hence req.ip for rate limits and logs).
    * Default 'loopback'. A string is validated like TRUST_PROXY (see server/trustProxy.ts); bad → throws.
@@ -104,6 +111,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     store.close();
     throw err;
   }
+  // WAL checkpoints (the only fsyncs with synchronous=NORMAL) run on a worker, not inside a participant's commit.
+  const walCheckpointer = startWalCheckpointer(store.db, store.file, { log });
 
   const app = express();
   app.disable('x-powered-by');
@@ -124,6 +133,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     allowRequest: (req, callback) => callback(null, handshakeOriginAllowed(req)),
   });
 
+  const providerThread = options.providerThread === false ? undefined : new ProviderThread(log);
   const offline: OfflineProviderOptions = { ...(options.offline ?? {}) };
   if (options.offlineReplyDelayMs !== undefined) offline.firstTokenDelayMs = options.offlineReplyDelayMs;
   const ctx: ServiceContext = {
@@ -138,6 +148,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ...(options.openai ? { openai: options.openai } : {}),
       offline,
       ...(options.env ? { env: options.env } : {}),
+      ...(providerThread ? { thread: providerThread } : {}),
       logger: log,
     }),
     push: (sessionId, event, payload) => {
@@ -161,13 +172,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   serveClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
   app.use(finalErrorHandler(log));
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
-      httpServer.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // e.g. EADDRINUSE: leave nothing running behind the error.
+    await participants.chat.shutdown();
+    await walCheckpointer.stop();
+    store.close();
+    throw err;
+  }
   const address = httpServer.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
@@ -176,9 +195,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const close = () =>
     (closing ??= (async () => {
       await participants.chat.shutdown();
+      await providerThread?.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await walCheckpointer.stop();
       store.close();
     })());
 

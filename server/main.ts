@@ -1,7 +1,8 @@
 /**
  * `npm start`: serves the platform. Env: PORT (3000), HOST (0.0.0.0), DATA_DIR (./data),
  * OPENAI_API_KEY / OPENAI_BASE_URL (without a key the offline demo assistant answers), LOG_LEVEL,
- * TRUST_PROXY (express 'trust proxy': loopback by default; see server/trustProxy.ts).
+ * TRUST_PROXY (express 'trust proxy': loopback by default; see server/trustProxy.ts),
+ * PROVIDER_THREAD (on | off, default on: OpenAI-compatible calls run on a worker thread; see BENCHMARKS.md).
  */
 import path from 'node:path';
 import { startServer } from './app';
@@ -10,6 +11,11 @@ import { createLogger } from './logger';
 import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
 
 const log = createLogger();
+const providerThread = process.env.PROVIDER_THREAD ?? 'on';
+if (providerThread !== 'on' && providerThread !== 'off') {
+  console.error(`PROVIDER_THREAD must be "on" or "off", got "${providerThread}"`);
+  process.exit(1);
+}
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, got "${process.env.PORT}"`);
@@ -30,6 +36,7 @@ try {
     dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),
     port,
     host: process.env.HOST ?? '0.0.0.0',
+    providerThread: providerThread === 'on',
     logger: log,
   });
   const base = `http://localhost:${server.port}`;

@@ -13,6 +13,7 @@ import pino, { type Logger } from 'pino';
 import { OfflineProvider, type OfflineProviderOptions } from './offlineProvider';
 import { OpenAIProvider, type OpenAIProviderOptions } from './openaiProvider';
 import type { LlmProvider } from './provider';
+import { ThreadedOpenAIProvider, type ProviderThread } from './providerThread/providerThread';
 
 export interface ProviderConfig {
   provider: 'openai' | 'offline';
@@ -43,6 +44,8 @@ export interface CreatedProvider {
 export interface CreateProviderContext {
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** Run OpenAI-compatible calls on this worker thread instead of the caller's event loop (the server does). */
+  thread?: ProviderThread;
 }
 
 let defaultLogger: Logger | undefined;
@@ -74,5 +77,6 @@ export function createProvider(config: ProviderConfig, context: CreateProviderCo
     ...(config.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: config.maxRetryAfterMs } : {}),
     ...(config.maxTokensField !== undefined ? { maxTokensField: config.maxTokensField } : {}),
   };
-  return { provider: new OpenAIProvider(options), kind: 'openai', fellBackToOffline: false, reason: null };
+  const provider = context.thread ? new ThreadedOpenAIProvider(context.thread, options) : new OpenAIProvider(options);
+  return { provider, kind: 'openai', fellBackToOffline: false, reason: null };
 }

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cutStream, hang, httpError, reply, stallStream, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { OpenAIProvider, sanitizeProviderUrl, type OpenAIProviderOptions } from './openaiProvider';
-import type { CompletionRequest } from './provider';
+import type { CompletionRequest, LlmProvider } from './provider';
+import { ProviderThread, ThreadedOpenAIProvider } from './providerThread/providerThread';
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -9,19 +10,27 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function setup(options: Partial<OpenAIProviderOptions> = {}): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
-  fake = await startFakeOpenAI();
-  const provider = new OpenAIProvider({
-    baseURL: fake.url, apiKey: 'test-key', timeoutMs: 2_000, maxAttempts: 3, backoffBaseMs: 10, backoffMaxMs: 40, ...options,
-  });
-  return { fake, provider };
-}
+// The server runs these calls on a worker thread (providerThread/): the same contract must hold there.
+const thread = new ProviderThread();
+afterAll(() => thread.close());
+const implementations: Array<[string, (options: OpenAIProviderOptions) => LlmProvider]> = [
+  ['on the event loop', (options) => new OpenAIProvider(options)],
+  ['on the provider thread', (options) => new ThreadedOpenAIProvider(thread, options)],
+];
 
 const ask = (extra: Partial<CompletionRequest> = {}): CompletionRequest => ({
   model: 'gpt-test-1', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello?' }], ...extra,
 });
 
-describe('OpenAIProvider', () => {
+describe.each(implementations)('OpenAIProvider %s', (_where, makeProvider) => {
+  async function setup(options: Partial<OpenAIProviderOptions> = {}): Promise<{ fake: FakeOpenAI; provider: LlmProvider }> {
+    fake = await startFakeOpenAI();
+    const provider = makeProvider({
+      baseURL: fake.url, apiKey: 'test-key', timeoutMs: 2_000, maxAttempts: 3, backoffBaseMs: 10, backoffMaxMs: 40, ...options,
+    });
+    return { fake, provider };
+  }
+
   it('streams a reply in order, with usage, ttft, model, fingerprint and request parameters', async () => {
     const { fake, provider } = await setup();
     fake.script(reply(['Hi', ' there', ', friend.'], { tokensPerSecond: 100, model: 'gpt-test-1-2025', systemFingerprint: 'fp_abc', usage: { prompt_tokens: 21, completion_tokens: 4 } }));
@@ -168,7 +177,7 @@ describe('OpenAIProvider', () => {
     const { fake, provider } = await setup({ maxAttempts: 2 });
     const url = fake.url;
     await fake.close();
-    const dead = new OpenAIProvider({ baseURL: url, apiKey: 'k', timeoutMs: 1_000, maxAttempts: 2, backoffBaseMs: 5, backoffMaxMs: 5 });
+    const dead = makeProvider({ baseURL: url, apiKey: 'k', timeoutMs: 1_000, maxAttempts: 2, backoffBaseMs: 5, backoffMaxMs: 5 });
     const res = await dead.complete(ask());
     expect(res.error).toMatchObject({ kind: 'network', retryable: true });
     expect(res.attempts).toBe(2);

@@ -53,6 +53,11 @@ interface AttemptOutcome {
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
+/** The name and the sanitised endpoint a provider built from these options records with every result. */
+export function providerIdentity(options: Pick<OpenAIProviderOptions, 'name' | 'baseURL'>): { name: string; providerUrl: string } {
+  return { name: options.name ?? 'openai-compatible', providerUrl: sanitizeProviderUrl(options.baseURL ?? DEFAULT_BASE_URL) };
+}
+
 /**
  * The endpoint as it may be recorded (messages, events, judge audit, exports): scheme, host, port and
  * path only. Userinfo (`user:pass@`), query (`?api-key=…`) and fragment can carry credentials, so they
@@ -80,16 +85,16 @@ export class OpenAIProvider implements LlmProvider {
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 
   constructor(options: OpenAIProviderOptions) {
-    this.name = options.name ?? 'openai-compatible';
     // The client gets the URL as configured; only the sanitised form is kept on the instance and recorded.
-    const connectURL = options.baseURL ?? DEFAULT_BASE_URL;
-    this.baseURL = sanitizeProviderUrl(connectURL);
+    const identity = providerIdentity(options);
+    this.name = identity.name;
+    this.baseURL = identity.providerUrl;
     this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? 60_000));
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoff = { baseMs: options.backoffBaseMs ?? 500, maxMs: options.backoffMaxMs ?? 8_000, ...(options.random ? { random: options.random } : {}) };
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.maxTokensField = options.maxTokensField ?? 'max_tokens';
-    this.client = new OpenAI({ baseURL: connectURL, apiKey: options.apiKey, maxRetries: 0, timeout: this.timeoutMs });
+    this.client = new OpenAI({ baseURL: options.baseURL ?? DEFAULT_BASE_URL, apiKey: options.apiKey, maxRetries: 0, timeout: this.timeoutMs });
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
@@ -134,12 +139,14 @@ export class OpenAIProvider implements LlmProvider {
     const controller = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
+    // Re-armed on every chunk: refresh() restarts the same timer instead of allocating one per token.
     const armTimer = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
+      if (timer) timer.refresh();
+      else
+        timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
     };
     const onUserAbort = (): void => controller.abort();
     request.signal?.addEventListener('abort', onUserAbort, { once: true });

@@ -3,6 +3,7 @@ import type { Condition } from '../../common/study';
 import type { LlmProvider } from '../llm/provider';
 import { createProvider, type ProviderConfig } from '../llm/createProvider';
 import type { OfflineProviderOptions } from '../llm/offlineProvider';
+import type { ProviderThread } from '../llm/providerThread/providerThread';
 import type { ProviderResolver, ResolvedProvider } from './context';
 
 export interface ProviderResolverOptions {
@@ -13,6 +14,8 @@ export interface ProviderResolverOptions {
   offline?: OfflineProviderOptions;
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** Where OpenAI-compatible calls run (see llm/providerThread); default: this event loop. */
+  thread?: ProviderThread;
 }
 
 /**
@@ -32,7 +35,11 @@ export function providerResolver(options: ProviderResolverOptions = {}): Provide
     } else {
       const created = createProvider(
         { provider: condition.provider, ...(options.openai ?? {}), ...(options.offline ? { offline: options.offline } : {}) },
-        { ...(options.env ? { env: options.env } : {}), ...(options.logger ? { logger: options.logger } : {}) },
+        {
+          ...(options.env ? { env: options.env } : {}),
+          ...(options.logger ? { logger: options.logger } : {}),
+          ...(options.thread ? { thread: options.thread } : {}),
+        },
       );
       resolved = { provider: created.provider, offline: created.kind === 'offline' };
       cache.set(key, resolved);

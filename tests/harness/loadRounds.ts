@@ -27,10 +27,31 @@ export interface PlatformRound {
   meanConcurrentReplies: number;
   /** Per participant, ms after the round's start at which each chat message was first sent. */
   sendSchedule: number[][];
+  /** CPU used by the load generator (this process) and the provider process during the run. */
+  rig: RigCpu;
+}
+
+/** CPU seconds of the benchmark's own processes over one run (how much of the machine the rig took). */
+export interface RigCpu {
+  generatorSeconds: number;
+  providerSeconds: number | null;
+}
+
+/** Starts measuring the rig's CPU; call the result at the end of the run. */
+function measureRig(providerPid: number | undefined): () => RigCpu {
+  const generator = process.cpuUsage();
+  const provider = cpuSecondsOf(providerPid);
+  return () => {
+    const used = process.cpuUsage(generator);
+    const providerNow = cpuSecondsOf(providerPid);
+    return { generatorSeconds: (used.user + used.system) / 1e6, providerSeconds: provider !== null && providerNow !== null ? providerNow - provider : null };
+  };
 }
 
 export async function runPlatformRound(o: {
   providerBaseURL: string;
+  /** The provider process, to measure its CPU. */
+  providerPid?: number;
   studyId: string;
   participants: number;
   turns: number;
@@ -38,12 +59,21 @@ export async function runPlatformRound(o: {
   sessionDeadlineMs: number;
   log?: ParticipantLogSink;
   onServer?: (kill: () => Promise<void>) => void;
+  /** Extra environment for the server (e.g. PROVIDER_THREAD=off). */
+  serverEnv?: Record<string, string>;
+  /** Write V8 CPU profiles of the server (main thread and workers) to this folder. */
+  profileDir?: string;
 }): Promise<PlatformRound> {
-  const server = new ServerChild({ providerBaseURL: o.providerBaseURL, env: { REPLY_TIMEOUT_MS: '120000', PROVIDER_TIMEOUT_MS: '30000' } });
+  const server = new ServerChild({
+    providerBaseURL: o.providerBaseURL,
+    env: { REPLY_TIMEOUT_MS: '120000', PROVIDER_TIMEOUT_MS: '30000', ...o.serverEnv },
+    ...(o.profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, '--cpu-prof-interval=500'] } : {}),
+  });
   o.onServer?.(() => server.dispose());
   try {
     await server.start();
     const cpuAtStart = cpuSecondsOf(server.pid);
+    const rig = measureRig(o.providerPid);
     const memory = new MemoryLog();
     const startedAt = preciseNowMs();
     const lag = startLagMonitor();
@@ -61,6 +91,7 @@ export async function runPlatformRound(o: {
     });
     const clientLagMs = lag.stop();
     const cpuNow = cpuSecondsOf(server.pid);
+    const rigCpu = rig();
     await server.stop();
     const serverLagMs = server.lastStats()?.eventLoopDelayMs ?? null;
     const store = openStore(server.dataDir);
@@ -80,6 +111,7 @@ export async function runPlatformRound(o: {
       serverLagMs,
       meanConcurrentReplies: meanConcurrentReplies(memory.records, simulation.wallMs),
       sendSchedule: sendSchedule(memory.records, startedAt),
+      rig: rigCpu,
     };
   } finally {
     await server.dispose();
@@ -91,18 +123,26 @@ export interface RelayRound {
   tokens: LatencySummary;
   cpuSeconds: number | null;
   clientLagMs: { p50: number; p99: number };
+  rig: RigCpu;
 }
 
-export async function runRelayRound(o: { providerBaseURL: string; schedule: number[][]; onRelay?: (kill: () => Promise<void>) => void }): Promise<RelayRound> {
+export async function runRelayRound(o: {
+  providerBaseURL: string;
+  providerPid?: number;
+  schedule: number[][];
+  onRelay?: (kill: () => Promise<void>) => void;
+}): Promise<RelayRound> {
   const relay = await startChild<{ url: string }>(new URL('./relayProcess.ts', import.meta.url), { env: { PROVIDER_BASE_URL: o.providerBaseURL } });
   o.onRelay?.(() => relay.kill('SIGKILL'));
   try {
     const cpuAtStart = cpuSecondsOf(relay.child.pid);
+    const rig = measureRig(o.providerPid);
     const lag = startLagMonitor();
     const traffic = await runRelayTraffic({ url: relay.ready.url, participants: 0, turns: 0, thinkMs: { min: 0, max: 0 }, schedule: o.schedule });
     const clientLagMs = lag.stop();
     const cpuNow = cpuSecondsOf(relay.child.pid);
     return {
+      rig: rig(),
       traffic,
       tokens: summarizeLatencies(traffic.tokenLatenciesMs),
       cpuSeconds: cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null,

@@ -59,7 +59,6 @@ export interface ParticipantResult {
 
 type ReplyOutcome = 'complete' | 'stopped' | 'failed';
 type Signal =
-  | { kind: 'delta'; d: ChatDelta }
   | { kind: 'done'; d: ChatDone }
   | { kind: 'error'; d: ChatError }
   | { kind: 'reconnected' };
@@ -88,6 +87,8 @@ class SimulatedParticipant {
   /** Token timing per reply: created on the reply's first delta, which may arrive in the same read as the ack. */
   private readonly trackers = new Map<string, MarkerTracker>();
   private trackedReplyId: string | null = null;
+  /** When the last chat:delta arrived (preciseNowMs): streaming keeps a reply wait from timing out. */
+  private lastDeltaAt = 0;
   /** Text streamed so far per reply, to check it against chat:done; replies a reconnect cut into are dropped. */
   private readonly streamed = new Map<string, string>();
 
@@ -155,7 +156,9 @@ class SimulatedParticipant {
       let tracker = this.trackers.get(d.replyId);
       if (!tracker) this.trackers.set(d.replyId, (tracker = new MarkerTracker()));
       this.result.tokenLatencyMs.push(...tracker.push(d.text, at));
-      this.push({ kind: 'delta', d });
+      // Not a signal: a wake-up and a timer per token would make this client cost more per token than the
+      // bare relay's client, and the load generator's delay would count against the platform.
+      this.lastDeltaAt = at;
     });
     s.on('chat:done', (d: ChatDone) => {
       this.log('chat:done', { replyId: d.message.id, replyTo: d.message.replyTo, status: d.message.status, chars: d.message.text.length });
@@ -179,10 +182,14 @@ class SimulatedParticipant {
     this.wake?.();
   }
 
-  private async nextSignal(timeoutMs: number): Promise<Signal | null> {
-    if (this.signals.length === 0) {
+  /** The next done/error/reconnect signal, or null once nothing (not even a delta) arrived for `idleMs`. */
+  private async nextSignal(idleMs: number): Promise<Signal | null> {
+    const since = preciseNowMs();
+    while (this.signals.length === 0) {
+      const quietMs = preciseNowMs() - Math.max(since, this.lastDeltaAt);
+      if (quietMs >= idleMs) return null;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
+        const timer = setTimeout(done, idleMs - quietMs);
         function done() {
           clearTimeout(timer);
           resolve();

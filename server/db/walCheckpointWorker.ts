@@ -1,0 +1,113 @@
+/**
+ * The WAL checkpoint worker thread, started by walCheckpointer.ts. It opens its own connection to the
+ * server's SQLite file and runs `PRAGMA wal_checkpoint(PASSIVE)` on a timer, so the fsyncs a checkpoint
+ * needs (WAL file, then database file) happen on this thread and never on the server's event loop.
+ * PASSIVE takes no lock that the server's connection waits for: commits keep appending to the WAL
+ * while a checkpoint copies older frames into the database file.
+ *
+ * It touches nothing but checkpoints: no migrations, no writes, no other pragmas that change the file.
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** Settings the main thread passes (spawnWorker's `data`). */
+export interface CheckpointWorkerData {
+  /** Absolute path of the SQLite file (the one the server has open). */
+  file: string;
+  intervalMs: number;
+}
+
+export type MainToCheckpointWorker = { type: 'stop' };
+
+export type CheckpointWorkerToMain =
+  /** The connection is open and the file is a WAL database: the main connection may stop checkpointing. */
+  | { type: 'ready' }
+  /** One `wal_checkpoint(PASSIVE)`: the frames it copied into the database file, its row, and how long it took. */
+  | { type: 'checkpoint'; framesCopied: number; walFrames: number; backfilledFrames: number; busy: boolean; ms: number };
+
+interface CheckpointRow {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+const port = parentPort;
+if (!port) throw new Error('walCheckpointWorker.ts must run as a worker thread');
+const { file, intervalMs } = (workerData as { data: CheckpointWorkerData }).data;
+
+/**
+ * Runs `fn`; what it throws is rethrown as a plain Error. The worker's uncaught exception reaches the
+ * main thread's 'error' event by structured clone, which keeps only `code` of better-sqlite3's SqliteError.
+ */
+const withPlainErrors = <T>(fn: () => T): T => {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof Error)) throw new Error(String(err));
+    const code = (err as { code?: unknown }).code;
+    throw new Error(typeof code === 'string' ? `${err.message} (${code})` : err.message);
+  }
+};
+
+const db = withPlainErrors(() => {
+  // fileMustExist: a missing file is an error here, never a fresh empty database.
+  const connection = new Database(file, { fileMustExist: true });
+  // Same settings as openDatabase (database.ts) where they matter to a checkpoint: synchronous=NORMAL
+  // makes the checkpoint fsync the WAL before and the database file after copying; the busy timeout only
+  // applies to opening, since PASSIVE never waits for a lock.
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  // Reading journal_mode reads the file header: a file that is not a database throws SQLITE_NOTADB here.
+  const mode = connection.pragma('journal_mode', { simple: true });
+  if (mode !== 'wal') throw new Error(`${file} is not in WAL mode (journal_mode=${String(mode)}); nothing to checkpoint`);
+  return connection;
+});
+
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const dataVersion = db.prepare('PRAGMA data_version').pluck();
+
+const post = (message: CheckpointWorkerToMain): void => port.postMessage(message);
+
+let previous: CheckpointRow = { busy: 0, log: 0, checkpointed: 0 };
+let versionAfterPrevious = dataVersion.get() as number;
+
+/**
+ * How many frames this checkpoint copied. SQLite reports the WAL's size and how much of it is backfilled,
+ * not what one call did, and the next commit after a checkpoint that caught up starts the WAL over from
+ * frame 1 (when no reader is in it). So a checkpoint that follows one that caught up, with commits in
+ * between (data_version changed), counts from the start of the new WAL. A statistic, not bookkeeping:
+ * exact while this worker is the only checkpointer, except for commits landing in the microseconds
+ * between a checkpoint and its data_version reads, or a reader in another process that keeps the WAL
+ * from starting over. The first checkpoint counts every backfilled frame of the WAL it finds.
+ */
+const framesCopiedBy = (row: CheckpointRow, committedSince: boolean): number => {
+  const startedOver =
+    row.log < previous.log || row.checkpointed < previous.checkpointed || (committedSince && previous.checkpointed === previous.log);
+  return startedOver ? row.checkpointed : row.checkpointed - previous.checkpointed;
+};
+
+const runCheckpoint = (): void => withPlainErrors(() => {
+  const committedSince = dataVersion.get() !== versionAfterPrevious;
+  const started = performance.now();
+  const row = checkpoint.get() as CheckpointRow;
+  const ms = performance.now() - started;
+  versionAfterPrevious = dataVersion.get() as number;
+  // Another connection checkpointing at this moment: SQLite reports busy with -1 for both counts.
+  const framesCopied = row.log < 0 ? 0 : framesCopiedBy(row, committedSince);
+  if (row.log >= 0) previous = row;
+  post({ type: 'checkpoint', framesCopied, walFrames: row.log, backfilledFrames: row.checkpointed, busy: row.busy !== 0, ms });
+});
+
+// An exception thrown by a checkpoint is uncaught on purpose: the worker ends with it, and the main
+// thread falls back to SQLite's own checkpoints.
+const timer = setInterval(runCheckpoint, intervalMs);
+
+port.on('message', (message: MainToCheckpointWorker) => {
+  if (message.type !== 'stop') return;
+  clearInterval(timer);
+  db.close();
+  port.close(); // nothing is left on this thread's event loop: the worker exits
+});
+
+post({ type: 'ready' });
