@@ -185,6 +185,21 @@ describe('chat', () => {
     expect(await callOk(socket, 'chat:stop', { clientTs: Date.now() })).toEqual({ stopped: false });
   });
 
+  it('refuses a reused message id with different text (conflict) and keeps the stored message', async () => {
+    const { socket, sessionId } = await workspaceSession();
+    const id = clientId();
+    const done = nextPush(socket, 'chat:done');
+    await callOk(socket, 'chat:send', { clientId: id, text: 'The first words', clientTs: Date.now() });
+    await done;
+    const eventsBefore = t.server.store.events.count(sessionId);
+    const reused = await call(socket, 'chat:send', { clientId: id, text: 'Other words', clientTs: Date.now() });
+    expect(reused).toMatchObject({ ok: false, error: { code: 'conflict', field: 'clientId' } });
+    expect(!reused.ok && reused.error.message).toMatch(/already used for a different message/);
+    expect(t.server.store.events.count(sessionId)).toBe(eventsBefore);
+    const users = t.server.store.messages.listForSession(sessionId).filter((m) => m.role === 'user');
+    expect(users.map((m) => m.text)).toEqual(['The first words']);
+  });
+
   it('refuses an oversized message with a message and stores nothing', async () => {
     const { socket, sessionId } = await workspaceSession();
     const before = t.server.store.events.count(sessionId);

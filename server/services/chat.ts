@@ -81,7 +81,12 @@ export class ChatService {
     const { store } = this.ctx;
     // A resend (same clientId) returns the stored ack whatever happened since, and stores nothing.
     const existing = store.messages.findByClientId(sessionId, p.clientId);
-    if (existing) return { message: messageView(existing), replyId: this.replyIdFor(sessionId, existing.id), duplicate: true };
+    if (existing) {
+      // The same id with other words is not a resend: refusing it is better than dropping the new text silently.
+      if (existing.text !== p.text)
+        throw new ServiceError('conflict', `message id "${p.clientId}" was already used for a different message; nothing was stored`, 'clientId');
+      return { message: messageView(existing), replyId: this.replyIdFor(sessionId, existing.id), duplicate: true };
+    }
 
     const s = requireActive(this.ctx, sessionId, ['workspace']);
     if (p.text.length > s.study.chat.max_message_chars)
