@@ -1,8 +1,12 @@
 /**
  * npm run judge -- (--study <id> | <dataset-dir>) [--samples 3] [--model …] [--concurrency 4] [--rubric <id>]
  *                  [--temperature 0.7] [--seed 0] [--max-tokens 400] [--timeout-ms 60000]
+ *                  [--images describe|attach] [--image-detail auto|low|high]
  *                  [--data-dir data] [--studies-dir studies] [--surveys-dir surveys] [--rubrics-dir rubrics]
  *
+ * --images attach sends each uploaded image of an image field to the model (a vision model is needed);
+ * the default, describe, only notes in the text that an image was uploaded. A session whose image cannot
+ * be attached is not judged (its samples say why, and the exit code is 1); the others are.
  * Scores each session's latest artifact with an LLM judge (k samples, Q = median). Provider from the
  * environment: OPENAI_BASE_URL + OPENAI_API_KEY; without a key, the offline demo judge (labelled as such).
  * Dataset dir: writes judgements.csv, judgements.jsonl, quality.csv into it. --study: stores in the database.
@@ -23,14 +27,16 @@ import {
 } from '../server/judge/cliSupport';
 import { datasetStudyId, DatasetError } from '../server/judge/datasetSource';
 import { judgeDataset } from '../server/judge/judgeDataset';
+import { IMAGE_DETAILS, IMAGE_MODES } from '../server/judge/judgeImages';
 import { judgeStudy } from '../server/judge/judgeStudy';
 import { providerFromEnv } from '../server/judge/judgeProvider';
 import { OfflineJudgeProvider } from '../server/judge/offlineJudge';
 import { DEFAULT_RUBRICS_DIR, loadRubrics } from '../server/judge/rubricFiles';
+import { imageFailures } from '../server/judge/runJudge';
 import { RubricSelectionError } from '../server/judge/targets';
 import { RubricValidationError } from '../common/rubric';
 
-const FLAGS = ['study', 'samples', 'model', 'concurrency', 'rubric', 'temperature', 'seed', 'max-tokens', 'timeout-ms', 'data-dir', 'studies-dir', 'surveys-dir', 'rubrics-dir'] as const;
+const FLAGS = ['study', 'samples', 'model', 'concurrency', 'rubric', 'temperature', 'seed', 'max-tokens', 'timeout-ms', 'images', 'image-detail', 'data-dir', 'studies-dir', 'surveys-dir', 'rubrics-dir'] as const;
 
 const JudgeFlags = withOneTarget(
   z.object({
@@ -43,12 +49,14 @@ const JudgeFlags = withOneTarget(
     seed: intFlag(0, 2 ** 31 - 1).default(0),
     maxTokens: intFlag(16, 8192).default(400),
     timeoutMs: intFlag(100, 600_000).default(60_000),
+    images: z.enum(IMAGE_MODES).default('describe'),
+    imageDetail: z.enum(IMAGE_DETAILS).optional(),
     dataDir: z.string().min(1).default(process.env.DATA_DIR ?? 'data'),
     studiesDir: z.string().min(1).default('studies'),
     surveysDir: z.string().min(1).default('surveys'),
     rubricsDir: z.string().min(1).default(DEFAULT_RUBRICS_DIR),
   }),
-);
+).refine((f) => f.imageDetail === undefined || f.images === 'attach', { message: 'only applies with --images attach', path: ['imageDetail'] });
 
 const warn = (m: string) => process.stderr.write(`judge: ${m}\n`);
 
@@ -57,6 +65,7 @@ async function main(): Promise<number> {
   const rubrics = loadRubrics(resolve(flags.rubricsDir));
   const chosen = providerFromEnv(process.env, () => new OfflineJudgeProvider(), { timeoutMs: flags.timeoutMs });
   if (chosen.offline) warn('no OPENAI_API_KEY: using the OFFLINE DEMO judge (a size heuristic, not an evaluation); records say "offline-judge-demo"');
+  if (chosen.offline && flags.images === 'attach') warn('--images attach: images are checked and recorded, but the offline demo judge does not look at them');
   const settings = {
     model: flags.model,
     samples: flags.samples,
@@ -65,6 +74,8 @@ async function main(): Promise<number> {
     maxTokens: flags.maxTokens,
     baseSeed: flags.seed,
     timeoutMs: flags.timeoutMs,
+    images: flags.images,
+    ...(flags.imageDetail ? { imageDetail: flags.imageDetail } : {}),
   };
   const { result, where } = await withProgressAndSigint('judge', async (hooks) => {
     const common = { rubrics, ...(flags.rubric ? { rubricFlag: flags.rubric } : {}), settings, provider: chosen.provider, providerInfo: chosen.info, ...hooks };
@@ -86,13 +97,19 @@ async function main(): Promise<number> {
     return 130;
   }
   const failed = result.samples.filter((x) => !x.parseOk).length;
+  const imageErrors = imageFailures(result.samples);
+  for (const [sessionId, reason] of imageErrors) warn(`session ${sessionId} not judged: its image could not be attached: ${reason}`);
   process.stderr.write(`judge: done: ${summary}; ${failed} without a score. Wrote ${where}.\n`);
+  if (imageErrors.size > 0) {
+    warn(`${imageErrors.size} session(s) not judged because an image could not be attached (listed above); fix or re-export the files and rerun.`);
+    return 1;
+  }
   return 0;
 }
 
 runCliMain(
   'judge',
-  'npm run judge -- (--study <id> | <dataset-dir>) [--samples 3] [--model …] [--concurrency 4] [--rubric <id>]',
+  'npm run judge -- (--study <id> | <dataset-dir>) [--samples 3] [--model …] [--concurrency 4] [--rubric <id>] [--images describe|attach]',
   [DatasetError, RubricValidationError, RubricSelectionError],
   main,
 );

@@ -16,7 +16,7 @@ import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
 import type { LlmProvider } from './llm/provider';
 import { ProviderThread } from './llm/providerThread/providerThread';
-import type { ProviderConfig } from './llm/createProvider';
+import { openaiApiKey, type ProviderConfig } from './llm/createProvider';
 import type { OfflineProviderOptions } from './llm/offlineProvider';
 import type { Condition } from '../common/study';
 import type { StudyStatus } from '../common/http';
@@ -134,6 +134,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
 
   const providerThread = options.providerThread === false ? undefined : new ProviderThread(log);
+  // Load the worker at start-up when a condition will use it, so that the first reply does not wait for it.
+  const usesOpenAI = [...config.studies.values()].some((study) => study.conditions.some((c) => c.provider === 'openai'));
+  if (providerThread && !options.providerFactory && usesOpenAI && openaiApiKey(options.openai ?? {}, options.env ?? process.env) !== '')
+    await providerThread.warmUp();
   const offline: OfflineProviderOptions = { ...(options.offline ?? {}) };
   if (options.offlineReplyDelayMs !== undefined) offline.firstTokenDelayMs = options.offlineReplyDelayMs;
   const ctx: ServiceContext = {

@@ -10,6 +10,7 @@ import { judgeStudy } from '../judge/judgeStudy';
 import { providerFromEnv } from '../judge/judgeProvider';
 import { OfflineJudgeProvider } from '../judge/offlineJudge';
 import { loadRubrics } from '../judge/rubricFiles';
+import { judgeTasksOf } from '../judge/studySource';
 import type { LoadedConfig } from '../services/config';
 import type { RunKind, RunProgress } from '../../common/admin';
 
@@ -85,7 +86,7 @@ export class AdminRuns {
 
   private async judge(studyId: string, progress: (d: number, t: number, m: string) => void): Promise<string> {
     const study = this.deps.config.studies.get(studyId);
-    const tasks = study?.tasks.map((t) => ({ id: t.id, rubric: t.rubric, instructions: t.instructions })) ?? [];
+    const tasks = study ? judgeTasksOf(study) : [];
     const chosen = providerFromEnv(this.deps.env, () => new OfflineJudgeProvider(), { timeoutMs: 60_000 });
     const result = await judgeStudy({
       store: this.deps.store,

@@ -5,41 +5,19 @@
  * racing the end of a reply, Retry while busy — and the crash checkpoint written while a reply streams.
  */
 import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hang, reply, stallStream, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
+import { describe, expect, it } from 'vitest';
+import { hang, reply, stallStream } from '../../tests/support/fakeOpenAI';
 import { openStore } from '../db/store';
 import { OpenAIProvider } from '../llm/openaiProvider';
 import type { LlmProvider } from '../llm/provider';
 import { checkpointStats } from '../services/replyCheckpoint';
-import { call, callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import { call, callOk, connectSocket, joinToWorkspace, nextPush, type TestServer } from './harness';
+import { useScriptedProvider } from './scriptedProvider';
 
-let fake: FakeOpenAI;
-const open: TestServer[] = [];
+const scripted = useScriptedProvider({ backoffBaseMs: 5, backoffMaxMs: 20, timeoutMs: 5_000 });
 let participant = 0;
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ tokensPerSecond: 0 });
-});
-afterEach(async () => {
-  for (const t of open.splice(0)) await t.close();
-  fake.reset();
-});
-afterAll(async () => {
-  await fake?.close();
-});
-
-async function server(options: Parameters<typeof startTestServer>[0] = {}) {
-  const t = await startTestServer({ openai: { baseURL: fake.url, apiKey: 'k', backoffBaseMs: 5, backoffMaxMs: 20, timeoutMs: 5_000 }, ...options });
-  open.push(t);
-  return t;
-}
-
-async function workspaceSession(t: TestServer) {
-  const j = await join(t, 'travel-planning', { PROLIFIC_PID: `hard-${++participant}` });
-  const socket = await connectSocket(t, j.token);
-  await toWorkspace(socket);
-  return { ...j, socket };
-}
+const workspaceSession = (t: TestServer) => joinToWorkspace(t, 'travel-planning', { PROLIFIC_PID: `hard-${++participant}` });
 
 const clientId = () => `c${Math.random().toString(36).slice(2, 12)}`;
 const words = (n: number) => Array.from({ length: n }, (_, i) => ` w${i}`).join('');
@@ -47,7 +25,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The real OpenAI provider, but deaf to Stop/watchdog: it never sees the abort signal (a misbehaving provider). */
 function deafProvider(timeoutMs: number): LlmProvider {
-  const real = new OpenAIProvider({ baseURL: fake.url, apiKey: 'k', timeoutMs, maxAttempts: 1 });
+  const real = new OpenAIProvider({ baseURL: scripted.fake.url, apiKey: 'k', timeoutMs, maxAttempts: 1 });
   return {
     name: 'deaf-to-abort',
     complete: ({ signal: _ignored, ...request }) => real.complete(request),
@@ -56,9 +34,9 @@ function deafProvider(timeoutMs: number): LlmProvider {
 
 describe('a reply that never ends', () => {
   it('the watchdog ends a provider call that never answers; the error is retryable and the session takes new messages', async () => {
-    const t = await server({ replyTimeoutMs: 400, openai: { baseURL: fake.url, apiKey: 'k', timeoutMs: 30_000, maxAttempts: 1 } });
+    const t = await scripted.server({ replyTimeoutMs: 400, openai: { timeoutMs: 30_000, maxAttempts: 1 } });
     const { socket, sessionId } = await workspaceSession(t);
-    fake.script(hang());
+    scripted.fake.script(hang());
     const failed = nextPush(socket, 'chat:error');
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Hello?', clientTs: Date.now() });
     const error = await failed;
@@ -67,7 +45,9 @@ describe('a reply that never ends', () => {
     expect(t.server.participants.chat.repliesInFlight).toBe(0);
 
     const done = nextPush(socket, 'chat:done');
-    fake.script(reply('Here now.'));
+    // Whether or not the first request got out before the watchdog, the retry must get the reply.
+    scripted.fake.reset();
+    scripted.fake.script(reply('Here now.'));
     await callOk(socket, 'chat:retry', { clientTs: Date.now() });
     expect((await done).message).toMatchObject({ status: 'complete', text: 'Here now.' });
     const types = t.server.store.events.listForSession(sessionId).map((e) => e.type);
@@ -76,9 +56,9 @@ describe('a reply that never ends', () => {
   });
 
   it('a stream that stalls mid-reply is ended by the watchdog and stored as interrupted with the text so far', async () => {
-    const t = await server({ replyTimeoutMs: 600, openai: { baseURL: fake.url, apiKey: 'k', timeoutMs: 30_000, maxAttempts: 1 } });
+    const t = await scripted.server({ replyTimeoutMs: 600, openai: { timeoutMs: 30_000, maxAttempts: 1 } });
     const { socket } = await workspaceSession(t);
-    fake.script(stallStream(['Part one,', ' part two,', ' part three'], 2));
+    scripted.fake.script(stallStream(['Part one,', ' part two,', ' part three'], 2));
     const failed = nextPush(socket, 'chat:error');
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Go on', clientTs: Date.now() });
     const error = await failed;
@@ -88,9 +68,9 @@ describe('a reply that never ends', () => {
   });
 
   it('a provider that ignores its abort signal cannot keep the session busy: the watchdog gives up on it after a grace period', async () => {
-    const t = await server({ replyTimeoutMs: 300, providerFactory: () => deafProvider(60_000) });
+    const t = await scripted.server({ replyTimeoutMs: 300, providerFactory: () => deafProvider(60_000) });
     const { socket } = await workspaceSession(t);
-    fake.script(hang());
+    scripted.fake.script(hang());
     const failed = nextPush(socket, 'chat:error', undefined, 10_000);
     const sentAt = Date.now();
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Anyone?', clientTs: Date.now() });
@@ -105,9 +85,9 @@ describe('a reply that never ends', () => {
   });
 
   it('Stop ends a reply even when the provider ignores the abort: what had streamed is stored as stopped, later text is dropped', async () => {
-    const t = await server({ providerFactory: () => deafProvider(60_000) });
+    const t = await scripted.server({ providerFactory: () => deafProvider(60_000) });
     const { socket, sessionId } = await workspaceSession(t);
-    fake.script(stallStream(['Alpha', ' beta', ' gamma'], 2));
+    scripted.fake.script(stallStream(['Alpha', ' beta', ' gamma'], 2));
     const deltas: string[] = [];
     socket.on('chat:delta', (d) => deltas.push(d.text));
     // Chunks arriving together may come as one delta: wait until both have streamed.
@@ -120,7 +100,7 @@ describe('a reply that never ends', () => {
     expect(message).toMatchObject({ id: ack.replyId, status: 'stopped', text: 'Alpha beta' });
     expect(deltas.join('')).toBe('Alpha beta');
     // Not busy any more: a new message is answered (by a fresh provider call).
-    fake.script(reply('Next answer.'));
+    scripted.fake.script(reply('Next answer.'));
     const next = nextPush(socket, 'chat:done', (d) => d.message.text === 'Next answer.');
     await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Next', clientTs: Date.now() });
     await next;
@@ -128,13 +108,13 @@ describe('a reply that never ends', () => {
   });
 
   it('server shutdown does not wait forever for a provider that ignores its abort', async () => {
-    const t = await server({ providerFactory: () => deafProvider(60_000) });
+    const t = await scripted.server({ providerFactory: () => deafProvider(60_000) });
     const { socket, sessionId } = await workspaceSession(t);
-    fake.script(hang());
+    scripted.fake.script(hang());
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Hello', clientTs: Date.now() });
     await sleep(100);
     const started = Date.now();
-    open.splice(open.indexOf(t), 1);
+    scripted.release(t);
     await t.server.close();
     expect(Date.now() - started).toBeLessThan(5_000);
     const store = openStore(t.dataDir);
@@ -151,10 +131,10 @@ describe('a reply that never ends', () => {
 
 describe('connection and timing races', () => {
   it('a socket that disconnects mid-stream and never returns does not strand the reply: it is stored complete', async () => {
-    const t = await server();
+    const t = await scripted.server();
     const { socket, sessionId, token } = await workspaceSession(t);
     const full = words(40);
-    fake.script(reply(full, { tokensPerSecond: 60 }));
+    scripted.fake.script(reply(full, { tokensPerSecond: 60 }));
     const firstDelta = nextPush(socket, 'chat:delta');
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Count', clientTs: Date.now() });
     await firstDelta;
@@ -170,11 +150,11 @@ describe('connection and timing races', () => {
   });
 
   it('Stop racing the end of a reply: either it stops it or it is a no-op; one outcome stored, never busy afterwards', async () => {
-    const t = await server();
+    const t = await scripted.server();
     const { socket, sessionId } = await workspaceSession(t);
     const outcomes: string[] = [];
     for (let i = 0; i < 6; i++) {
-      fake.script(reply(`Short answer ${i}.`, { chunks: 3 }));
+      scripted.fake.script(reply(`Short answer ${i}.`, { chunks: 3 }));
       const ended = new Promise<string>((resolve) => {
         socket.once('chat:done', (d) => resolve(d.message.status));
       });
@@ -205,9 +185,9 @@ describe('connection and timing races', () => {
   });
 
   it('Retry while a reply streams is refused as busy and writes nothing; afterwards there is nothing to retry', async () => {
-    const t = await server();
+    const t = await scripted.server();
     const { socket, sessionId } = await workspaceSession(t);
-    fake.script(reply(words(30), { tokensPerSecond: 40 }));
+    scripted.fake.script(reply(words(30), { tokensPerSecond: 40 }));
     const firstDelta = nextPush(socket, 'chat:delta');
     const done = nextPush(socket, 'chat:done');
     await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Talk', clientTs: Date.now() });
@@ -217,16 +197,16 @@ describe('connection and timing races', () => {
     expect(t.server.store.events.count(sessionId)).toBe(before);
     expect((await done).message.status).toBe('complete');
     expect(await call(socket, 'chat:retry', { clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(fake.requests).toHaveLength(1);
+    expect(scripted.fake.requests).toHaveLength(1);
   });
 });
 
 describe('crash checkpoint while streaming', () => {
   it('keeps the streamed text in reply_progress (coalesced, a few writes) and removes it when the reply is stored', async () => {
-    const t = await server();
+    const t = await scripted.server();
     const { socket } = await workspaceSession(t);
     const full = words(60);
-    fake.script(reply(full, { tokensPerSecond: 40 })); // ~1.5 s
+    scripted.fake.script(reply(full, { tokensPerSecond: 40 })); // ~1.5 s
     let received = '';
     let deltas = 0;
     socket.on('chat:delta', (d) => {
@@ -253,9 +233,9 @@ describe('crash checkpoint while streaming', () => {
   });
 
   it('a reply that finishes quickly writes no checkpoint at all', async () => {
-    const t = await server();
+    const t = await scripted.server();
     const { socket } = await workspaceSession(t);
-    fake.script(reply('Quick answer.'));
+    scripted.fake.script(reply('Quick answer.'));
     const done = nextPush(socket, 'chat:done');
     const writesBefore = checkpointStats.writes;
     await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Quick?', clientTs: Date.now() });

@@ -102,4 +102,12 @@ export async function toWorkspace(socket: ParticipantClient): Promise<void> {
   await callOk(socket, 'step:advance', { from: 'instructions', clientTs: Date.now() });
 }
 
+/** join + connectSocket + toWorkspace: a participant with a connected socket, in the workspace. */
+export async function joinToWorkspace(t: TestServer, studyId: string, params: Record<string, string>): Promise<JoinResponse & { preview: false; socket: ParticipantClient }> {
+  const joined = await join(t, studyId, params);
+  const socket = await connectSocket(t, joined.token);
+  await toWorkspace(socket);
+  return { ...joined, socket };
+}
+
 export const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -4,29 +4,18 @@
  * flight ended first, and a push to any connected socket. The clock is injected (`now` of startServer)
  * and jumps; real time only has to cover a sweep period (1 s).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { reply, stallStream, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { reply, stallStream } from '../../tests/support/fakeOpenAI';
+import { callOk, connectSocket, join, joinToWorkspace, nextPush, type TestServer } from './harness';
+import { useScriptedProvider } from './scriptedProvider';
 
 const LIMIT_MS = 20 * 60_000; // travel-planning's time_limit_minutes
-const open: TestServer[] = [];
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ tokensPerSecond: 0 });
-});
-afterEach(async () => {
-  for (const t of open.splice(0)) await t.close();
-  fake.reset();
-});
-afterAll(async () => {
-  await fake?.close();
-});
+const scripted = useScriptedProvider({ timeoutMs: 30_000, maxAttempts: 1 });
 
 /** A server whose clock the test moves. */
 async function serverWithClock() {
   const clock = { now: Date.parse('2026-11-30T09:00:00Z') };
-  const t = await startTestServer({ now: () => clock.now, openai: { baseURL: fake.url, apiKey: 'k', timeoutMs: 30_000, maxAttempts: 1 } });
-  open.push(t);
+  const t = await scripted.server({ now: () => clock.now });
   return { t, clock };
 }
 
@@ -48,22 +37,16 @@ describe('time-limit sweep', () => {
     const { t, clock } = await serverWithClock();
     const start = clock.now;
     // A: in the workspace, then gone. B: submitted, in the survey (may finish late). C: never consented.
-    const a = await join(t, 'travel-planning', { PROLIFIC_PID: 'sweep-a' });
-    const sa = await connectSocket(t, a.token);
-    await toWorkspace(sa);
-    sa.disconnect();
-    const b = await join(t, 'travel-planning', { PROLIFIC_PID: 'sweep-b' });
-    const sb = await connectSocket(t, b.token);
-    await toWorkspace(sb);
-    await callOk(sb, 'artifact:submit', { fields: { itinerary: 'Day 1' }, clientTs: clock.now });
-    sb.disconnect();
+    const a = await joinToWorkspace(t, 'travel-planning', { PROLIFIC_PID: 'sweep-a' });
+    a.socket.disconnect();
+    const b = await joinToWorkspace(t, 'travel-planning', { PROLIFIC_PID: 'sweep-b' });
+    await callOk(b.socket, 'artifact:submit', { fields: { itinerary: 'Day 1' }, clientTs: clock.now });
+    b.socket.disconnect();
     const c = await join(t, 'travel-planning', { PROLIFIC_PID: 'sweep-c' });
     // D: in the workspace, deadline not reached (consented 10 minutes later).
     clock.now += 10 * 60_000;
-    const d = await join(t, 'travel-planning', { PROLIFIC_PID: 'sweep-d' });
-    const sd = await connectSocket(t, d.token);
-    await toWorkspace(sd);
-    sd.disconnect();
+    const d = await joinToWorkspace(t, 'travel-planning', { PROLIFIC_PID: 'sweep-d' });
+    d.socket.disconnect();
 
     // One ms before A's deadline nothing happens, even after a sweep.
     clock.now = start + LIMIT_MS - 1;
@@ -100,23 +83,19 @@ describe('time-limit sweep', () => {
 
   it('pushes the timed-out state to a connected participant when the clock passes the deadline', async () => {
     const { t, clock } = await serverWithClock();
-    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'sweep-push' });
-    const socket = await connectSocket(t, j.token);
-    await toWorkspace(socket);
+    const { socket, sessionId } = await joinToWorkspace(t, 'travel-planning', { PROLIFIC_PID: 'sweep-push' });
     const pushed = nextPush(socket, 'session:state', (s) => s.status === 'timed_out', 5_000);
     // The per-socket timer is armed in real time (20 minutes away); only the sweep can notice this jump.
     clock.now += LIMIT_MS + 1;
     expect(await pushed).toMatchObject({ step: 'complete', completion: { code: 'T0TRV2026' } });
-    expect(types(t, j.sessionId).filter((x) => x === 'session.timed_out')).toHaveLength(1);
+    expect(types(t, sessionId).filter((x) => x === 'session.timed_out')).toHaveLength(1);
   });
 
   it('ends a reply in flight before the session: reply.finished (interrupted, not retryable) precedes session.timed_out', async () => {
     const { t, clock } = await serverWithClock();
-    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'sweep-reply' });
-    const socket = await connectSocket(t, j.token);
-    await toWorkspace(socket);
+    const { socket, sessionId } = await joinToWorkspace(t, 'travel-planning', { PROLIFIC_PID: 'sweep-reply' });
     // Two chunks, then the stream goes silent: no more deltas, so only the sweep can end it.
-    fake.script(stallStream(['Day one: ', 'Lisbon.', ' Day two'], 2));
+    scripted.fake.script(stallStream(['Day one: ', 'Lisbon.', ' Day two'], 2));
     // Chunks arriving together may come as one delta: wait until both have streamed.
     let streamed = '';
     socket.on('chat:delta', (d) => (streamed += d.text));
@@ -131,7 +110,7 @@ describe('time-limit sweep', () => {
     const state = await timedOut;
     expect(state.replyInFlight).toBeNull();
     expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ status: 'interrupted', interrupted: true, error: { kind: 'timeout', retryable: false } });
-    const seq = types(t, j.sessionId);
+    const seq = types(t, sessionId);
     expect(seq.indexOf('reply.finished')).toBeGreaterThan(-1);
     expect(seq.indexOf('reply.finished')).toBeLessThan(seq.indexOf('session.timed_out'));
     expect(t.server.participants.chat.repliesInFlight).toBe(0);
@@ -140,11 +119,9 @@ describe('time-limit sweep', () => {
 
   it('a reply still streaming at the deadline is cut at its next delta', async () => {
     const { t, clock } = await serverWithClock();
-    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'sweep-delta' });
-    const socket = await connectSocket(t, j.token);
-    await toWorkspace(socket);
+    const { socket, sessionId } = await joinToWorkspace(t, 'travel-planning', { PROLIFIC_PID: 'sweep-delta' });
     const full = Array.from({ length: 200 }, (_, i) => ` w${i}`).join('');
-    fake.script(reply(full, { tokensPerSecond: 40 }));
+    scripted.fake.script(reply(full, { tokensPerSecond: 40 }));
     const first = nextPush(socket, 'chat:delta');
     const failed = nextPush(socket, 'chat:error');
     const ack = await callOk(socket, 'chat:send', { clientId: 'sweep-delta-1', text: 'Long please', clientTs: clock.now });
@@ -154,7 +131,7 @@ describe('time-limit sweep', () => {
     expect(error.partial!.status).toBe('interrupted');
     expect(error.partial!.text.length).toBeLessThan(full.length);
     expect(full.startsWith(error.partial!.text)).toBe(true);
-    await eventually('session timed out', () => t.server.store.sessions.get(j.sessionId)!.status === 'timed_out');
+    await eventually('session timed out', () => t.server.store.sessions.get(sessionId)!.status === 'timed_out');
     expect(t.server.store.messages.get(ack.replyId!)!.status).toBe('interrupted');
   });
 });

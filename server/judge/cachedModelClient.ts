@@ -5,11 +5,14 @@
  * model, messages, temperature, max tokens, seed — followed by the sample index; never the API key.
  * Completed replies are cached; transport failures (429, 5xx, timeouts, broken streams) and aborted
  * calls are not, so a rerun retries exactly those. Identical calls in flight share one request.
+ * An attached image enters the key and the cached request as its media type, size and sha256 of its
+ * bytes (so changed bytes miss the cache), never as base64.
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../common/rubric';
 import type { ModelReplyCache } from '../db/repositories/judgements';
 import type { ChatMessage, CompletionResult, LlmProvider } from '../llm/provider';
+import { auditableMessages } from './judgeImages';
 
 export interface ProviderInfo {
   /** Provider name as recorded (e.g. "openai-compatible", "offline-judge-demo"). */
@@ -55,7 +58,7 @@ export function modelCallKey(provider: ProviderInfo, call: ModelCall): string {
     provider: provider.name,
     providerUrl: provider.url,
     model: call.model,
-    messages: call.messages,
+    messages: auditableMessages(call.messages),
     temperature: call.temperature,
     maxTokens: call.maxTokens,
     seed: call.seed,
@@ -118,7 +121,7 @@ export class CachedModelClient {
       this.cache.put({
         key,
         purpose,
-        requestJson: JSON.stringify({ model, messages, temperature, maxTokens, seed, sampleIndex, provider: this.providerInfo }),
+        requestJson: JSON.stringify({ model, messages: auditableMessages(messages), temperature, maxTokens, seed, sampleIndex, provider: this.providerInfo }),
         resultJson: JSON.stringify(result),
         createdAt: Date.now(),
       });

@@ -10,7 +10,7 @@ import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import { openStore, type Store } from '../db/store';
 import { loadConfig } from '../services/config';
-import type { StudyTaskDefinition } from './studySource';
+import { judgeTasksOf, type StudyTaskDefinition } from './studySource';
 
 export class UsageError extends Error {}
 
@@ -166,7 +166,7 @@ export async function withProgressAndSigint<T>(label: string, work: (hooks: { si
   }
 }
 
-/** Task rubric ids and instructions of a study definition, or [] (with a warning) when it cannot be loaded. */
+/** Task rubric ids, instructions, image fields and field labels of a study definition, or [] (with a warning) when it cannot be loaded. */
 export function studyTasks(
   studyId: string,
   dirs: { studiesDir: string; surveysDir: string; rubricsDir?: string },
@@ -183,7 +183,7 @@ export function studyTasks(
       warn(`study definition "${studyId}" not found in ${dirs.studiesDir}; rubrics come from --rubric or the task kind`);
       return [];
     }
-    return study.tasks.map((t) => ({ id: t.id, rubric: t.rubric, instructions: t.instructions, imageFields: t.fields.filter((f) => f.kind === 'image').map((f) => f.id) }));
+    return judgeTasksOf(study);
   } catch (err) {
     warn(`could not load study definitions (${(err as Error).message.split('\n')[0]}); rubrics come from --rubric or the task kind`);
     return [];

@@ -1,17 +1,21 @@
 /**
  * Reads sessions for the judge and the annotator from an exported dataset directory:
- * sessions.csv (session_id, task), artifacts.jsonl (session_id, version, fields), messages.jsonl
+ * sessions.csv (session_id, task), artifacts.jsonl (session_id, version, fields, files), messages.jsonl
  * (session_id, seq, role, text). Every row is validated; errors name the file, line and field.
  * When manifest.json names the study and its definition is found, task rubric and instructions
  * come from it.
+ *
+ * Uploaded images: the exporter copies them under artifacts/<session>/ and puts that relative path
+ * in the image field's value (and in the row's `files`); manifest.json records each file's sha256.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { RecordError, type RecordProblem } from '../../analysis/agreement/io/inputError';
 import { readCsvTable } from '../../analysis/agreement/io/readCsvTable';
 import { readJsonlRecords } from '../../analysis/agreement/io/readJsonlRecords';
-import type { SessionMaterial, Utterance } from './sessionMaterial';
+import type { ImageSource } from './judgeImages';
+import { IMAGE_FILE, type SessionMaterial, type Utterance } from './sessionMaterial';
 
 export class DatasetError extends Error {
   constructor(message: string) {
@@ -25,6 +29,8 @@ const ArtifactRow = z.object({
   session_id: z.string().min(1),
   version: z.number().int().nonnegative(),
   fields: z.record(z.string(), z.unknown()),
+  /** Dataset-relative paths of the files uploaded for this version (absent in hand-made datasets). */
+  files: z.array(z.string()).optional(),
 });
 const MessageRow = z.object({
   session_id: z.string().min(1),
@@ -69,6 +75,50 @@ export interface StudyTaskInfo {
   rubric: string;
   instructions: string;
   imageFields?: readonly string[];
+  /** Field labels by field id. */
+  fieldLabels?: Readonly<Record<string, string>>;
+}
+
+const ManifestFiles = z.object({ files: z.array(z.object({ path: z.string(), sha256: z.string() })) });
+
+/** sha256 of each file listed in manifest.json, by dataset-relative path (empty without a readable manifest). */
+function manifestHashes(dir: string): Map<string, string> {
+  try {
+    const parsed = ManifestFiles.safeParse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+    return new Map(parsed.success ? parsed.data.files.map((f) => [f.path, f.sha256]) : []);
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * The image files an artifact version names: fields whose value is one of its `files` or looks like an
+ * image path. The path must stay inside the dataset directory.
+ */
+function imageSources(
+  dir: string,
+  artifact: { fields: Record<string, string>; files: readonly string[] },
+  labels: Readonly<Record<string, string>>,
+  hashes: Map<string, string>,
+): Record<string, ImageSource> {
+  const sources: Record<string, ImageSource> = {};
+  for (const [fieldId, raw] of Object.entries(artifact.fields)) {
+    const value = raw.trim();
+    if (value === '' || !(artifact.files.includes(value) || IMAGE_FILE.test(value))) continue;
+    const root = resolve(dir);
+    const file = resolve(root, value);
+    const inside = file.startsWith(root + sep);
+    const recorded = hashes.get(value);
+    sources[fieldId] = {
+      fieldId,
+      label: labels[fieldId] ?? fieldId,
+      file: inside ? file : null,
+      shownAs: value,
+      ...(inside ? {} : { missing: 'the path leaves the dataset directory' }),
+      ...(recorded !== undefined ? { recorded: { sha256: recorded, where: 'manifest.json' } } : {}),
+    };
+  }
+  return sources;
 }
 
 /** Reads the whole dataset directory into per-session material, in sessions.csv order. */
@@ -77,13 +127,16 @@ export function readDatasetSessions(dir: string, tasks: Map<string, StudyTaskInf
   const artifacts = readJsonl(join(dir, 'artifacts.jsonl'), ArtifactRow);
   const messages = readJsonl(join(dir, 'messages.jsonl'), MessageRow);
 
-  const latest = new Map<string, { version: number; fields: Record<string, string> }>();
+  const hashes = manifestHashes(dir);
+
+  const latest = new Map<string, { version: number; fields: Record<string, string>; files: readonly string[] }>();
   for (const a of artifacts) {
     const prev = latest.get(a.session_id);
     if (!prev || a.version > prev.version) {
       latest.set(a.session_id, {
         version: a.version,
         fields: Object.fromEntries(Object.entries(a.fields).map(([k, v]) => [k, fieldText(v)])),
+        files: a.files ?? [],
       });
     }
   }
@@ -100,13 +153,17 @@ export function readDatasetSessions(dir: string, tasks: Map<string, StudyTaskInf
       // An empty message (a reply stopped before its first token) keeps its turn number but is not an utterance.
       .filter((u) => u.text.trim() !== '');
     const info = tasks.get(s.task);
+    const artifact = latest.get(s.session_id);
+    const fieldLabels = info?.fieldLabels ?? {};
     return {
       sessionId: s.session_id,
       task: s.task,
       rubricId: info?.rubric ?? null,
       taskInstructions: info?.instructions ?? null,
-      artifact: latest.get(s.session_id) ?? null,
+      artifact: artifact ? { version: artifact.version, fields: artifact.fields } : null,
       imageFields: info?.imageFields ?? [],
+      images: artifact ? imageSources(dir, artifact, fieldLabels, hashes) : {},
+      fieldLabels,
       utterances,
     };
   });

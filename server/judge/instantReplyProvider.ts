@@ -3,13 +3,14 @@
  * (one delta, no network) with text computed from the request, names itself as both provider and
  * model, and reports usage counted with o200k_base the way the chat API counts it.
  */
-import type { CompletionRequest, CompletionResult, LlmProvider } from '../llm/provider';
+import { messageText, type CompletionRequest, type CompletionResult, type LlmProvider } from '../llm/provider';
 import { countTokens } from '../../common/tokens';
 import { promptTokenCount } from '../llm/tokens';
 
-/** The content of the first user message of a request ('' when there is none). */
+/** The text of the first user message of a request (its text parts, when it has images; '' when there is none). */
 export function firstUserText(request: CompletionRequest): string {
-  return request.messages.find((m) => m.role === 'user')?.content ?? '';
+  const first = request.messages.find((m) => m.role === 'user');
+  return first ? messageText(first) : '';
 }
 
 export class InstantReplyProvider implements LlmProvider {

@@ -60,7 +60,7 @@ export function judgementCsvRow(s: JudgeSample, artifactVersion: number | null):
 
 export async function judgeDataset(options: JudgeDatasetOptions): Promise<JudgeDatasetResult> {
   const materials = readDatasetSessions(options.dir, options.studyTasks);
-  const targets = judgeTargets(materials, options.rubrics, options.rubricFlag);
+  const targets = judgeTargets(materials, options.rubrics, options.rubricFlag, options.settings.images);
   const cache = ModelReplyCache.open(join(options.dir, JUDGE_CACHE_FILE));
   try {
     const client = new CachedModelClient(options.provider, options.providerInfo, cache);

@@ -34,7 +34,7 @@ export async function judgeStudy(options: JudgeStudyOptions) {
   if (!options.store.studies.get(options.studyId)) throw new Error(`study "${options.studyId}" is not in the database ${options.store.file}`);
   const materials = readStudySessions(options.store, options.studyId, options.tasks);
   const versionOf = new Map(materials.map((m) => [m.sessionId, m.artifact?.version ?? 0]));
-  const targets = judgeTargets(materials, options.rubrics, options.rubricFlag);
+  const targets = judgeTargets(materials, options.rubrics, options.rubricFlag, options.settings.images);
   const repo = new JudgementsRepository(options.store.db);
   const cache = ModelReplyCache.open(join(options.dataDir, JUDGE_CACHE_FILE));
   const done = new Map<string, JudgeSample[]>();

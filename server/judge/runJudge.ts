@@ -3,10 +3,13 @@
  * the score parser, with one format re-ask when the reply has no valid final score sentence.
  * Every finished sample is handed to `onSample` as soon as it is done (so an interrupted run keeps
  * it); samples cut short by an abort are not reported, and a rerun picks them up.
+ * With attached images (`--images attach`) a session whose image cannot be read is not sent to the
+ * model: each of its samples records the reason ("image: …") and no score.
  */
 import type { TokenUsage } from '../llm/provider';
 import type { CachedModelClient, ModelCallOutcome } from './cachedModelClient';
-import { buildJudgeMessages, buildReaskMessages, TEMPLATE_HASH, type JudgeInput } from './prompt';
+import { auditOf, ImageAttachError, loadImage, type AttachedImage, type ImageDetail, type ImageMode, type LoadedImage } from './judgeImages';
+import { buildJudgeMessages, buildReaskMessages, IMAGE_TEMPLATE_HASH, TEMPLATE_HASH, withImages, type JudgeInput } from './prompt';
 import type { LoadedRubric } from './rubricFiles';
 import { PARSER_VERSION, parseJudgeScore } from './scoreParser';
 import { runPool } from './workPool';
@@ -26,7 +29,14 @@ export interface JudgeSettings {
   /** Sample i uses seed baseSeed + i. */
   baseSeed: number;
   timeoutMs?: number;
+  /** `describe` (default): image fields are a note in the text. `attach`: their images are sent to the model. */
+  images?: ImageMode;
+  /** `image_url.detail` of attached images; unset leaves it to the provider. */
+  imageDetail?: ImageDetail;
 }
+
+/** failureReason of a sample whose session's images could not be attached. */
+export const IMAGE_FAILURE_PREFIX = 'image: ';
 
 /** One judge sample with everything needed to audit and repeat it. */
 export interface JudgeSample {
@@ -60,6 +70,8 @@ export interface JudgeSample {
   cacheKey: string;
   /** Provider-side error of the last call, when the sample failed in transport. */
   transportError: { kind: string; status?: number; message: string } | null;
+  /** With `--images attach`: the images sent with the prompt, by field, media type, size and sha256 (never the bytes). */
+  images?: AttachedImage[];
   createdAt: string;
 }
 
@@ -124,7 +136,27 @@ async function judgeSample(
   signal?: AbortSignal,
 ): Promise<JudgeSample | null> {
   const seed = settings.baseSeed + sample;
-  const messages = buildJudgeMessages(target.rubric.rubric, target.input);
+  const attaching = target.input.images !== undefined;
+  const identity = {
+    sessionId: target.sessionId,
+    rubricId: target.rubric.rubric.id,
+    rubricVersion: target.rubric.rubric.version,
+    rubricHash: target.rubric.hash,
+    templateHash: attaching ? IMAGE_TEMPLATE_HASH : TEMPLATE_HASH,
+    parserVersion: PARSER_VERSION,
+    sample,
+    requestedModel: settings.model,
+  };
+  const parameters = { parameters: { temperature: settings.temperature, maxTokens: settings.maxTokens }, seed };
+  let images: LoadedImage[] = [];
+  try {
+    images = (target.input.images ?? []).map(loadImage);
+  } catch (err) {
+    if (!(err instanceof ImageAttachError)) throw err;
+    return imageFailure({ ...identity, ...parameters }, client, err.message);
+  }
+  const attached = attaching ? { images: images.map(auditOf) } : {};
+  const messages = withImages(buildJudgeMessages(target.rubric.rubric, target.input), images, settings.imageDetail);
   const call = (purpose: string, msgs: typeof messages) =>
     client.complete(
       {
@@ -144,19 +176,12 @@ async function judgeSample(
   const first = await call('judge', messages);
   if (first.result.finishReason === 'aborted' || signal?.aborted) return null;
   const base = {
-    sessionId: target.sessionId,
-    rubricId: target.rubric.rubric.id,
-    rubricVersion: target.rubric.rubric.version,
-    rubricHash: target.rubric.hash,
-    templateHash: TEMPLATE_HASH,
-    parserVersion: PARSER_VERSION,
-    sample,
-    requestedModel: settings.model,
+    ...identity,
     provider: first.result.provider,
     providerUrl: first.result.providerUrl ?? client.providerInfo.url,
-    parameters: { temperature: settings.temperature, maxTokens: settings.maxTokens },
-    seed,
+    ...parameters,
     cacheKey: first.key,
+    ...attached,
     createdAt: new Date().toISOString(),
   };
   const fromCalls = (calls: ModelCallOutcome[]) => {
@@ -192,4 +217,41 @@ async function judgeSample(
   return again.ok
     ? { ...common, score: again.score, parseOk: true, failureReason: null, reaskReply: reask.result.text }
     : { ...common, score: null, parseOk: false, failureReason: `${again.reason} after re-ask: ${again.detail}`, reaskReply: reask.result.text };
+}
+
+/** A sample of a session whose images could not be attached: no call was made, no score, the reason recorded. */
+function imageFailure(
+  identity: Pick<JudgeSample, 'sessionId' | 'rubricId' | 'rubricVersion' | 'rubricHash' | 'templateHash' | 'parserVersion' | 'sample' | 'requestedModel' | 'parameters' | 'seed'>,
+  client: CachedModelClient,
+  reason: string,
+): JudgeSample {
+  return {
+    ...identity,
+    reportedModel: null,
+    systemFingerprint: null,
+    provider: client.providerInfo.name,
+    providerUrl: client.providerInfo.url,
+    score: null,
+    parseOk: false,
+    failureReason: `${IMAGE_FAILURE_PREFIX}${reason}`,
+    rawReply: null,
+    reaskReply: null,
+    reasked: false,
+    usage: null,
+    latencyMs: 0,
+    cached: false,
+    cacheKey: '',
+    transportError: null,
+    images: [],
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** Each session whose images could not be attached, with the reason (once per session). */
+export function imageFailures(samples: readonly JudgeSample[]): Map<string, string> {
+  const failed = new Map<string, string>();
+  for (const s of samples) {
+    if (s.failureReason?.startsWith(IMAGE_FAILURE_PREFIX) && !failed.has(s.sessionId)) failed.set(s.sessionId, s.failureReason.slice(IMAGE_FAILURE_PREFIX.length));
+  }
+  return failed;
 }

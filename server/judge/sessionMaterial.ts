@@ -2,7 +2,8 @@
  * What the judge and the annotator need from one session, whatever it was read from (a dataset
  * directory or the study database), and how the judge input is assembled from it.
  */
-import type { JudgeInput } from './prompt';
+import type { ImageMode, ImageSource } from './judgeImages';
+import { imagePlaceholder, type JudgeInput } from './prompt';
 import type { Rubric } from '../../common/rubric';
 
 export interface Utterance {
@@ -23,8 +24,12 @@ export interface SessionMaterial {
   taskInstructions: string | null;
   /** Latest submitted artifact; null when the session submitted none. */
   artifact: { version: number; fields: Record<string, string> } | null;
-  /** Artifact fields that hold an uploaded image (the judge is text-only: it is told one exists). */
+  /** Artifact fields that hold an uploaded image (by the study definition). */
   imageFields?: readonly string[];
+  /** Where each uploaded image of the latest artifact is, by field id (read only with `--images attach`). */
+  images?: Readonly<Record<string, ImageSource>>;
+  /** Field labels from the study definition, by field id (names an attached image's field). */
+  fieldLabels?: Readonly<Record<string, string>>;
   utterances: Utterance[];
 }
 
@@ -36,19 +41,37 @@ function clip(text: string, max = MAX_SECTION_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} characters cut]`;
 }
 
-const IMAGE_FILE = /\.(png|jpe?g|gif|webp|svg)$/i;
+/** A field value that names an image file (how exported datasets refer to uploads). */
+export const IMAGE_FILE = /\.(png|jpe?g|gif|webp|svg)$/i;
 
-function renderFields(fields: Array<[string, string]>, imageFields: readonly string[] = []): string {
+const isImageField = (material: SessionMaterial, name: string, value: string): boolean =>
+  value.trim() !== '' && ((material.imageFields ?? []).includes(name) || material.images?.[name] !== undefined || IMAGE_FILE.test(value.trim()));
+
+/**
+ * The fields as "## name\nvalue" blocks. An image field shows a note (describe) or a pointer to its
+ * attached image (attach, collected into `attached` in order).
+ */
+function renderFields(fields: Array<[string, string]>, material: SessionMaterial, attached: ImageSource[] | null): string {
   return fields
     .map(([name, value]) => {
-      const isImage = imageFields.includes(name) || IMAGE_FILE.test(value.trim());
-      const shown = isImage && value.trim() !== '' ? '[an image was uploaded here; it is not shown to you]' : value;
-      return `## ${name}\n${shown}`;
+      if (!isImageField(material, name, value)) return `## ${name}\n${value}`;
+      if (attached === null) return `## ${name}\n[an image was uploaded here; it is not shown to you]`;
+      attached.push(
+        material.images?.[name] ?? {
+          fieldId: name,
+          label: material.fieldLabels?.[name] ?? name,
+          file: null,
+          shownAs: `the field's value`,
+          missing: 'the study definition makes it an image field, but no uploaded file is recorded for its value',
+        },
+      );
+      return `## ${name}\n${imagePlaceholder(attached.length)}`;
     })
     .join('\n\n');
 }
 
-export function buildJudgeInput(material: SessionMaterial, rubric: Rubric): JudgeInput {
+/** The judge's text input for a session; with `images: 'attach'` it also lists the images to attach. */
+export function buildJudgeInput(material: SessionMaterial, rubric: Rubric, images: ImageMode = 'describe'): JudgeInput {
   const fields = Object.entries(material.artifact?.fields ?? {});
   const execution = fields.filter(([name]) => EXECUTION_FIELD.test(name));
   const deliverable = fields.filter(
@@ -62,9 +85,11 @@ export function buildJudgeInput(material: SessionMaterial, rubric: Rubric): Judg
   ]
     .filter(Boolean)
     .join('\n\n');
+  const attached: ImageSource[] | null = images === 'attach' ? [] : null;
   return {
     taskRequest: clip(request),
-    artifact: clip(deliverable.length > 0 ? renderFields(deliverable, material.imageFields) : '(empty: no artifact was submitted)'),
-    executionExcerpts: clip(renderFields(execution)),
+    artifact: clip(deliverable.length > 0 ? renderFields(deliverable, material, attached) : '(empty: no artifact was submitted)'),
+    executionExcerpts: clip(renderFields(execution, { ...material, imageFields: [], images: {} }, null)),
+    ...(attached && attached.length > 0 ? { images: attached } : {}),
   };
 }

@@ -2,7 +2,10 @@
  * Reads sessions for the judge and the annotator from the study database (through the Store), and
  * task rubric ids / instructions from the loaded study definition when there is one.
  */
+import { dirname, resolve, sep } from 'node:path';
 import type { Store } from '../db/store';
+import type { Task } from '../../common/study';
+import type { ImageSource } from './judgeImages';
 import type { SessionMaterial } from './sessionMaterial';
 import { openStudyRedactor } from '../../exports/studyRedactor';
 
@@ -12,6 +15,19 @@ export interface StudyTaskDefinition {
   instructions: string;
   /** Ids of the task's image fields. */
   imageFields?: readonly string[];
+  /** Field labels by field id. */
+  fieldLabels?: Readonly<Record<string, string>>;
+}
+
+/** The judge's view of a study's tasks (the CLI's --study mode and the dashboard use the same one). */
+export function judgeTasksOf(study: { tasks: readonly Task[] }): StudyTaskDefinition[] {
+  return study.tasks.map((t) => ({
+    id: t.id,
+    rubric: t.rubric,
+    instructions: t.instructions,
+    imageFields: t.fields.filter((f) => f.kind === 'image').map((f) => f.id),
+    fieldLabels: Object.fromEntries(t.fields.map((f) => [f.id, f.label])),
+  }));
 }
 
 /**
@@ -19,14 +35,18 @@ export interface StudyTaskDefinition {
  * the judge or annotator model, and the prompt equals the one built from the exported dataset.
  * Turns are message positions (as in messages.jsonl and annotations.csv); empty messages (a reply
  * stopped before its first token) keep their position but are not utterances.
+ * An image field's value is the id of an upload of the session; its file is under the data directory
+ * (the database's folder). Images are not redacted.
  */
 export function readStudySessions(store: Store, studyId: string, tasks: readonly StudyTaskDefinition[] = []): SessionMaterial[] {
   const taskById = new Map(tasks.map((t) => [t.id, t]));
   const { redact } = openStudyRedactor(store.file, studyId);
+  const dataDir = dirname(store.file);
   return store.sessions.listByStudy(studyId).map((session) => {
     const versions = store.artifacts.listVersions(session.id);
     const latest = versions[versions.length - 1];
     const task = taskById.get(session.taskId);
+    const fieldLabels = task?.fieldLabels ?? {};
     const utterances = store.messages
       .listForSession(session.id)
       .map((m, turn) => ({ turn, speaker: m.role === 'user' ? ('user' as const) : ('agent' as const), text: redact(m.text), messageId: m.id }))
@@ -38,9 +58,37 @@ export function readStudySessions(store: Store, studyId: string, tasks: readonly
       taskInstructions: task?.instructions ?? null,
       artifact: latest ? { version: latest.version, fields: redactFields(latest.fields, redact) } : null,
       imageFields: task?.imageFields ?? [],
+      images: latest ? uploadedImages(store, dataDir, session.id, latest.fields, fieldLabels) : {},
+      fieldLabels,
       utterances,
     };
   });
+}
+
+/** The fields whose value names an upload of this session for that field, with where its file is. */
+function uploadedImages(
+  store: Store,
+  dataDir: string,
+  sessionId: string,
+  fields: Record<string, string>,
+  labels: Readonly<Record<string, string>>,
+): Record<string, ImageSource> {
+  const sources: Record<string, ImageSource> = {};
+  for (const [fieldId, value] of Object.entries(fields)) {
+    const upload = value === '' ? undefined : store.uploads.get(value);
+    if (!upload || upload.sessionId !== sessionId || upload.fieldId !== fieldId) continue;
+    const file = resolve(dataDir, upload.storagePath);
+    const inside = file.startsWith(resolve(dataDir) + sep);
+    sources[fieldId] = {
+      fieldId,
+      label: labels[fieldId] ?? fieldId,
+      file: inside ? file : null,
+      shownAs: `upload ${upload.id} (${upload.storagePath})`,
+      ...(inside ? {} : { missing: 'its stored path leaves the data directory' }),
+      recorded: { sha256: upload.sha256, where: 'the uploads table' },
+    };
+  }
+  return sources;
 }
 
 function redactFields(fields: Record<string, string>, redact: (text: string) => string): Record<string, string> {

@@ -1,8 +1,10 @@
 /**
  * Turns session material into judge targets: picks each session's rubric (the study definition's
  * task.rubric, else --rubric, else the rubric whose taskKinds list the task) and builds its input.
- * Sessions without a submitted artifact are not judged.
+ * Sessions without a submitted artifact are not judged. With `images: 'attach'` each input also lists
+ * the images to send (read when the call is made).
  */
+import type { ImageMode } from './judgeImages';
 import { buildJudgeInput, type SessionMaterial } from './sessionMaterial';
 import { rubricForTask, type LoadedRubric } from './rubricFiles';
 import type { JudgeTarget } from './runJudge';
@@ -23,11 +25,16 @@ export function chooseRubric(material: SessionMaterial, rubrics: Map<string, Loa
   return byKind;
 }
 
-export function judgeTargets(materials: readonly SessionMaterial[], rubrics: Map<string, LoadedRubric>, rubricFlag?: string): JudgeTarget[] {
+export function judgeTargets(
+  materials: readonly SessionMaterial[],
+  rubrics: Map<string, LoadedRubric>,
+  rubricFlag?: string,
+  images: ImageMode = 'describe',
+): JudgeTarget[] {
   return materials
     .filter((m) => m.artifact !== null)
     .map((m) => {
       const rubric = chooseRubric(m, rubrics, rubricFlag);
-      return { sessionId: m.sessionId, rubric, input: buildJudgeInput(m, rubric.rubric) };
+      return { sessionId: m.sessionId, rubric, input: buildJudgeInput(m, rubric.rubric, images) };
     });
 }

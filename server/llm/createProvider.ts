@@ -51,12 +51,17 @@ export interface CreateProviderContext {
 let defaultLogger: Logger | undefined;
 const warnedFallback = new WeakSet<Logger>();
 
+/** The API key an 'openai' provider would use ('' = none: createProvider falls back to offline). */
+export function openaiApiKey(config: Pick<ProviderConfig, 'apiKey'>, env: NodeJS.ProcessEnv = process.env): string {
+  return (config.apiKey ?? env.OPENAI_API_KEY ?? '').trim();
+}
+
 export function createProvider(config: ProviderConfig, context: CreateProviderContext = {}): CreatedProvider {
   const env = context.env ?? process.env;
   if (config.provider === 'offline') {
     return { provider: new OfflineProvider(config.offline), kind: 'offline', fellBackToOffline: false, reason: null };
   }
-  const apiKey = (config.apiKey ?? env.OPENAI_API_KEY ?? '').trim();
+  const apiKey = openaiApiKey(config, env);
   if (apiKey === '') {
     const reason = 'provider "openai" requested but OPENAI_API_KEY is not set: using the offline demo assistant';
     const logger = context.logger ?? (defaultLogger ??= pino({ name: 'llm' }));

@@ -5,14 +5,14 @@
  * task text and what the participant wrote. It is a demo so a fresh clone runs without a key —
  * plausible, never clever.
  */
-import type { ChatMessage } from './provider';
+import { messageText, type ChatMessage } from './provider';
 import { readTaskFacts, type TaskFacts } from './offlineTaskFacts';
 
 /** FNV-1a over the conversation; picks variants so the same conversation gets the same reply. */
 function conversationHash(messages: ChatMessage[]): number {
   let h = 0x811c9dc5;
   for (const m of messages) {
-    for (const ch of `${m.role}\u0000${m.content}\u0001`) {
+    for (const ch of `${m.role}\u0000${messageText(m)}\u0001`) {
       h ^= ch.codePointAt(0) ?? 0;
       h = Math.imul(h, 0x01000193) >>> 0;
     }

@@ -3,7 +3,7 @@
  * concrete details it can ground its replies in (column names, file name, destination, days, budget).
  * Plain heuristics over text — no model, no network.
  */
-import type { ChatMessage } from './provider';
+import { messageText, type ChatMessage } from './provider';
 
 export type TaskKind = 'visualization' | 'travel' | 'related_work' | 'general';
 
@@ -101,7 +101,7 @@ function findDestination(text: string): string | null {
 
 export function readTaskFacts(messages: ChatMessage[]): TaskFacts {
   const taskText = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-  const userMessages = messages.filter((m) => m.role === 'user').map((m) => m.content);
+  const userMessages = messages.filter((m) => m.role === 'user').map(messageText);
   const userText = userMessages.join('\n');
   const everything = `${taskText}\n${userText}`;
   return {

@@ -10,9 +10,28 @@
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
-export interface ChatMessage {
-  role: ChatRole;
-  content: string;
+/** Part of a multi-part user message, in the OpenAI chat shape (passed to the `openai` client as is). */
+export interface TextContentPart {
+  type: 'text';
+  text: string;
+}
+export interface ImageContentPart {
+  type: 'image_url';
+  /** `url` is a `data:<media type>;base64,…` URL for local images; `detail` trades tokens for resolution. */
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+export type ContentPart = TextContentPart | ImageContentPart;
+
+/**
+ * Content is a string in the common case. A user message may instead be a list of parts (text and
+ * images), which only vision-capable models accept; system and assistant messages are always text.
+ */
+export type ChatMessage = { role: 'system' | 'assistant'; content: string } | { role: 'user'; content: string | ContentPart[] };
+
+/** The text of a message: the string itself, or its text parts joined by blank lines (images left out). */
+export function messageText(message: ChatMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n\n');
 }
 
 export interface CompletionRequest {

@@ -5,16 +5,7 @@ import { MAX_UPLOAD_BYTES, UPLOAD_TYPES, type UploadResponse } from '../../commo
 import { ServiceError, type ServiceContext } from './context';
 import { requireActive } from './lifecycle';
 import { uploadView } from './state';
-
-/** Magic numbers of the accepted image types: the declared type must match the bytes (no SVG: it can carry script). */
-function sniffImageType(bytes: Buffer): string | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  const head6 = bytes.subarray(0, 6).toString('latin1');
-  if (head6 === 'GIF87a' || head6 === 'GIF89a') return 'image/gif';
-  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
-  return null;
-}
+import { sniffImageType } from './imageType';
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 

@@ -28,7 +28,8 @@
  * Non-streaming requests honour the same behaviours (a cut sends half a JSON body then destroys).
  *
  * Usage reported by default: prompt = Σ(o200k tokens of each message content + 3) + 3 (OpenAI's chat
- * framing), completion = o200k tokens of the full reply text. Timers only, no busy loops.
+ * framing; for multi-part content, its text parts — images count nothing), completion = o200k tokens of
+ * the full reply text. Timers only, no busy loops. Request bodies are recorded as sent, image parts included.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -111,11 +112,18 @@ export function stallStream(text: string | string[], afterChunks: number, option
   return { type: 'reply', text, stallAfterChunks: afterChunks, ...options };
 }
 
+/** Text of a message's content: the string, or the text parts of a multi-part (e.g. image) message joined by blank lines. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.flatMap((p: { type?: unknown; text?: unknown }) => (p?.type === 'text' && typeof p.text === 'string' ? [p.text] : [])).join('\n\n');
+}
+
 /** Text of the last user message in a recorded request (handy in responders). */
 export function lastUserText(request: RecordedRequest): string {
   const messages: Array<{ role?: string; content?: unknown }> = request.body?.messages ?? [];
   const last = [...messages].reverse().find((m) => m.role === 'user');
-  return typeof last?.content === 'string' ? last.content : '';
+  return contentText(last?.content);
 }
 
 const countTokens = (text: string): number => encode(text, { disallowedSpecial: new Set() }).length;
@@ -142,7 +150,7 @@ function planChunks(text: string | string[], chunkCount: number | undefined): Ar
 function promptTokens(body: any): number {
   const messages: Array<{ content?: unknown }> = Array.isArray(body?.messages) ? body.messages : [];
   let total = 3;
-  for (const m of messages) total += 3 + (typeof m.content === 'string' ? countTokens(m.content) : 0);
+  for (const m of messages) total += 3 + countTokens(contentText(m.content));
   return total;
 }
 

@@ -100,6 +100,11 @@ describe('readRatingsCsv', () => {
     const broken = write('broken.csv', 'session_id,rater,score\ns01,a,"3\n');
     expect(() => readRatingsCsv(broken)).toThrow(/broken\.csv, line 2: not valid CSV: Quote Not Closed/);
   });
+
+  it('names the right line after skipped empty lines', () => {
+    const file = write('gaps.csv', 'session_id,rater,score\ns01,a,3\n\n\ns02,a,9\n');
+    expect(() => readRatingsCsv(file)).toThrow(/gaps\.csv, line 5, column "score"/);
+  });
 });
 
 describe('readLabelsCsv', () => {

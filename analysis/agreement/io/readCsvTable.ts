@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
+import { parseCsv, type ParsedCsv } from '../../input/csvTable';
 import { InputError, RecordError, type FileRecord } from './inputError';
 
 export type CsvRow<T> = FileRecord<T>;
@@ -19,24 +19,14 @@ export function readCsvTable<S extends z.ZodType>(
   { trim = true }: { trim?: boolean } = {},
 ): CsvRow<z.output<S>>[] {
   if (!existsSync(file)) throw new InputError('file not found', file);
-  let records: { record: Record<string, string>; raw: string; info: { lines: number } }[];
-  let header: string[] = [];
+  let parsed: ParsedCsv;
   try {
-    records = parse(readFileSync(file, 'utf8'), {
-      columns: (names: string[]) => {
-        header = trim ? names.map((name) => name.trim()) : names;
-        return header;
-      },
-      info: true,
-      raw: true,
-      bom: true,
-      skip_empty_lines: true,
-      trim,
-    }) as typeof records;
+    parsed = parseCsv(readFileSync(file, 'utf8'), { trim });
   } catch (error) {
     const e = error as Error & { lines?: number };
     throw new RecordError({ kind: 'syntax', format: 'CSV', detail: e.message }, `not valid CSV: ${e.message}`, file, e.lines);
   }
+  const header = trim ? parsed.header.map((name) => name.trim()) : parsed.header;
   if (requiredColumns !== undefined) {
     if (header.length === 0) throw new InputError('empty file (no header row)', file);
     const missing = requiredColumns.filter((column) => !header.includes(column));
@@ -44,15 +34,17 @@ export function readCsvTable<S extends z.ZodType>(
       throw new InputError(`missing column(s) ${missing.join(', ')} in header (found: ${header.join(', ')})`, file, 1);
     }
   }
-  return records.map(({ record, raw, info }) => {
-    const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
-    const parsed = schema.safeParse(record);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
+  return parsed.rows.map((cells, r) => {
+    const line = parsed.startLines[r]!;
+    // cells by column name (of two columns with one name, the later wins, as with csv-parse's `columns`)
+    const record: Record<string, string> = Object.fromEntries(header.map((name, i) => [name, cells[i]!]));
+    const result = schema.safeParse(record);
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
       const column = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
       const got = column !== undefined ? ` (got "${record[column] ?? ''}")` : '';
-      throw new RecordError({ kind: 'schema', issues: parsed.error.issues }, `${issue.message}${got}`, file, line, column);
+      throw new RecordError({ kind: 'schema', issues: result.error.issues }, `${issue.message}${got}`, file, line, column);
     }
-    return { line, value: parsed.data };
+    return { line, value: result.data };
   });
 }

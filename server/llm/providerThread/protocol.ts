@@ -16,6 +16,8 @@ export type MainToWorker =
   | { type: 'abort'; callId: number };
 
 export type WorkerToMain =
+  /** The worker has loaded and takes calls (sent once, first). */
+  | { type: 'ready' }
   /** Text fragments of any number of calls, in arrival order; one message per batch (see worker.ts). */
   | { type: 'deltas'; batch: Array<[callId: number, text: string]> }
   /** The call's result; every fragment of the call was posted before it. */

@@ -4,6 +4,11 @@
  * the stream, a worker that dies ends every call in flight as a retryable error and is replaced, and
  * close() leaves nothing hanging.
  */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../../../tests/support/fakeOpenAI';
 import type { CompletionRequest } from '../provider';
@@ -58,7 +63,7 @@ describe('ProviderThread', () => {
 
   it('stops the stream and rethrows when onDelta throws', async () => {
     const fake = await fakeServer();
-    fake.reply(words(200, 'x'), { tokensPerSecond: 100 });
+    fake.reply(words(2000, 'x'), { tokensPerSecond: 100 }); // 20 s unless the abort reaches the worker
     const thread = newThread();
     let calls = 0;
     const call = provider(thread, fake).complete(
@@ -71,7 +76,7 @@ describe('ProviderThread', () => {
     await expect(call).rejects.toThrow('client went away');
     expect(thread.inFlight).toBe(0);
     // The abort reached the worker: the provider's stream is closed long before its 2 s would end.
-    await expect.poll(() => fake.openResponses, { timeout: 1_500 }).toBe(0);
+    await expect.poll(() => fake.openResponses, { timeout: 5_000 }).toBe(0);
   });
 
   it('ends calls in flight as retryable errors with their text when the worker dies, and starts a new one', async () => {
@@ -97,7 +102,7 @@ describe('ProviderThread', () => {
 
   it('ends a call the caller aborts as aborted, not as an error', async () => {
     const fake = await fakeServer();
-    fake.reply(words(100, 'z'), { tokensPerSecond: 50 });
+    fake.reply(words(500, 'z'), { tokensPerSecond: 50 });
     const thread = newThread();
     const controller = new AbortController();
     let n = 0;
@@ -122,5 +127,35 @@ describe('ProviderThread', () => {
     const later = await provider(thread, fake).complete(ask());
     expect(later).toMatchObject({ finishReason: 'error', text: '', interrupted: false, error: { retryable: true } });
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('warmUp() loads the worker before the first call, and an idle worker lets the process exit', async () => {
+    const fake = await fakeServer();
+    fake.reply(words(20, 'v'), { tokensPerSecond: 200 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-provider-thread-'));
+    const script = path.join(dir, 'run.mts');
+    const module = fileURLToPath(new URL('./providerThread.ts', import.meta.url));
+    // A process that warms the thread up, makes one streamed call, then neither closes the thread nor exits.
+    fs.writeFileSync(
+      script,
+      `
+import { ProviderThread, ThreadedOpenAIProvider } from ${JSON.stringify(module)};
+const thread = new ProviderThread();
+await thread.warmUp();
+const provider = new ThreadedOpenAIProvider(thread, { baseURL: ${JSON.stringify(fake.url)}, apiKey: 'k', maxAttempts: 1 });
+let deltas = 0;
+const result = await provider.complete({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], onDelta: () => void deltas++ });
+console.log(JSON.stringify({ finishReason: result.finishReason, deltas, inFlight: thread.inFlight }));
+`,
+    );
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', script], { timeout: 30_000 }, (_err, stdout, stderr) =>
+        resolve({ code: child.exitCode, stdout, stderr }),
+      );
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0); // exited by itself: the idle worker is unref'd (the 30 s timeout would kill it otherwise)
+    expect(JSON.parse(run.stdout)).toEqual({ finishReason: 'stop', deltas: 20, inFlight: 0 });
   });
 });

@@ -42,6 +42,8 @@ interface PendingCall {
 
 export class ProviderThread {
   private worker: Worker | null = null;
+  /** Settles when the current worker has loaded, or has failed to. */
+  private ready: Promise<void> = Promise.resolve();
   private readonly calls = new Map<number, PendingCall>();
   private nextCallId = 1;
   private closed = false;
@@ -78,6 +80,20 @@ export class ProviderThread {
     });
   }
 
+  /**
+   * Starts the worker now rather than at the first call, so that the first reply does not wait while it
+   * loads (~0.3–1 s); resolves once it has loaded (or failed to: calls then end as errors and restart it).
+   * An idle worker does not keep the process alive.
+   */
+  async warmUp(): Promise<void> {
+    if (this.closed) return;
+    const worker = this.ensureWorker();
+    // Referenced while loading (a caller awaiting this must not see the process exit under it), then
+    // unreferenced if idle.
+    await this.ready;
+    if (this.worker === worker && this.calls.size === 0) worker.unref();
+  }
+
   /** Ends the worker; calls still in flight end as errors. Later calls fail at once. */
   async close(): Promise<void> {
     this.closed = true;
@@ -100,7 +116,10 @@ export class ProviderThread {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = spawnWorker(WORKER_MODULE);
-    worker.on('message', (message: WorkerToMain) => this.receive(message));
+    let loaded!: () => void;
+    this.ready = new Promise<void>((resolve) => (loaded = resolve));
+    worker.on('message', (message: WorkerToMain) => (message.type === 'ready' ? loaded() : this.receive(message)));
+    worker.once('exit', () => loaded());
     worker.on('error', (err) => this.log?.error({ err }, 'provider worker failed'));
     worker.on('exit', (code) => {
       if (this.worker !== worker) return; // closed or replaced on purpose
@@ -112,7 +131,7 @@ export class ProviderThread {
     return worker;
   }
 
-  private receive(message: WorkerToMain): void {
+  private receive(message: Exclude<WorkerToMain, { type: 'ready' }>): void {
     if (message.type === 'deltas') {
       for (const [callId, text] of message.batch) this.deliver(callId, text);
       return;

@@ -62,3 +62,5 @@ port.on('message', (message: MainToWorker) => {
     )
     .finally(() => running.delete(callId));
 });
+
+post({ type: 'ready' });
