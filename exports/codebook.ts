@@ -22,7 +22,7 @@ export function renderCodebook(files: readonly DatasetFileDef[], context: { stud
     lines.push(`## \`${file.path}\``, '', `${file.description} One row per ${file.row}.`, '');
     lines.push('| column | type | meaning |', '|---|---|---|');
     for (const c of file.columns) {
-      const type = [c.type, c.unit ? `(${c.unit})` : '', c.nullable ? ', may be empty' : ''].join(' ').replace(/ ,/, ',').trim();
+      const type = `${c.type}${c.unit ? ` (${c.unit})` : ''}${c.nullable ? ', may be empty' : ''}`;
       const values = c.values ? ` Values: ${c.values.map((v) => `\`${v}\``).join(', ')}.` : '';
       lines.push(`| \`${c.name}\` | ${cell(type)} | ${cell(c.description + values)} |`);
     }

@@ -33,7 +33,8 @@ export interface DatasetFileDef {
   personal?: boolean;
 }
 
-export const SCHEMA_VERSION = '1.0.0';
+/** Semantic version of this layout: 1.1.0 added judgements.csv `images` (a column added at the end; readers of 1.0.0 still work). */
+export const SCHEMA_VERSION = '1.1.0';
 
 const sessionId: ColumnDef = {
   name: 'session_id',
@@ -151,6 +152,16 @@ export const JUDGEMENT_COLUMNS: readonly ColumnDef[] = [
   { name: 'parse_ok', type: 'boolean', description: 'Whether a score could be parsed from the reply.' },
   { name: 'cached', type: 'boolean', description: 'Whether the sample came from the judge cache rather than a new call.' },
   { name: 'artifact_version', type: 'integer', description: 'Artifact version (artifacts.jsonl) that was judged.' },
+  {
+    name: 'images',
+    type: 'string',
+    nullable: true,
+    description:
+      'Images shown to the judge model (judge --images attach), as a JSON array of {field, mediaType, bytes, sha256}: the artifact field id, ' +
+      'the media type, the size in bytes and the sha256 of the image, which is the sha256 manifest.json lists for that file under artifacts/. ' +
+      '[] when the judge ran with --images attach but attached nothing (no image field, or the image could not be read: then score is empty). ' +
+      'Empty when the judge saw text only (--images describe, or a sample stored before the judge recorded images).',
+  },
 ];
 
 export const ANNOTATION_COLUMNS: readonly ColumnDef[] = [

@@ -126,7 +126,7 @@ describe('exportStudy', () => {
     const keyHex = loadOrCreatePseudonymKey(dataDir).toString('hex');
     expect(all).not.toContain(keyHex);
     // judge tables are empty: header only
-    expect(readFileSync(join(out, 'judgements.csv'), 'utf8').trim()).toBe('session_id,rubric_id,rubric_hash,model,sample,score,parse_ok,cached,artifact_version');
+    expect(readFileSync(join(out, 'judgements.csv'), 'utf8').trim()).toBe('session_id,rubric_id,rubric_hash,model,sample,score,parse_ok,cached,artifact_version,images');
     expect(readFileSync(join(out, 'annotations.csv'), 'utf8').trim()).toBe('session_id,turn,speaker,friction,grounding');
   });
 

@@ -213,6 +213,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
           parse_ok: j.parseOk,
           cached: j.cached,
           artifact_version: j.artifactVersion,
+          // A JSON cell (not the ";"-joined list convention): each entry is an object, as in a judge's judgements.jsonl.
+          images: j.images === null ? null : JSON.stringify(j.images),
         });
       }
 

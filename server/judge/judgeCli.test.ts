@@ -33,7 +33,8 @@ describe('npm run judge -- <dataset-dir>', () => {
     expect(bed.fake.requests).toHaveLength(9); // 3 judged sessions × 3 samples; p004 has no artifact
 
     const judgements = readCsv(join(bed.dir, 'judgements.csv'));
-    expect(Object.keys(judgements[0]!)).toEqual(['session_id', 'rubric_id', 'rubric_hash', 'model', 'sample', 'score', 'parse_ok', 'cached', 'artifact_version']);
+    expect(Object.keys(judgements[0]!)).toEqual(['session_id', 'rubric_id', 'rubric_hash', 'model', 'sample', 'score', 'parse_ok', 'cached', 'artifact_version', 'images']);
+    expect(judgements.every((j) => j.images === '')).toBe(true); // text-only (--images describe): no list
     expect(judgements.filter((j) => j.session_id === 'p001').every((j) => j.artifact_version === '2')).toBe(true);
     expect(judgements.map((j) => `${j.session_id}:${j.rubric_id}:${j.sample}:${j.score}`)).toEqual([
       'p001:travel-planning:0:2', 'p001:travel-planning:1:4', 'p001:travel-planning:2:5',

@@ -18,7 +18,7 @@ import { judgeTargets } from './targets';
 
 export const JUDGE_CACHE_FILE = '.judge-cache.sqlite';
 /** The contract columns, plus artifact_version last (as the study exporter writes it). */
-export const JUDGEMENT_CSV_COLUMNS = ['session_id', 'rubric_id', 'rubric_hash', 'model', 'sample', 'score', 'parse_ok', 'cached', 'artifact_version'] as const;
+export const JUDGEMENT_CSV_COLUMNS = ['session_id', 'rubric_id', 'rubric_hash', 'model', 'sample', 'score', 'parse_ok', 'cached', 'artifact_version', 'images'] as const;
 export const QUALITY_CSV_COLUMNS = ['session_id', 'quality', 'samples', 'parsed'] as const;
 
 export interface JudgeDatasetOptions {
@@ -55,6 +55,8 @@ export function judgementCsvRow(s: JudgeSample, artifactVersion: number | null):
     parse_ok: s.parseOk,
     cached: s.cached,
     artifact_version: artifactVersion,
+    // As the exporter writes it: a JSON list of {field, mediaType, bytes, sha256}; empty when text-only.
+    images: s.images === undefined ? null : JSON.stringify(s.images),
   };
 }
 

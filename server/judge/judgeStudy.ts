@@ -1,7 +1,9 @@
 /**
  * `judge --study <id>`: judges the latest artifact of every session of a study in the database,
  * storing each sample in `judgements` as soon as it finishes (an interrupted run keeps them) and
- * the per-session quality Q in `judge_quality` once all samples of a session are in.
+ * the per-session quality Q in `judge_quality` once all samples of a session are in. With
+ * `--images attach` a sample's row lists the images it showed the model (`images`, as in a
+ * dataset's judgements.jsonl); text-only samples leave it NULL.
  * Replies are cached in <dataDir>/.judge-cache.sqlite.
  */
 import { join } from 'node:path';
@@ -45,7 +47,7 @@ export async function judgeStudy(options: JudgeStudyOptions) {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onSample: (s) => {
         const artifactVersion = versionOf.get(s.sessionId) ?? 0;
-        repo.upsert({ ...s, artifactVersion, createdAt: Date.parse(s.createdAt) });
+        repo.upsert({ ...s, artifactVersion, createdAt: Date.parse(s.createdAt) }); // s.images included
         const list = [...(done.get(s.sessionId) ?? []), s];
         done.set(s.sessionId, list);
         if (list.length === options.settings.samples) {

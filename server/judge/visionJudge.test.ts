@@ -84,6 +84,11 @@ const textOf = (r: RecordedRequest): string => {
 const requestsFor = (tag: string) => fake.requests.filter((r) => textOf(r).includes(`${tag}: students`));
 const dataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** What a sample records about the plot it attached. */
+const attachedAudit = (bytes: Buffer) => ({ field: 'plot', mediaType: 'image/png', bytes: bytes.length, sha256: sha(bytes) });
+/** The raw `images` cell of every stored sample of a session (NULL as null). */
+const imagesCells = (sessionId: string) =>
+  store.db.prepare('SELECT images FROM judgements WHERE session_id = ? ORDER BY sample').pluck().all(sessionId) as (string | null)[];
 
 const settings = (extra: Partial<JudgeSettings> = {}): JudgeSettings => ({
   model: 'gpt-4o-mini', samples: 2, concurrency: 2, temperature: 0.7, maxTokens: 400, baseSeed: 0, ...extra,
@@ -172,6 +177,9 @@ describe('judge --study with --images attach', () => {
       expect(row.parseOk).toBe(false);
       expect(row.failureReason).toMatch(new RegExp(`^image: field "plot" \\(Your plot \\(image\\)\\): image file not found: upload [0-9a-f-]+ \\(uploads/${sessionB}/`));
     }
+    // Attach mode sent no image for B: its rows say so with an empty list (not NULL, which means text-only).
+    expect(rowsB.map((row) => row.images)).toEqual([[], []]);
+    expect(repo.listForSession(sessionA).map((row) => row.images)).toEqual([[attachedAudit(RED)], [attachedAudit(RED)]]);
     expect(repo.getQuality(sessionB)).toMatchObject({ quality: null, samples: 2, parsed: 0 });
     expect(repo.getQuality(sessionA)).toMatchObject({ quality: 4, samples: 2, parsed: 2 });
     expect(result.samples.filter((s) => s.sessionId === sessionA).every((s) => s.score === 4)).toBe(true);
@@ -183,6 +191,66 @@ describe('judge --study with --images attach', () => {
     expect(requestsFor('alpha')).toHaveLength(0);
     expect(result.samples.find((s) => s.sessionId === sessionA)?.failureReason).toContain(`has sha256 ${sha(GREEN)}, not the ${sha(RED)} recorded in the uploads table`);
     expect(result.samples.find((s) => s.sessionId === sessionB)?.score).toBe(4);
+  });
+});
+
+describe('judge --study stores the attached images with each sample (judgements.images)', () => {
+  it('attach: every sample lists the sha256 of its session\'s stored upload, also when replayed from the cache, and the export carries the list', async () => {
+    await judge({ images: 'attach' });
+    const repo = new JudgementsRepository(store.db);
+    for (const [session, bytes] of [[sessionA, RED], [sessionB, BLUE]] as const) {
+      const [upload] = store.uploads.listForSession(session);
+      expect(upload?.sha256).toBe(sha(bytes));
+      const expected = [{ field: 'plot', mediaType: 'image/png', bytes: upload!.bytes, sha256: upload!.sha256 }];
+      const rows = repo.listForSession(session);
+      expect(rows.map((r) => r.sample)).toEqual([0, 1]);
+      for (const row of rows) expect(row).toMatchObject({ score: 4, cached: false, templateHash: IMAGE_TEMPLATE_HASH, images: expected });
+      expect(imagesCells(session)).toEqual([JSON.stringify(expected), JSON.stringify(expected)]);
+    }
+
+    // A rerun answers from the reply cache and still records what was attached.
+    fake.reset();
+    await judge({ images: 'attach' });
+    expect(fake.requests).toHaveLength(0);
+    expect(repo.listForSession(sessionA).map((r) => [r.cached, r.images])).toEqual([
+      [true, [attachedAudit(RED)]],
+      [true, [attachedAudit(RED)]],
+    ]);
+
+    // The dataset export writes the list into judgements.csv; its sha256 is the exported plot's in the manifest.
+    const out = join(dataDir, 'dataset');
+    const { manifest } = await exportStudy({ dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
+    const csv = parse(readFileSync(join(out, 'judgements.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(csv).toHaveLength(4);
+    const plots = manifest.files.filter((f) => /^artifacts\/[^/]+\/1-plot\.png$/.test(f.path));
+    expect(plots.map((f) => f.sha256).sort()).toEqual([sha(RED), sha(BLUE)].sort());
+    for (const row of csv) {
+      const images = JSON.parse(row.images!) as Array<{ sha256: string }>;
+      expect(images).toHaveLength(1);
+      const plot = plots.find((f) => f.sha256 === images[0]!.sha256);
+      expect(plot?.path.split('/')[1]).toBe(row.session_id);
+      expect(images).toEqual([attachedAudit(images[0]!.sha256 === sha(RED) ? RED : BLUE)]);
+    }
+    const codebook = readFileSync(join(out, 'codebook.md'), 'utf8');
+    expect(codebook).toMatch(/\| `images` \| string, may be empty \| Images shown to the judge model \(judge --images attach\), as a JSON array of \{field, mediaType, bytes, sha256\}/);
+    const datapackage = JSON.parse(readFileSync(join(out, 'datapackage.json'), 'utf8')) as { resources: Array<{ name: string; schema: { fields: Array<{ name: string }> } }> };
+    expect(datapackage.resources.find((r) => r.name === 'judgements')?.schema.fields.map((f) => f.name)).toEqual(Object.keys(csv[0]!));
+  });
+
+  it('describe (text only) stores NULL; rejudging the same samples with attach fills the list in, and describe again clears it', async () => {
+    await judge();
+    const repo = new JudgementsRepository(store.db);
+    expect([...imagesCells(sessionA), ...imagesCells(sessionB)]).toEqual([null, null, null, null]);
+    expect(repo.listForStudy('visualization').every((r) => r.images === undefined && r.templateHash === TEMPLATE_HASH)).toBe(true);
+    const out = join(dataDir, 'describe-dataset');
+    await exportStudy({ dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
+    const csv = parse(readFileSync(join(out, 'judgements.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(csv.map((r) => r.images)).toEqual(['', '', '', '']);
+
+    await judge({ images: 'attach', samples: 1 });
+    expect(imagesCells(sessionA)).toEqual([JSON.stringify([attachedAudit(RED)]), null]);
+    await judge({ samples: 1 });
+    expect(imagesCells(sessionA)).toEqual([null, null]);
   });
 });
 
@@ -211,6 +279,11 @@ describe('judge <dataset-dir> --images attach (dataset made by the exporter)', (
     const audit = readFileSync(join(out, 'judgements.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(audit.find((s) => s.sessionId === latest('alpha').session_id).images).toEqual([{ field: 'plot', mediaType: 'image/png', bytes: RED.length, sha256: sha(RED) }]);
     expect(readFileSync(join(out, 'judgements.jsonl'), 'utf8')).not.toContain(RED.toString('base64'));
+    // A dataset-mode run rewrites judgements.csv with the same images column the exporter writes.
+    const rows = parse(readFileSync(join(out, 'judgements.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(JSON.parse(rows.find((r) => r.session_id === latest('alpha').session_id)!.images!)).toEqual([
+      { field: 'plot', mediaType: 'image/png', bytes: RED.length, sha256: sha(RED) },
+    ]);
 
     const rerun = await runCli('cli/judge.ts', args, env);
     expect(rerun.stderr).toContain('0 new calls, 2 cache hits');

@@ -307,7 +307,7 @@ describe('judge and analysis from the dashboard', () => {
     const zipFile = join(t.dataDir, 'judged.zip');
     writeFileSync(zipFile, Buffer.from(await (await admin.get(job.downloadUrl)).arrayBuffer()));
     const judgements = execFileSync('unzip', ['-p', zipFile, `tandem-${STUDY}/judgements.csv`], { encoding: 'utf8' }).trim().split('\n');
-    expect(judgements[0]).toBe('session_id,rubric_id,rubric_hash,model,sample,score,parse_ok,cached,artifact_version');
+    expect(judgements[0]).toBe('session_id,rubric_id,rubric_hash,model,sample,score,parse_ok,cached,artifact_version,images');
     expect(judgements.length - 1).toBe(9);
     const sessionsCsv = execFileSync('unzip', ['-p', zipFile, `tandem-${STUDY}/sessions.csv`], { encoding: 'utf8' });
     const header = sessionsCsv.split('\n')[0]!.split(',');

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
+import type { AttachedImage } from '../../judge/judgeImages';
 import type { SqliteDatabase } from '../database';
 import { AuditRepository } from './audit';
 import { toIdentityRow, type IdentityRaw, type IdentityRow } from './identities';
+import { parseImagesColumn } from './judgements';
 
 /**
  * Read-only queries for the dataset export, on a connection of its own: the export keeps iterators
@@ -77,6 +79,8 @@ export interface ExportJudgement {
   score: number | null;
   parseOk: boolean;
   cached: boolean;
+  /** Images shown to the judge (`--images attach`); null for text-only samples and databases before migration 012. */
+  images: AttachedImage[] | null;
 }
 
 export interface ExportAnnotation {
@@ -105,6 +109,7 @@ interface RawSession {
 export class ExportReader {
   private readonly hasJudgeQuality: boolean;
   private readonly hasJudgements: boolean;
+  private readonly hasJudgementImages: boolean;
   private readonly hasAnnotations: boolean;
   private inSnapshot = false;
   private readonly statements = new Map<string, Database.Statement>();
@@ -122,6 +127,8 @@ export class ExportReader {
   private constructor(private readonly db: SqliteDatabase) {
     this.hasJudgeQuality = this.hasTable('judge_quality');
     this.hasJudgements = this.hasTable('judgements');
+    // The reader is read-only and does not migrate: a database from before migration 012 has no images column.
+    this.hasJudgementImages = this.hasJudgements && this.hasColumn('judgements', 'images');
     this.hasAnnotations = this.hasTable('annotations');
   }
 
@@ -133,6 +140,10 @@ export class ExportReader {
 
   private hasTable(name: string): boolean {
     return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  }
+
+  private hasColumn(table: string, column: string): boolean {
+    return (this.db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).some((c) => c.name === column);
   }
 
   /** Starts the read transaction all later reads share. */
@@ -293,7 +304,8 @@ export class ExportReader {
   *judgements(sessionId: string): Generator<ExportJudgement> {
     if (!this.hasJudgements) return;
     const stmt = this.stmt(
-      `SELECT artifact_version, rubric_id, rubric_hash, COALESCE(reported_model, requested_model) AS model, sample, score, parse_ok, cached
+      `SELECT artifact_version, rubric_id, rubric_hash, COALESCE(reported_model, requested_model) AS model, sample, score, parse_ok, cached,
+         ${this.hasJudgementImages ? 'images' : 'NULL AS images'}
        FROM judgements WHERE session_id = ? ORDER BY artifact_version, rubric_id, requested_model, sample`,
     );
     for (const r of stmt.iterate(sessionId) as IterableIterator<{
@@ -305,6 +317,7 @@ export class ExportReader {
       score: number | null;
       parse_ok: number;
       cached: number;
+      images: string | null;
     }>) {
       yield {
         artifactVersion: r.artifact_version,
@@ -315,6 +328,7 @@ export class ExportReader {
         score: r.score,
         parseOk: r.parse_ok === 1,
         cached: r.cached === 1,
+        images: r.images === null ? null : parseImagesColumn(r.images, `session ${sessionId} sample ${r.sample}`),
       };
     }
   }

@@ -5,9 +5,12 @@
  *   completed model replies for the judge and the annotator, keyed by a hash of everything that
  *   determines the reply plus the sample index. Only completed replies are stored (callers never
  *   put transport failures), so a rerun re-parses without new calls.
- * - JudgementsRepository: the `judgements` table of the study database (migration 010).
+ * - JudgementsRepository: the `judgements` table of the study database (migration 010; the
+ *   `images` column, migration 012).
  */
 import Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { AttachedImage } from '../../judge/judgeImages';
 import type { JudgeSample } from '../../judge/runJudge';
 import type { SqliteDatabase } from '../database';
 
@@ -101,7 +104,8 @@ export class ModelReplyCache {
 
 /**
  * A judge sample as stored in the study database: server/judge/runJudge.ts JudgeSample plus the
- * artifact version it scored, with createdAt as ms since the epoch.
+ * artifact version it scored, with createdAt as ms since the epoch. `images` is present exactly
+ * when the sample was judged with `--images attach` (column NULL otherwise).
  */
 export interface JudgementRecord extends Omit<JudgeSample, 'createdAt'> {
   artifactVersion: number;
@@ -148,6 +152,42 @@ interface JudgementRaw {
   cache_key: string;
   transport_error: string | null;
   created_at: number;
+  images: string | null;
+}
+
+/** One entry of the `images` column: what the judge recorded about an attached image (never its bytes). */
+const AttachedImageSchema = z.strictObject({
+  field: z.string().min(1),
+  mediaType: z.string().min(1),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 is 64 lowercase hex digits'),
+}) satisfies z.ZodType<AttachedImage>;
+const AttachedImagesSchema = z.array(AttachedImageSchema);
+
+/**
+ * The `images` column's text for a sample: NULL without a list (describe mode), else the JSON array.
+ * Only the four audit fields are kept, so an image loaded for a call (which also holds its base64
+ * bytes) can never put the bytes in the database.
+ */
+export function imagesColumn(images: readonly AttachedImage[] | undefined): string | null {
+  if (images === undefined) return null;
+  return JSON.stringify(images.map(({ field, mediaType, bytes, sha256 }): AttachedImage => ({ field, mediaType, bytes, sha256 })));
+}
+
+/**
+ * Reads the `images` column (migration 012); `where` names the row in the error. Throws on text that
+ * is not a JSON array of {field, mediaType, bytes, sha256}, rather than handing on a malformed record.
+ */
+export function parseImagesColumn(text: string, where: string): AttachedImage[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`judgements.images of ${where} is not JSON: ${(err as Error).message}`);
+  }
+  const parsed = AttachedImagesSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`judgements.images of ${where} is not a list of {field, mediaType, bytes, sha256}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 const toJudgement = (r: JudgementRaw): JudgementRecord => ({
@@ -177,10 +217,11 @@ const toJudgement = (r: JudgementRaw): JudgementRecord => ({
   cached: r.cached === 1,
   cacheKey: r.cache_key,
   transportError: r.transport_error === null ? null : (JSON.parse(r.transport_error) as JudgementRecord['transportError']),
+  ...(r.images === null ? {} : { images: parseImagesColumn(r.images, `session ${r.session_id} sample ${r.sample}`) }),
   createdAt: r.created_at,
 });
 
-/** The `judgements` and `judge_quality` tables (migration 010). */
+/** The `judgements` and `judge_quality` tables (migrations 010 and 012). */
 export class JudgementsRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
@@ -191,8 +232,8 @@ export class JudgementsRepository {
         `INSERT INTO judgements (session_id, artifact_version, rubric_id, rubric_version, rubric_hash, template_hash,
            parser_version, sample, requested_model, reported_model, system_fingerprint, provider, provider_url, params,
            seed, score, parse_ok, failure_reason, raw_reply, reask_reply, reasked, usage, latency_ms, cached, cache_key,
-           transport_error, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           transport_error, created_at, images)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (session_id, artifact_version, rubric_id, requested_model, sample) DO UPDATE SET
            rubric_version = excluded.rubric_version, rubric_hash = excluded.rubric_hash,
            template_hash = excluded.template_hash, parser_version = excluded.parser_version,
@@ -201,14 +242,15 @@ export class JudgementsRepository {
            seed = excluded.seed, score = excluded.score, parse_ok = excluded.parse_ok,
            failure_reason = excluded.failure_reason, raw_reply = excluded.raw_reply, reask_reply = excluded.reask_reply,
            reasked = excluded.reasked, usage = excluded.usage, latency_ms = excluded.latency_ms, cached = excluded.cached,
-           cache_key = excluded.cache_key, transport_error = excluded.transport_error, created_at = excluded.created_at`,
+           cache_key = excluded.cache_key, transport_error = excluded.transport_error, created_at = excluded.created_at,
+           images = excluded.images`,
       )
       .run(
         j.sessionId, j.artifactVersion, j.rubricId, j.rubricVersion, j.rubricHash, j.templateHash,
         j.parserVersion, j.sample, j.requestedModel, j.reportedModel, j.systemFingerprint, j.provider, j.providerUrl,
         JSON.stringify(j.parameters), j.seed, j.score, j.parseOk ? 1 : 0, j.failureReason, j.rawReply, j.reaskReply,
         j.reasked ? 1 : 0, j.usage === null ? null : JSON.stringify(j.usage), j.latencyMs, j.cached ? 1 : 0, j.cacheKey,
-        j.transportError === null ? null : JSON.stringify(j.transportError), j.createdAt,
+        j.transportError === null ? null : JSON.stringify(j.transportError), j.createdAt, imagesColumn(j.images),
       );
   }
 
