@@ -3,6 +3,7 @@ import {
   adminClientEvents,
   adminServerPushes,
   ExportRequest,
+  JudgeRunRequest,
   LoginRequest,
   MonitorSubscribe,
   MonitorUnsubscribe,
@@ -57,6 +58,15 @@ describe('admin HTTP schemas', () => {
     if (!blank.success) expect(blank.error.issues[0]?.message).toMatch(/platform id/);
   });
 
+  it('starts a judge run text-only unless images are to be attached', () => {
+    expect(JudgeRunRequest.parse({})).toEqual({ images: 'describe' });
+    expect(JudgeRunRequest.parse({ images: 'attach' })).toEqual({ images: 'attach' });
+    const bogus = JudgeRunRequest.safeParse({ images: 'bogus' });
+    expect(bogus.success).toBe(false);
+    if (!bogus.success) expect(failFromZod(bogus.error, 'POST judge run').error.field).toBe('images');
+    expect(JudgeRunRequest.safeParse({ images: 'attach', imageDetail: 'high' }).success).toBe(false);
+  });
+
   it('describe the replies the dashboard reads, inside the common envelope', () => {
     const reply = Envelope(SessionDetail).parse({ ok: true, data: detail });
     expect(reply.ok && reply.data.transcript[0]?.text).toBe('<script>x</script>');
@@ -67,7 +77,8 @@ describe('admin HTTP schemas', () => {
       ok: false,
       error: { code: 'not_found', message: 'no such session' },
     });
-    expect(RunsStatus.safeParse({ judge: null, analysis: null, hasReport: false }).success).toBe(true);
+    expect(RunsStatus.safeParse({ judge: null, analysis: null, hasReport: false, imageFields: ['Your plot (image)'] }).success).toBe(true);
+    expect(RunsStatus.safeParse({ judge: null, analysis: null, hasReport: false }).success).toBe(false);
     expect(StudySummaryList.safeParse([{ id: 'x' }]).success).toBe(false);
   });
 });

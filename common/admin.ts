@@ -18,7 +18,7 @@
  *  POST /studies/:studyId/exports            ExportRequest → ExportTicket
  *  GET  /exports/:ticket/download            → the dataset zip (once, same researcher session)
  *  POST /studies/:studyId/withdrawals        WithdrawRequest → WithdrawalResult
- *  POST /studies/:studyId/runs/:kind         → RunStarted (202; kind is RunKind)
+ *  POST /studies/:studyId/runs/:kind         JudgeRunRequest (kind judge) → RunStarted (202; kind is RunKind)
  *  GET  /studies/:studyId/runs               → RunsStatus
  *  GET  /studies/:studyId/analysis/report    → the analysis report (HTML, sandboxed)
  *
@@ -238,11 +238,31 @@ export const RunProgress = z.object({
 });
 export type RunProgress = z.infer<typeof RunProgress>;
 
+/**
+ * How the judge treats image fields (the dashboard's judge run and the judge CLI's `--images`):
+ * `describe` notes in the text that an image was uploaded (any model); `attach` sends the uploaded images
+ * to a vision model. Images are not redacted.
+ */
+export const JudgeImageMode = z.enum(['describe', 'attach']);
+export type JudgeImageMode = z.infer<typeof JudgeImageMode>;
+
+/** Body of POST /studies/:studyId/runs/judge (an empty body means the defaults). */
+export const JudgeRunRequest = z.object({ images: JudgeImageMode.default('describe') }).strict();
+export type JudgeRunRequest = z.infer<typeof JudgeRunRequest>;
+
 export const RunStarted = z.object({ started: z.literal(true) });
 export type RunStarted = z.infer<typeof RunStarted>;
 
-/** The latest run of each kind since the server started (null: none), and whether a report exists. */
-export const RunsStatus = z.object({ judge: RunProgress.nullable(), analysis: RunProgress.nullable(), hasReport: z.boolean() });
+/**
+ * The latest run of each kind since the server started (null: none), whether a report exists, and the
+ * labels of the study's image fields (the dashboard offers `images: 'attach'` only when there are some).
+ */
+export const RunsStatus = z.object({
+  judge: RunProgress.nullable(),
+  analysis: RunProgress.nullable(),
+  hasReport: z.boolean(),
+  imageFields: z.array(z.string()),
+});
 export type RunsStatus = z.infer<typeof RunsStatus>;
 
 // ---------- socket namespace /admin ----------

@@ -13,10 +13,14 @@ export function RunsPanel({ studyId, runs }: { studyId: string; runs: Partial<Re
   const [hasReport, setHasReport] = useState(false);
   const [reportVersion, setReportVersion] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
+  // Labels of the study's image fields: the choice to show the images to the judge is offered only when there are some.
+  const [imageFields, setImageFields] = useState<string[]>([]);
+  const [attachImages, setAttachImages] = useState(false);
   useEffect(() => {
     adminApi.runs(studyId).then(
       (r) => {
         setHasReport(r.hasReport);
+        setImageFields(r.imageFields);
         setKnown({ ...(r.judge ? { judge: r.judge } : {}), ...(r.analysis ? { analysis: r.analysis } : {}) });
       },
       () => undefined,
@@ -30,7 +34,8 @@ export function RunsPanel({ studyId, runs }: { studyId: string; runs: Partial<Re
   const start = async (kind: RunKind) => {
     setMessage(null);
     try {
-      await adminApi.startRun(studyId, kind);
+      if (kind === 'judge') await adminApi.startJudge(studyId, { images: attachImages && imageFields.length > 0 ? 'attach' : 'describe' });
+      else await adminApi.startRun(studyId, kind);
     } catch (e) {
       setMessage((e as Error).message);
     }
@@ -54,6 +59,18 @@ export function RunsPanel({ studyId, runs }: { studyId: string; runs: Partial<Re
         {(['judge', 'analysis'] as const).map((kind) => (
           <div key={kind} className="admin-run-box">
             <button type="button" onClick={() => void start(kind)} disabled={latest(kind)?.state === 'running'}>{LABELS[kind].button}</button>
+            {kind === 'judge' && imageFields.length > 0 && (
+              <label className="admin-check">
+                <input type="checkbox" checked={attachImages} onChange={(e) => setAttachImages(e.target.checked)} aria-describedby={attachImages ? 'judge-images-note' : undefined} /> Show uploaded
+                images to the judge (vision model; images are not redacted)
+              </label>
+            )}
+            {kind === 'judge' && attachImages && imageFields.length > 0 && (
+              <p className="admin-warning" id="judge-images-note">
+                The judge model will see {imageFields.join(', ')} as uploaded. Images can show personal data and are sent to the model provider
+                as they are; the judge needs a vision model.
+              </p>
+            )}
             {line(kind)}
           </div>
         ))}

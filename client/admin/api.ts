@@ -4,6 +4,7 @@ import {
   EmptyReply,
   ExportRequest,
   ExportTicket,
+  JudgeRunRequest,
   LoginRequest,
   LoginResponse,
   RunsStatus,
@@ -96,6 +97,7 @@ export const adminApi = {
   exportStudy: (studyId: string, body: z.input<typeof ExportRequest>) => post(`${study(studyId)}/exports`, ExportTicket, body, ExportRequest),
   withdraw: (studyId: string, body: WithdrawRequest) => post(`${study(studyId)}/withdrawals`, WithdrawalResult, body, WithdrawRequest),
   startRun: (studyId: string, kind: RunKind) => post(`${study(studyId)}/runs/${kind}`, RunStarted),
+  startJudge: (studyId: string, body: z.input<typeof JudgeRunRequest>) => post(`${study(studyId)}/runs/judge`, RunStarted, body, JudgeRunRequest),
   runs: (studyId: string) => get(`${study(studyId)}/runs`, RunsStatus),
   reportUrl: (studyId: string, version: number) => `${study(studyId)}/analysis/report?v=${version}`,
 };

@@ -13,6 +13,7 @@ import type { LoadedConfig } from '../services/config';
 import { ExportError } from '../../exports/exportStudy';
 import {
   ExportRequest,
+  JudgeRunRequest,
   LoginRequest,
   RunKind,
   StatusChangeRequest,
@@ -32,7 +33,7 @@ import {
 } from '../../common/admin';
 import { AdminSessions, clearSessionCookies, requireAdmin, requireCsrf, setSessionCookies } from './auth';
 import type { ExportJobs } from './exportJobs';
-import type { AdminRuns } from './runs';
+import type { AdminRuns, RunRequest } from './runs';
 import type { AdminNamespace } from './monitor';
 import { verifyPassword } from './password';
 import { sessionDetail } from './sessionDetail';
@@ -237,13 +238,20 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     sendOk<WithdrawalResult>(res, result);
   });
 
-  guarded.post('/api/admin/studies/:studyId/runs/:kind', (req, res) => {
+  guarded.post('/api/admin/studies/:studyId/runs/:kind', json, (req, res) => {
     const studyId = studyOr404(req, res);
     if (!studyId) return;
     const parsedKind = RunKind.safeParse(req.params.kind);
     if (!parsedKind.success) return sendFail(res, 'not_found', 'runs are "judge" or "analysis"', 'kind');
     const kind = parsedKind.data;
-    const run = deps.runs.start(kind, studyId, req.admin!.actor);
+    let request: RunRequest = { kind: 'analysis' };
+    if (kind === 'judge') {
+      // No body (e.g. curl without -d) means the defaults.
+      const options = JudgeRunRequest.safeParse(req.body ?? {});
+      if (!options.success) return sendZodFail(res, options.error, 'POST judge run');
+      request = { kind, ...options.data };
+    }
+    const run = deps.runs.start(request, studyId, req.admin!.actor);
     if (!run.started) return sendFail(res, 'conflict', `a ${kind} run is already in progress for this study`);
     sendOk<RunStarted>(res, { started: true }, 202);
   });

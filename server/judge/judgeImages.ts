@@ -14,12 +14,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { JudgeImageMode } from '../../common/admin';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { ChatMessage, ContentPart, ImageContentPart } from '../llm/provider';
 import { sniffImageType } from '../services/imageType';
 
-export const IMAGE_MODES = ['describe', 'attach'] as const;
-export type ImageMode = (typeof IMAGE_MODES)[number];
+/** describe | attach: one list for the CLI flag and the dashboard's request (common/admin.ts). */
+export const IMAGE_MODES = JudgeImageMode.options;
+export type ImageMode = JudgeImageMode;
 /** OpenAI's `image_url.detail`: `low` costs a fixed small number of tokens per image. */
 export const IMAGE_DETAILS = ['auto', 'low', 'high'] as const;
 export type ImageDetail = (typeof IMAGE_DETAILS)[number];

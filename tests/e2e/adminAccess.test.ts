@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -13,6 +14,7 @@ import { AuditList, MonitorSnapshot, RunsStatus, SessionDetail, SessionList, Stu
 import { Envelope } from '../../common/envelope';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { plotPng } from '../support/png';
 
 const STUDY = 'travel-planning';
 
@@ -326,6 +328,81 @@ describe('judge and analysis from the dashboard', () => {
     expect(actions).toContain('judge_run');
     expect(actions).toContain('analysis_run');
     expect((await admin.post(`/api/admin/studies/${STUDY}/runs/nonsense`)).status).toBe(404);
+  });
+
+  it('refuses a judge run with a bad images choice (400 naming the field), and starts nothing', async () => {
+    const admin = await loginAdmin(t.url);
+    const auditRows = () => new AuditRepository(t.server.store.db).list({ studyId: 'visualization' }).length;
+    const before = auditRows();
+    for (const body of [{ images: 'bogus' }, { images: true }, { images: 'attach', detail: 'high' }]) {
+      const res = await admin.post('/api/admin/studies/visualization/runs/judge', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const reply = (await res.json()) as { ok: boolean; error: { code: string; message: string; field?: string } };
+      expect(reply.error.code).toBe('invalid_input');
+      expect(reply.error.message).toMatch(body.images === 'attach' ? /detail/ : /images/);
+      if (body.images !== 'attach') expect(reply.error.field).toBe('images');
+    }
+    expect(auditRows()).toBe(before);
+    const status = ((await (await admin.get('/api/admin/studies/visualization/runs')).json()) as { data: RunsStatus }).data;
+    expect(status.judge).toBeNull();
+  });
+
+  it('offers attaching images only for studies with an image field', async () => {
+    const admin = await loginAdmin(t.url);
+    const fields = async (study: string) => ((await (await admin.get(`/api/admin/studies/${study}/runs`)).json()) as { data: RunsStatus }).data.imageFields;
+    expect(await fields('visualization')).toEqual(['Your plot (image)']);
+    expect(await fields(STUDY)).toEqual([]);
+  });
+
+  it('judges with the uploaded plot attached when asked (images: attach), and audits the choice', async () => {
+    const admin = await loginAdmin(t.url);
+    const p = await joinAsParticipant(t.url, 'visualization', { PROLIFIC_PID: 'frank-pid-0008' });
+    const s = await participantSocket(p.token);
+    await emit(s, 'consent:respond', { accept: true, version: '2026-11-1', clientTs: Date.now() });
+    await emit(s, 'step:advance', { from: 'instructions', clientTs: Date.now() });
+    expect((await emit(s, 'chat:send', { clientId: 'client-img-0001', text: 'How do I plot study hours against the score?', clientTs: Date.now() })).ok).toBe(true);
+    const png = plotPng(20, 14);
+    const upload = await fetch(`${t.url}/api/session/upload?field=plot&name=plot.png`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.token}`, 'content-type': 'image/png' },
+      body: new Uint8Array(png),
+    });
+    expect(upload.status).toBe(201);
+    const uploadId = ((await upload.json()) as { data: { uploadId: string } }).data.uploadId;
+    const fields = { hypothesis: 'More study hours, higher scores.', code: 'df.plot.scatter("study_hours", "exam_score")', plot: uploadId, interpretation: 'The points rise to the right.' };
+    expect((await emit(s, 'artifact:submit', { fields, clientTs: Date.now() })).ok).toBe(true);
+    s.close();
+
+    const rows = () =>
+      t.server.store.db.prepare('SELECT images FROM judgements WHERE session_id = ? ORDER BY sample').all(p.sessionId) as { images: string | null }[];
+    const runJudge = async (body: unknown) => {
+      expect((await admin.post('/api/admin/studies/visualization/runs/judge', body)).status).toBe(202);
+      for (let i = 0; i < 200; i++) {
+        const r = ((await (await admin.get('/api/admin/studies/visualization/runs')).json()) as { data: RunsStatus }).data.judge;
+        if (r && r.state !== 'running') return r;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('judge run did not finish');
+    };
+
+    // the default stays text-only: no image list is recorded
+    const plain = await runJudge({});
+    expect(plain.state, plain.message).toBe('done');
+    expect(rows().map((r) => r.images)).toEqual([null, null, null]);
+
+    const attached = await runJudge({ images: 'attach' });
+    expect(attached.state, attached.message).toBe('done');
+    expect(attached.message).toContain('images attached');
+    const sha256 = createHash('sha256').update(png).digest('hex');
+    const lists = rows().map((r) => JSON.parse(r.images ?? 'null') as unknown);
+    expect(lists).toHaveLength(3);
+    for (const list of lists) expect(list).toEqual([{ field: 'plot', mediaType: 'image/png', bytes: png.length, sha256 }]);
+
+    const judgeRuns = new AuditRepository(t.server.store.db)
+      .list({ studyId: 'visualization' })
+      .filter((e) => e.action === 'judge_run')
+      .map((e) => e.details);
+    expect(judgeRuns).toEqual(expect.arrayContaining([{ images: 'describe' }, { images: 'attach' }]));
   });
 });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditRepository } from '../../server/db/repositories/audit';
 import { startAdminTestServer, TEST_ADMIN_PASSWORD, type AdminTestServer } from '../../server/admin/testSupport';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 
@@ -131,6 +132,8 @@ describe('researcher dashboard', () => {
     await admin.getByTestId('export-message').filter({ hasText: 'Exported 1 session(s)' }).waitFor();
 
     // judge and analysis buttons with progress; the report's plots appear in a sandboxed frame
+    // (this study has no image field, so there is no choice to show images to the judge)
+    expect(await admin.getByLabel(/Show uploaded images to the judge/).count()).toBe(0);
     await admin.getByRole('button', { name: 'Run the judge' }).click();
     await admin.getByTestId('run-judge').filter({ hasText: 'judge: done' }).waitFor({ timeout: 30_000 });
     await admin.getByRole('button', { name: 'Run the analysis' }).click();
@@ -142,5 +145,31 @@ describe('researcher dashboard', () => {
     expect(dialogs.map((d) => d.message())).toEqual([]);
     await researcher.close();
     await participant.close();
+  });
+
+  it('offers showing uploaded images to the judge for a study with an image field, by keyboard, and runs the judge with it', async () => {
+    const researcher = await launched.browser.newContext();
+    const admin = await researcher.newPage();
+    await admin.goto(`${t.url}/admin`);
+    await admin.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await admin.getByRole('button', { name: 'Log in' }).click();
+    await admin.getByRole('link', { name: 'Exploring study habits with an AI assistant' }).click();
+
+    const attach = admin.getByRole('checkbox', { name: 'Show uploaded images to the judge (vision model; images are not redacted)' });
+    await attach.waitFor();
+    expect(await attach.isChecked()).toBe(false);
+    await attach.focus();
+    await admin.keyboard.press('Space');
+    expect(await attach.isChecked()).toBe(true);
+    // the warning names the image field and is tied to the checkbox
+    const note = admin.locator('#judge-images-note');
+    expect(await note.textContent()).toContain('Your plot (image)');
+    expect(await attach.getAttribute('aria-describedby')).toBe('judge-images-note');
+
+    await admin.getByRole('button', { name: 'Run the judge' }).click();
+    await admin.getByTestId('run-judge').filter({ hasText: 'judge: done' }).waitFor({ timeout: 30_000 });
+    const runs = new AuditRepository(t.server.store.db).list({ studyId: 'visualization' }).filter((e) => e.action === 'judge_run');
+    expect(runs.map((e) => e.details)).toEqual([{ images: 'attach' }]);
+    await researcher.close();
   });
 });
