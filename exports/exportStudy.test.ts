@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -202,6 +202,26 @@ describe('exportStudy', () => {
     const [row] = parse(text, { columns: true }) as Record<string, string>[];
     expect(row).toMatchObject({ likert_b_item: '2', likert_a_item: '3', attention_check_passed: 'true' });
     expect(readFileSync(join(out, 'codebook.md'), 'utf8')).toContain('Post-task survey (1–7): "A?"');
+  });
+
+  it('closes every file it opened when it fails part-way, so the folder can be removed at once', async () => {
+    seedPersonalSession();
+    store.db.prepare("UPDATE artifacts SET fields = '{not json' WHERE rowid = (SELECT MAX(rowid) FROM artifacts)").run();
+    const outDir = join(dataDir, 'broken-export');
+    await expect(exportStudy({ dataDir, studyId: 'demo', outDir, includePilot: false, includeIdentities: false })).rejects.toThrow(/JSON/);
+    // No descriptor of this process points into the folder any more (Linux /proc), and removing it right
+    // away (as the dashboard's export job does) leaves no stream to fail later.
+    const openInside = readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        return [readlinkSync(join('/proc/self/fd', fd))];
+      } catch {
+        return [];
+      }
+    }).filter((target) => target.startsWith(outDir));
+    expect(openInside).toEqual([]);
+    rmSync(outDir, { recursive: true, force: true });
+    await new Promise((r) => setTimeout(r, 50)); // a stream still opening its file would fail here, unhandled
+    expect(existsSync(outDir)).toBe(false);
   });
 
   it('refuses a non-empty output folder and an unknown study, naming them', async () => {

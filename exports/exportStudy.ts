@@ -102,6 +102,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   const key = loadOrCreatePseudonymKey(dataDir);
 
   const reader = ExportReader.open(dbFile);
+  // Writers opened so far: a failed export closes them before it throws (the caller may delete the folder).
+  const opened: Array<RowWriter<Record<string, unknown>>> = [];
   try {
     reader.beginSnapshot();
     const study = reader.study(options.studyId);
@@ -121,7 +123,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const open = (path: string): RowWriter<Record<string, unknown>> => {
       const def = byPath.get(path) as DatasetFileDef;
       const target = join(outDir, def.path);
-      return def.format === 'csv' ? csvWriter(target, columnNames(def)) : jsonlWriter(target, columnNames(def));
+      const writer = def.format === 'csv' ? csvWriter(target, columnNames(def)) : jsonlWriter(target, columnNames(def));
+      opened.push(writer);
+      return writer;
     };
     const sessions = open('sessions.csv');
     const messages = open('messages.jsonl');
@@ -290,6 +294,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const finalManifest = warnings.length > 0 ? { ...manifest, warnings } : manifest;
     await textFile(join(outDir, 'manifest.json'), JSON.stringify(finalManifest, null, 2) + '\n');
     return { outDir, manifest: finalManifest };
+  } catch (err) {
+    await Promise.all(opened.map((w) => w.abort()));
+    throw err;
   } finally {
     reader.close();
   }

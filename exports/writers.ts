@@ -21,6 +21,11 @@ export interface WrittenFile {
 export interface RowWriter<Row> {
   write(row: Row): Promise<void>;
   close(): Promise<WrittenFile>;
+  /**
+   * Abandons the file (the export failed): ends the streams and waits until the file is closed, so the
+   * caller can delete the folder without a stream still opening a file in it (which would throw later).
+   */
+  abort(): Promise<void>;
 }
 
 /** A pass-through stage that hashes and counts every byte. */
@@ -51,6 +56,13 @@ async function closeSink(head: Writable, tap: HashTap, file: WriteStream, path: 
   return { path, rows, bytes: tap.bytes, sha256: tap.hash.digest('hex') };
 }
 
+async function abortSink(head: Writable, file: WriteStream): Promise<void> {
+  file.on('error', () => {}); // an abandoned file has nothing left to report
+  head.destroy();
+  file.destroy();
+  await finished(file).catch(() => {});
+}
+
 /** CSV value conventions: empty = missing, booleans "true"/"false", arrays ";"-joined (the layout's convention). */
 function csvCell(value: unknown): string | number {
   if (value === null || value === undefined) return '';
@@ -75,6 +87,7 @@ export function csvWriter(path: string, columns: readonly string[]): RowWriter<R
       await writeWithBackpressure(stringifier, record);
     },
     close: () => closeSink(stringifier, tap, file, path, rows),
+    abort: () => abortSink(stringifier, file),
   };
 }
 
@@ -90,6 +103,7 @@ export function jsonlWriter(path: string, columns: readonly string[]): RowWriter
       await writeWithBackpressure(tap, Buffer.from(JSON.stringify(ordered) + '\n', 'utf8'));
     },
     close: () => closeSink(tap, tap, file, path, rows),
+    abort: () => abortSink(tap, file),
   };
 }
 
