@@ -187,6 +187,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   } catch (err) {
     // e.g. EADDRINUSE: leave nothing running behind the error.
     await participants.chat.shutdown();
+    await providerThread?.close();
     await walCheckpointer.stop();
     store.close();
     throw err;
