@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { DatasetError } from './datasetError';
+import { DatasetError, readDatasetText } from './datasetError';
 
 /** CSV text split into its first row and the rows after it, with the 1-based lines each row spans. */
 export interface ParsedCsv {
@@ -9,7 +8,7 @@ export interface ParsedCsv {
   header: string[];
   /** The rows after the first, each as wide as it. */
   rows: string[][];
-  /** Line each row starts on (see the flaw noted in parseCsv). */
+  /** Line each row starts on (a quoted cell can span lines). */
   startLines: number[];
   /** Line each row ends on: later than its start when a quoted cell holds line breaks. */
   endLines: number[];
@@ -46,12 +45,7 @@ export interface CsvTable {
 /** Reads a whole (small) CSV file; every failure becomes a DatasetError naming the file. */
 export function readCsvTable(path: string): CsvTable {
   const file = basename(path);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new DatasetError(file, null, null, `cannot read file (${(error as Error).message})`);
-  }
+  const text = readDatasetText(path);
   let parsed: ParsedCsv;
   try {
     parsed = parseCsv(text);

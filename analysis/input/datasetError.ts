@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+
 /**
  * An input problem in a dataset file, located as precisely as we can: file, 1-based line, column name.
  * The CLI prints `message` and exits non-zero before writing any output.
@@ -19,3 +22,12 @@ export class DatasetError extends Error {
 
 /** Session index of a session left out on purpose (a pilot): readers of the other files skip its rows. */
 export const EXCLUDED_SESSION = -1;
+
+/** The whole text of a (small) dataset file; a file that cannot be read is a DatasetError naming it. */
+export function readDatasetText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new DatasetError(basename(path), null, null, `cannot read file (${(error as Error).message})`);
+  }
+}

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
 // one tokenizer for the whole project (o200k_base, special-token text counted as text)
 import { countTokens } from '../../common/tokens';
-import { DatasetError, EXCLUDED_SESSION } from './datasetError';
+import { DatasetError, EXCLUDED_SESSION, readDatasetText } from './datasetError';
 import type { CountColumn } from './sessionsFile';
 
 const messageSchema = z.object({
@@ -20,12 +19,7 @@ const messageSchema = z.object({
  */
 export function countsFromMessages(path: string, sessionIndex: Map<string, number>, n: number): Record<CountColumn, Float64Array> {
   const file = basename(path);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new DatasetError(file, null, null, `cannot read file (${(error as Error).message})`);
-  }
+  const text = readDatasetText(path);
   const counts: Record<CountColumn, Float64Array> = {
     user_tokens: new Float64Array(n),
     agent_tokens: new Float64Array(n),
