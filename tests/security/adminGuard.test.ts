@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join, ROOT } from '../../server/integration/harness';
-import { adminLogin, LEAK_PATTERN, startLoggedServer, type LoggedServer } from './support';
+import { adminLogin, LEAK_PATTERN, startAdminServer, type LoggedServer } from './support';
 
 const ADMIN_PASSWORD = 'security-review-password-3';
 let t: LoggedServer;
-let savedPassword: string | undefined;
 
 /** `router.post('/api/admin/…'` and `guarded.get(…)` calls in the admin route files. */
 function adminRoutesFromSource(): { method: string; path: string }[] {
@@ -33,14 +32,10 @@ const concrete = (p: string) =>
     .replace(':kind', 'judge');
 
 beforeAll(async () => {
-  savedPassword = process.env.ADMIN_PASSWORD;
-  process.env.ADMIN_PASSWORD = ADMIN_PASSWORD;
-  t = await startLoggedServer();
+  t = await startAdminServer(ADMIN_PASSWORD);
 });
 afterAll(async () => {
   await t?.close();
-  if (savedPassword === undefined) delete process.env.ADMIN_PASSWORD;
-  else process.env.ADMIN_PASSWORD = savedPassword;
 });
 
 describe('admin routes', () => {

@@ -7,22 +7,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
 import { ROOT, startTestServer } from '../../server/integration/harness';
-import { adminLogin, LEAK_PATTERN, startLoggedServer, type LoggedServer } from './support';
+import { adminLogin, LEAK_PATTERN, startAdminServer, type LoggedServer } from './support';
 
 const ADMIN_PASSWORD = 'security-review-password-1';
 let t: LoggedServer;
-let savedPassword: string | undefined;
 
 beforeAll(async () => {
-  // The admin side reads ADMIN_PASSWORD from process.env when it mounts.
-  savedPassword = process.env.ADMIN_PASSWORD;
-  process.env.ADMIN_PASSWORD = ADMIN_PASSWORD;
-  t = await startLoggedServer();
+  t = await startAdminServer(ADMIN_PASSWORD);
 });
 afterAll(async () => {
   await t?.close();
-  if (savedPassword === undefined) delete process.env.ADMIN_PASSWORD;
-  else process.env.ADMIN_PASSWORD = savedPassword;
 });
 
 async function post(p: string, body: string, headers: Record<string, string> = {}) {

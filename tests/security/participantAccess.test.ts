@@ -7,23 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callOk, connectSocket, join, postJson, toWorkspace } from '../../server/integration/harness';
 import { hashToken } from '../../server/services/participantTokens';
 import { tinyPng } from '../support/png';
-import { adminLogin, startLoggedServer, tryConnect, type LoggedServer } from './support';
+import { adminLogin, startAdminServer, tryConnect, type LoggedServer } from './support';
 import { io as connect } from 'socket.io-client';
 import { startTestServer } from '../../server/integration/harness';
 
 const ADMIN_PASSWORD = 'security-review-password-2';
 let t: LoggedServer;
-let savedPassword: string | undefined;
 
 beforeAll(async () => {
-  savedPassword = process.env.ADMIN_PASSWORD;
-  process.env.ADMIN_PASSWORD = ADMIN_PASSWORD; // read by the admin side when it mounts
-  t = await startLoggedServer();
+  t = await startAdminServer(ADMIN_PASSWORD);
 });
 afterAll(async () => {
   await t?.close();
-  if (savedPassword === undefined) delete process.env.ADMIN_PASSWORD;
-  else process.env.ADMIN_PASSWORD = savedPassword;
 });
 
 describe('participant tokens', () => {

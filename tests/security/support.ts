@@ -26,6 +26,36 @@ export async function startLoggedServer(options: Partial<StartServerOptions> = {
   return Object.assign(t, { logText: () => lines.join('') });
 }
 
+/**
+ * A logged server whose researcher password is `password`: the admin side reads ADMIN_PASSWORD from
+ * process.env when it mounts, so it is set for the start and put back as it was by close().
+ */
+export async function startAdminServer(password: string): Promise<LoggedServer> {
+  const saved = process.env.ADMIN_PASSWORD;
+  const restore = () => {
+    if (saved === undefined) delete process.env.ADMIN_PASSWORD;
+    else process.env.ADMIN_PASSWORD = saved;
+  };
+  process.env.ADMIN_PASSWORD = password;
+  let t: LoggedServer;
+  try {
+    t = await startLoggedServer();
+  } catch (err) {
+    restore();
+    throw err;
+  }
+  const closeServer = t.close.bind(t);
+  return Object.assign(t, {
+    close: async () => {
+      try {
+        await closeServer();
+      } finally {
+        restore();
+      }
+    },
+  });
+}
+
 /** Connects a socket.io client and resolves with 'connected' or the connect_error message. */
 export function tryConnect(url: string, options: { auth?: Record<string, unknown>; cookie?: string }): Promise<{ outcome: string; socket: Socket }> {
   const socket = connect(url, {
