@@ -13,6 +13,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import type { CompletionRequest, CompletionResult, LlmProvider, ProviderError, TokenUsage } from './provider';
+import { readChatCompletionStream } from './chatCompletionStream';
 import { backoffDelayMs, classifyError, sleepUnlessAborted } from './retryPolicy';
 
 export interface OpenAIProviderOptions {
@@ -172,18 +173,17 @@ export class OpenAIProvider implements LlmProvider {
       armTimer();
       if (request.onDelta) {
         const onDelta = request.onDelta;
-        const stream = await this.client.chat.completions.create(
-          { ...params, stream: true, stream_options: { include_usage: true } },
-          requestOptions,
-        );
+        const response = await this.client.chat.completions
+          .create({ ...params, stream: true, stream_options: { include_usage: true } }, requestOptions)
+          .asResponse();
         out.responseStarted = true;
         armTimer();
-        for await (const chunk of stream) {
+        await readChatCompletionStream(response, (chunk) => {
           armTimer();
           if (chunk.model) out.model = chunk.model;
           if (chunk.system_fingerprint) out.systemFingerprint = chunk.system_fingerprint;
           if (chunk.usage) out.usage = toUsage(chunk.usage);
-          const choice = chunk.choices[0];
+          const choice = chunk.choices?.[0];
           const delta = choice?.delta?.content;
           if (delta) {
             if (out.ttftMs === null) out.ttftMs = Math.round(performance.now() - startedAt);
@@ -193,12 +193,12 @@ export class OpenAIProvider implements LlmProvider {
             } catch (error) {
               callbackError = { error };
               controller.abort();
-              break;
+              throw error;
             }
           }
           if (choice?.finish_reason) out.finishReason = choice.finish_reason;
-        }
-        // The openai Stream ends quietly when aborted, so find out why it ended.
+        });
+        // Why the stream ended, when it ended without an error.
         if (callbackError) throw callbackError.error;
         if (request.signal?.aborted) out.aborted = true;
         else if (out.finishReason === null) {
