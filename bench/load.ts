@@ -12,7 +12,11 @@
  *
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
  *                    [--rounds 1] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
- *                    [--provider-thread on|off] [--profile <dir>]   (off: provider calls on the event loop; profile: V8 CPU profiles of the server)
+ *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>]
+ *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
+ *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
+ *                   openai docs write it), tandem = the platform's own reader, to isolate the platform's work per token
+ *   --profile: V8 CPU profiles of the server, one per thread
  *
  * Stops by itself: every participant has a deadline and a watchdog ends the run after --max-seconds.
  */
@@ -37,14 +41,16 @@ const Flags = z.object({
   log: z.string().optional(),
   'max-seconds': z.coerce.number().positive().max(3600).default(900),
   'skip-relay': z.boolean().default(false),
-  'provider-thread': z.enum(['on', 'off']).default('on'),
+  'provider-thread': z.enum(['on', 'off']).default('off'),
+  'relay-reader': z.enum(['sdk', 'tandem']).default('sdk'),
   profile: z.string().optional(),
 });
 const { values } = parseArgs({
   options: {
     participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
     'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
-    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, profile: { type: 'string' },
+    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
+    profile: { type: 'string' },
   },
   strict: true,
 });
@@ -68,6 +74,7 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 
 console.log(`bench: ${f.participants} participants × ${f.turns} turns, replies of ${f.tokens} tokens at ${f.tps} tokens/s (every ${f['mark-every']}th timestamped), think ${f['think-ms']} ms, study ${f.study}, ${f.rounds} round(s)`);
+console.log(`  provider calls ${f['provider-thread'] === 'on' ? 'on a worker thread' : 'on the event loop'}; relay reads streams with ${f['relay-reader'] === 'sdk' ? "the openai client's Stream" : "Tandem's reader"}`);
 const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
   env: { TOKENS_PER_REPLY: String(f.tokens), TOKENS_PER_SECOND: String(f.tps), MARK_EVERY: String(f['mark-every']) },
 });
@@ -100,7 +107,7 @@ for (let round = 1; round <= f.rounds; round++) {
   allOk &&= p.ok;
 
   if (f['skip-relay']) continue;
-  const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, schedule: p.sendSchedule, onRelay: (kill) => killers.push(kill) });
+  const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, schedule: p.sendSchedule, reader: f['relay-reader'], onRelay: (kill) => killers.push(kill) });
   console.log('bare socket.io relay (same provider and openai client, same send times; no DB, no validation):');
   console.log(`  replies ${r.traffic.replies}, failed ${r.traffic.failedReplies}, wall ${(r.traffic.wallMs / 1000).toFixed(1)} s, timed tokens ${r.tokens.count}/${expectedTokens}, replies streaming at once (mean) ${r.traffic.meanConcurrentReplies.toFixed(0)}`);
   console.log(`  provider token → client:    ${formatSummary(r.tokens)}`);

@@ -57,8 +57,9 @@ export interface StartServerOptions {
   /** Upper bound for one assistant reply (default 5 min). */
   replyTimeoutMs?: number;
   /**
-   * Run OpenAI-compatible chat calls on a worker thread (default true), so that parsing many streamed
-   * replies does not delay participants' socket traffic on the event loop (BENCHMARKS.md).
+   * Run OpenAI-compatible chat calls on a worker thread (default false: on the event loop). The thread
+   * takes stream parsing off the event loop, but on a small machine its hop costs more latency than it
+   * saves (BENCHMARKS.md); it may pay where the server has cores of its own to spare.
    */
   providerThread?: boolean;
   /**
@@ -133,7 +134,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     allowRequest: (req, callback) => callback(null, handshakeOriginAllowed(req)),
   });
 
-  const providerThread = options.providerThread === false ? undefined : new ProviderThread(log);
+  const providerThread = options.providerThread === true ? new ProviderThread(log) : undefined;
   // Load the worker at start-up when a condition will use it, so that the first reply does not wait for it.
   const usesOpenAI = [...config.studies.values()].some((study) => study.conditions.some((c) => c.provider === 'openai'));
   if (providerThread && !options.providerFactory && usesOpenAI && openaiApiKey(options.openai ?? {}, options.env ?? process.env) !== '')

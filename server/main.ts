@@ -2,7 +2,7 @@
  * `npm start`: serves the platform. Env: PORT (3000), HOST (0.0.0.0), DATA_DIR (./data),
  * OPENAI_API_KEY / OPENAI_BASE_URL (without a key the offline demo assistant answers), LOG_LEVEL,
  * TRUST_PROXY (express 'trust proxy': loopback by default; see server/trustProxy.ts),
- * PROVIDER_THREAD (on | off, default on: OpenAI-compatible calls run on a worker thread; see BENCHMARKS.md).
+ * PROVIDER_THREAD (on | off, default off; on: OpenAI-compatible calls run on a worker thread; see BENCHMARKS.md).
  */
 import path from 'node:path';
 import { startServer } from './app';
@@ -11,7 +11,7 @@ import { createLogger } from './logger';
 import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
 
 const log = createLogger();
-const providerThread = process.env.PROVIDER_THREAD ?? 'on';
+const providerThread = process.env.PROVIDER_THREAD ?? 'off';
 if (providerThread !== 'on' && providerThread !== 'off') {
   console.error(`PROVIDER_THREAD must be "on" or "off", got "${providerThread}"`);
   process.exit(1);

@@ -4,6 +4,7 @@ import { checkLogAgainstStore, isClean, type LogCheckReport } from './checkLog';
 import { cpuSecondsOf, startChild } from './childProcess';
 import { preciseNowMs } from './clock';
 import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
+import type { RelayReader } from './relay';
 import { runRelayTraffic, type RelayTrafficResult } from './relayClients';
 import { ServerChild } from './serverChild';
 import { runSimulation, type SimulationSummary } from './simulation';
@@ -130,9 +131,13 @@ export async function runRelayRound(o: {
   providerBaseURL: string;
   providerPid?: number;
   schedule: number[][];
+  /** How the relay reads the provider's stream (relay.ts). Default sdk. */
+  reader?: RelayReader;
   onRelay?: (kill: () => Promise<void>) => void;
 }): Promise<RelayRound> {
-  const relay = await startChild<{ url: string }>(new URL('./relayProcess.ts', import.meta.url), { env: { PROVIDER_BASE_URL: o.providerBaseURL } });
+  const relay = await startChild<{ url: string }>(new URL('./relayProcess.ts', import.meta.url), {
+    env: { PROVIDER_BASE_URL: o.providerBaseURL, RELAY_READER: o.reader ?? 'sdk' },
+  });
   o.onRelay?.(() => relay.kill('SIGKILL'));
   try {
     const cpuAtStart = cpuSecondsOf(relay.child.pid);

@@ -4,7 +4,7 @@
  *   DATA_DIR (required), PORT (0 = random), PROVIDER_BASE_URL (OpenAI-compatible …/v1; required),
  *   PROVIDER_TIMEOUT_MS (per attempt, default 10000), PROVIDER_MAX_ATTEMPTS (3), PROVIDER_BACKOFF_MS (50),
  *   REPLY_TIMEOUT_MS (60000), JOIN_RATE_LIMIT (100000), LOG_LEVEL (warn),
- *   PROVIDER_THREAD (on | off: provider calls on a worker thread or on the event loop; default on).
+ *   PROVIDER_THREAD (on | off: provider calls on a worker thread or on the event loop; default off).
  * Prints `READY {"url","port"}` once listening, and `STATS {"eventLoopDelayMs":{p50,p99,max}}` on SIGTERM.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -33,7 +33,7 @@ const server = await startServer({
   },
   env: { OPENAI_API_KEY: 'harness' },
   replyTimeoutMs: Number(env.REPLY_TIMEOUT_MS ?? 60_000),
-  providerThread: env.PROVIDER_THREAD !== 'off',
+  providerThread: env.PROVIDER_THREAD === 'on',
   joinRateLimitPerMinute: Number(env.JOIN_RATE_LIMIT ?? 100_000),
   logger: createLogger(env.LOG_LEVEL ?? 'warn'),
 });
