@@ -6,12 +6,12 @@
  * provider, same `openai` client, no database/validation/session logic), replaying the moments the
  * platform's participants sent their messages. Reports messages/s, p50/p99 chat:send ack latency, the
  * provider-token → client latency on both paths and their ratio, CPU per token, and checks the
- * simulator's log against the database (zero lost, zero duplicated). With --rounds N the pair runs N
- * times back to back (a fresh server each round) and the median ratios are reported, which steadies
- * the figures on a machine whose background load changes.
+ * simulator's log against the database (zero lost, zero duplicated). The pair runs --rounds times (default
+ * 3) back to back, a fresh server each round, and the median ratios are reported: one round on a shared
+ * 2-core machine moves by ±0.3.
  *
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
- *                    [--rounds 1] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
+ *                    [--rounds 3] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
  *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>]
  *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
  *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
@@ -36,7 +36,7 @@ const Flags = z.object({
   tps: z.coerce.number().positive().max(10_000).default(50),
   'mark-every': z.coerce.number().int().min(1).max(1000).default(10),
   'think-ms': z.string().regex(/^\d+(-\d+)?$/, 'must be N or MIN-MAX').default('1000-3000'),
-  rounds: z.coerce.number().int().min(1).max(10).default(1),
+  rounds: z.coerce.number().int().min(1).max(10).default(3),
   study: z.string().default('travel-planning'),
   log: z.string().optional(),
   'max-seconds': z.coerce.number().positive().max(3600).default(900),
