@@ -1,5 +1,6 @@
 /**
- * `LlmProvider` for any OpenAI-compatible endpoint, through the official `openai` client.
+ * `LlmProvider` for any OpenAI-compatible endpoint, through the official `openai` client. A streamed
+ * reply's body is read by chatCompletionStream.ts (cheaper per token than the client's own Stream).
  *
  * The client's own retries are off (`maxRetries: 0`): this module retries 429, 5xx, timeouts and
  * connection failures itself, with exponential backoff + jitter, honouring Retry-After, so that every
