@@ -17,19 +17,16 @@ export interface SimulationOptions extends Omit<ParticipantOptions, 'index' | 'r
   onProgress?: (finished: number, total: number) => void;
 }
 
-export interface SimulationSummary {
+/** The per-participant counters that a summary adds up over all participants. */
+const COUNTERS = ['messagesAcked', 'resends', 'replyErrors', 'replyRetries', 'reconnects', 'turnsFailed', 'streamMismatches'] as const;
+type Counters = Pick<ParticipantResult, (typeof COUNTERS)[number]>;
+
+export interface SimulationSummary extends Counters {
   runId: string;
   participants: number;
   completed: number;
   errors: number;
   errorSamples: string[];
-  messagesAcked: number;
-  resends: number;
-  replyErrors: number;
-  replyRetries: number;
-  reconnects: number;
-  turnsFailed: number;
-  streamMismatches: number;
   wallMs: number;
   messagesPerSecond: number;
   chatAck: LatencySummary;
@@ -64,23 +61,16 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   await Promise.all(Array.from({ length: workers }, (_, slot) => worker(slot)));
   const wallMs = performance.now() - started;
   results.sort((a, b) => a.index - b.index);
-  const sum = (f: (r: ParticipantResult) => number) => results.reduce((n, r) => n + f(r), 0);
-  const messagesAcked = sum((r) => r.messagesAcked);
+  const totals = Object.fromEntries(COUNTERS.map((key) => [key, results.reduce((n, r) => n + r[key], 0)])) as Record<keyof Counters, number>;
   return {
     runId,
     participants: options.participants,
     completed: results.filter((r) => r.completed).length,
     errors: results.filter((r) => r.error !== null).length,
     errorSamples: [...new Set(results.filter((r) => r.error).map((r) => r.error!))].slice(0, 5),
-    messagesAcked,
-    resends: sum((r) => r.resends),
-    replyErrors: sum((r) => r.replyErrors),
-    replyRetries: sum((r) => r.replyRetries),
-    reconnects: sum((r) => r.reconnects),
-    turnsFailed: sum((r) => r.turnsFailed),
-    streamMismatches: sum((r) => r.streamMismatches),
+    ...totals,
     wallMs,
-    messagesPerSecond: messagesAcked / (wallMs / 1000),
+    messagesPerSecond: totals.messagesAcked / (wallMs / 1000),
     chatAck: summarizeLatencies(results.flatMap((r) => r.chatAckMs)),
     tokenLatency: summarizeLatencies(results.flatMap((r) => r.tokenLatencyMs)),
     sessions: new Map(results.filter((r) => r.sessionId).map((r) => [r.index, r.sessionId!])),
