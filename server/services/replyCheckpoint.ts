@@ -51,13 +51,19 @@ export class ReplyCheckpointer {
       this.firstDeltaAt = this.now();
       this.lastWriteAt = performance.now();
     }
+    if (this.currentText().length - this.savedChars >= this.policy.maxChars) {
+      this.write();
+      return;
+    }
+    // A write is already scheduled: nothing else to decide (this runs for every token, so stay cheap).
+    if (this.timer !== undefined) return;
     const sinceWrite = performance.now() - this.lastWriteAt;
-    if (sinceWrite >= this.policy.intervalMs || this.currentText().length - this.savedChars >= this.policy.maxChars) {
+    if (sinceWrite >= this.policy.intervalMs) {
       this.write();
       return;
     }
     // A non-finite interval turns the time trigger off (setTimeout would fire at once).
-    if (this.timer === undefined && Number.isFinite(this.policy.intervalMs)) {
+    if (Number.isFinite(this.policy.intervalMs)) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         this.write();
