@@ -44,7 +44,7 @@ export interface CreatedProvider {
 export interface CreateProviderContext {
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
-  /** Run OpenAI-compatible calls on this worker thread instead of the caller's event loop (the server does). */
+  /** Run OpenAI-compatible calls on this worker thread instead of the caller's event loop (the server, with PROVIDER_THREAD=on). */
   thread?: ProviderThread;
 }
 

@@ -1,10 +1,11 @@
 /**
- * OpenAI-compatible calls on a worker thread.
+ * OpenAI-compatible calls on a worker thread (opt-in: PROVIDER_THREAD=on, `startServer({ providerThread })`).
  *
- * Streaming hundreds of replies at once means parsing hundreds of HTTP/SSE streams. On the server's
+ * Streaming hundreds of replies at once means parsing hundreds of HTTP/SSE streams, and on the server's
  * event loop that work queues in front of everything else (participants' socket traffic, database
- * commits, acks), and under load it was the largest part of the platform's added latency
- * (BENCHMARKS.md). `ProviderThread` owns one worker (worker.ts) running the ordinary `OpenAIProvider`
+ * commits, acks). Moving it here helps acks, but each token then pays a hop between threads; on the
+ * 2-core benchmark box, with the cheaper stream reader (chatCompletionStream.ts), the event loop alone
+ * streams with lower and steadier latency, so the thread is off by default (BENCHMARKS.md). `ProviderThread` owns one worker (worker.ts) running the ordinary `OpenAIProvider`
  * there; `ThreadedOpenAIProvider` is an `LlmProvider` whose calls go to it. Results, retries, timeouts
  * and error classification are exactly OpenAIProvider's, because it is OpenAIProvider that runs.
  *
