@@ -10,9 +10,9 @@
 import { parseArgs } from 'node:util';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { readChatCompletionStream } from '../server/llm/chatCompletionStream';
 import { startChild } from '../tests/harness/childProcess';
 import { median } from '../tests/harness/stats';
+import { forEachContentFragment, type StreamReader } from '../tests/harness/streamReaders';
 
 const Flags = z.object({
   streams: z.coerce.number().int().min(1).max(2000).default(200),
@@ -32,48 +32,43 @@ if (!parsed.success) {
 }
 const f = parsed.data;
 
-type Reader = 'openai Stream' | 'Tandem reader';
 const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
   env: { TOKENS_PER_REPLY: String(f.tokens), TOKENS_PER_SECOND: String(f.tps), MARK_EVERY: '10' },
 });
 const client = new OpenAI({ baseURL: provider.ready.baseURL, apiKey: 'bench', maxRetries: 0 });
 const request = () => client.chat.completions.create({ model: 'timed-fake', messages: [{ role: 'user', content: 'hi' }], stream: true });
 
+const NAMES: Record<StreamReader, string> = { sdk: 'openai Stream', tandem: 'Tandem reader' };
+
 /** Reads one stream; returns the number of content fragments (tokens) seen. */
-async function readOne(reader: Reader): Promise<number> {
+async function readOne(reader: StreamReader): Promise<number> {
   let tokens = 0;
-  if (reader === 'openai Stream') {
-    for await (const chunk of await request()) if (chunk.choices[0]?.delta?.content) tokens += 1;
-  } else {
-    await readChatCompletionStream(await request().asResponse(), (chunk) => {
-      if (chunk.choices?.[0]?.delta?.content) tokens += 1;
-    });
-  }
+  await forEachContentFragment(request(), reader, () => (tokens += 1));
   return tokens;
 }
 
 /** CPU µs of this process per token while `streams` streams are read concurrently. */
-async function measure(reader: Reader): Promise<number> {
+async function measure(reader: StreamReader): Promise<number> {
   const before = process.cpuUsage();
   const counts = await Promise.all(Array.from({ length: f.streams }, () => readOne(reader)));
   const used = process.cpuUsage(before);
   const tokens = counts.reduce((a, b) => a + b, 0);
-  if (tokens !== f.streams * f.tokens) throw new Error(`${reader}: expected ${f.streams * f.tokens} tokens, got ${tokens}`);
+  if (tokens !== f.streams * f.tokens) throw new Error(`${NAMES[reader]}: expected ${f.streams * f.tokens} tokens, got ${tokens}`);
   return (used.user + used.system) / tokens;
 }
 
 console.log(`bench:stream-reader: ${f.streams} concurrent streams × ${f.tokens} tokens at ${f.tps} tokens/s, ${f.rounds} round(s), CPU of this process only`);
 // A warm-up pass of each, so that neither pays for JIT compilation and connection set-up in its figures.
-await measure('openai Stream');
-await measure('Tandem reader');
-const results: Record<Reader, number[]> = { 'openai Stream': [], 'Tandem reader': [] };
+await measure('sdk');
+await measure('tandem');
+const results: Record<StreamReader, number[]> = { sdk: [], tandem: [] };
 for (let round = 1; round <= f.rounds; round++) {
   // Alternate which goes first, so a drift in background load does not favour one of them.
-  const order: Reader[] = round % 2 === 1 ? ['openai Stream', 'Tandem reader'] : ['Tandem reader', 'openai Stream'];
+  const order: StreamReader[] = round % 2 === 1 ? ['sdk', 'tandem'] : ['tandem', 'sdk'];
   for (const reader of order) results[reader].push(await measure(reader));
-  console.log(`  round ${round}: openai Stream ${results['openai Stream'].at(-1)!.toFixed(1)} µs/token, Tandem reader ${results['Tandem reader'].at(-1)!.toFixed(1)} µs/token`);
+  console.log(`  round ${round}: ${NAMES.sdk} ${results.sdk.at(-1)!.toFixed(1)} µs/token, ${NAMES.tandem} ${results.tandem.at(-1)!.toFixed(1)} µs/token`);
 }
-const sdk = median(results['openai Stream']);
-const ours = median(results['Tandem reader']);
-console.log(`median CPU per token: openai Stream ${sdk.toFixed(1)} µs, Tandem reader ${ours.toFixed(1)} µs (${(ours / sdk).toFixed(2)}×)`);
+const sdk = median(results.sdk);
+const ours = median(results.tandem);
+console.log(`median CPU per token: ${NAMES.sdk} ${sdk.toFixed(1)} µs, ${NAMES.tandem} ${ours.toFixed(1)} µs (${(ours / sdk).toFixed(2)}×)`);
 await provider.kill('SIGTERM');

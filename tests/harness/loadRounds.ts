@@ -4,9 +4,9 @@ import { checkLogAgainstStore, isClean, type LogCheckReport } from './checkLog';
 import { cpuSecondsOf, startChild } from './childProcess';
 import { preciseNowMs } from './clock';
 import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
-import type { RelayReader } from './relay';
 import { runRelayTraffic, type RelayTrafficResult } from './relayClients';
 import { ServerChild } from './serverChild';
+import type { StreamReader } from './streamReaders';
 import { runSimulation, type SimulationSummary } from './simulation';
 import { summarizeLatencies, type LatencySummary } from './stats';
 
@@ -132,7 +132,7 @@ export async function runRelayRound(o: {
   providerPid?: number;
   schedule: number[][];
   /** How the relay reads the provider's stream (relay.ts). Default sdk. */
-  reader?: RelayReader;
+  reader?: StreamReader;
   onRelay?: (kill: () => Promise<void>) => void;
 }): Promise<RelayRound> {
   const relay = await startChild<{ url: string }>(new URL('./relayProcess.ts', import.meta.url), {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { Server as SocketServer } from 'socket.io';
-import { readChatCompletionStream } from '../../server/llm/chatCompletionStream';
+import { forEachContentFragment, type StreamReader } from './streamReaders';
 
 /**
  * The bare baseline for the load benchmark: a socket.io server that, for each `relay:chat` from a
@@ -11,18 +11,17 @@ import { readChatCompletionStream } from '../../server/llm/chatCompletionStream'
  * the latency it adds is the floor that socket.io + the openai client impose; the platform's added
  * latency is reported as a ratio to it.
  *
- * `reader` picks how the stream is read: `sdk` (default) iterates the client's own Stream, as a relay
- * written from the openai docs would; `tandem` reads it with the platform's reader
- * (server/llm/chatCompletionStream.ts), so that the comparison isolates the platform's own work.
+ * `reader` picks how the stream is read (streamReaders.ts): `sdk` (default) as a relay written from the
+ * openai docs would, `tandem` with the platform's reader, so that the comparison isolates the platform's
+ * own work.
  */
-export type RelayReader = 'sdk' | 'tandem';
 
 export interface RunningRelay {
   url: string;
   close(): Promise<void>;
 }
 
-export async function startRelay(options: { providerBaseURL: string; model?: string; port?: number; reader?: RelayReader }): Promise<RunningRelay> {
+export async function startRelay(options: { providerBaseURL: string; model?: string; port?: number; reader?: StreamReader }): Promise<RunningRelay> {
   const openai = new OpenAI({ baseURL: options.providerBaseURL, apiKey: 'relay', maxRetries: 0 });
   const http = createServer();
   const io = new SocketServer(http, { serveClient: false });
@@ -34,14 +33,7 @@ export async function startRelay(options: { providerBaseURL: string; model?: str
           messages: [{ role: 'user', content: String(payload?.text ?? '') }],
           stream: true,
         });
-        const forward = (text: string | null | undefined): void => {
-          if (text) socket.emit('relay:delta', { id: payload.id, text });
-        };
-        if (options.reader === 'tandem') {
-          await readChatCompletionStream(await request.asResponse(), (part) => forward(part.choices?.[0]?.delta?.content));
-        } else {
-          for await (const part of await request) forward(part.choices[0]?.delta?.content);
-        }
+        await forEachContentFragment(request, options.reader ?? 'sdk', (text) => socket.emit('relay:delta', { id: payload.id, text }));
         socket.emit('relay:done', { id: payload.id });
       } catch (error) {
         socket.emit('relay:done', { id: payload.id, error: String(error) });

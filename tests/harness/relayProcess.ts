@@ -1,11 +1,12 @@
 /** Child-process entry for the bare relay baseline (relay.ts). Env: PROVIDER_BASE_URL, PORT (0), RELAY_READER (sdk | tandem). */
 import { announceReady } from './childProcess';
-import { startRelay, type RelayReader } from './relay';
+import { startRelay } from './relay';
+import type { StreamReader } from './streamReaders';
 
 const baseURL = process.env.PROVIDER_BASE_URL;
 if (!baseURL) throw new Error('PROVIDER_BASE_URL is required');
 const reader = process.env.RELAY_READER ?? 'sdk';
 if (reader !== 'sdk' && reader !== 'tandem') throw new Error(`RELAY_READER must be "sdk" or "tandem", got "${reader}"`);
-const relay = await startRelay({ providerBaseURL: baseURL, port: Number(process.env.PORT ?? 0), reader: reader as RelayReader });
+const relay = await startRelay({ providerBaseURL: baseURL, port: Number(process.env.PORT ?? 0), reader: reader as StreamReader });
 announceReady({ url: relay.url });
 process.on('SIGTERM', () => void relay.close().then(() => process.exit(0)));
