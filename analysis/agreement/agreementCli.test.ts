@@ -63,16 +63,16 @@ function expectEstimate(actual: Estimate, ref: Ref, what: string) {
   } else expectClose(actual.value, ref);
 }
 
-// jstat's F quantile / incomplete beta agree with scipy to ~1e-9
+// @stdlib's F quantile / incomplete beta agree with scipy to 1e-12 relative
 function expectInterval(actual: { lower: number; upper: number; p: number } | null, ref: ExpectedInterval | null, what: string) {
   if (ref === null) {
     expect(actual, what).toBeNull();
     return;
   }
   expect(actual, what).not.toBeNull();
-  expectClose(actual!.lower, ref.lower, 1e-7);
-  expectClose(actual!.upper, ref.upper, 1e-7);
-  expectClose(actual!.p, ref.p, 1e-7);
+  expectClose(actual!.lower, ref.lower, 1e-12);
+  expectClose(actual!.upper, ref.upper, 1e-12);
+  expectClose(actual!.p, ref.p, 1e-12);
 }
 
 async function cli(args: string[]) {

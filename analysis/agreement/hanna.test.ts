@@ -44,11 +44,11 @@ describe('HANNA Relevance ratings (1,056 stories)', () => {
     // r.icc_inference(h): icc1 [0.09996296481737334, 0.17655701526754403] p 3.64017298201874e-14,
     //                     ak [0.2518444688208838, 0.39271610709880983] p 2.2093675055669628e-14
     const ci = iccInference(matrix);
-    expectClose(ci.icc1!.lower, 0.09996296481737334, 1e-7);
-    expectClose(ci.icc1!.upper, 0.17655701526754403, 1e-7);
+    expectClose(ci.icc1!.lower, 0.09996296481737334, 1e-12);
+    expectClose(ci.icc1!.upper, 0.17655701526754403, 1e-12);
     expectClose(ci.icc1!.p, 3.64017298201874e-14, 1e-6);
-    expectClose(ci.ak!.lower, 0.2518444688208838, 1e-7);
-    expectClose(ci.ak!.upper, 0.39271610709880983, 1e-7);
+    expectClose(ci.ak!.lower, 0.2518444688208838, 1e-12);
+    expectClose(ci.ak!.upper, 0.39271610709880983, 1e-12);
     expectClose(ci.ak!.p, 2.2093675055669628e-14, 1e-6);
   });
 
@@ -65,8 +65,8 @@ describe('HANNA Relevance ratings (1,056 stories)', () => {
     expectClose(a.icc.c1.value, 0.4172603964062694);
     expectClose(a.icc.ck.value, 0.5888267215598654);
     // r.icc_inference(...)['a1'] → [0.1141932763935861, 0.49611268535989955], p 4.409141294324174e-46
-    expectClose(a.icc_ci95.a1!.lower, 0.1141932763935861, 1e-7);
-    expectClose(a.icc_ci95.a1!.upper, 0.49611268535989955, 1e-7);
+    expectClose(a.icc_ci95.a1!.lower, 0.1141932763935861, 1e-12);
+    expectClose(a.icc_ci95.a1!.upper, 0.49611268535989955, 1e-12);
     expectClose(a.icc_ci95.a1!.p, 4.409141294324174e-46, 1e-6);
     expect(a.kappa.n).toBeLessThan(a.n);
   });

@@ -3,9 +3,9 @@ import { expectClose } from '../stats/testing';
 import { iccInference } from './iccInference';
 
 // Reference: tests/fixtures/agreement/reference.py icc_inference(X) — McGraw & Wong Table 7 with
-// scipy.stats.f.ppf / f.sf. jstat's F quantile and incomplete beta agree with scipy to ~1e-9, so
-// bounds are compared at 1e-7 relative.
-const REL = 1e-7;
+// scipy.stats.f.ppf / f.sf. @stdlib's F quantile and incomplete beta agree with scipy to 1e-12 relative, so
+// bounds are compared at 1e-12 relative.
+const REL = 1e-12;
 
 const shroutFleiss = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]];
 
