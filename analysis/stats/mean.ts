@@ -1,11 +1,12 @@
+import { compensatedSum } from './compensatedSum';
+
 /**
- * Arithmetic mean: (1/n) · Σ xᵢ. Empty input → NaN.
- * Reference: numpy.mean.
+ * Arithmetic mean: (1/n) · Σ xᵢ, the sum compensated (Neumaier), so the mean of values that average to
+ * a representable number is that number exactly. Empty input → NaN.
+ * Reference: numpy.mean / math.fsum(x) / n.
  */
 export function mean(values: ArrayLike<number>): number {
   const n = values.length;
   if (n === 0) return NaN;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += values[i]!;
-  return sum / n;
+  return compensatedSum(values) / n;
 }

@@ -1,18 +1,14 @@
 import { mean } from './mean';
+import { compensatedSumOfSquares } from './compensatedSum';
 
 /**
  * Sample standard deviation with Bessel's correction (ddof = 1):
- * sqrt( Σ (xᵢ − x̄)² / (n − 1) ). Fewer than two values → NaN.
+ * sqrt( Σ (xᵢ − x̄)² / (n − 1) ), mean and sum of squares compensated (Neumaier). Fewer than two
+ * values → NaN.
  * Reference: numpy.std(x, ddof=1).
  */
 export function sampleSd(values: ArrayLike<number>): number {
   const n = values.length;
   if (n < 2) return NaN;
-  const m = mean(values);
-  let ss = 0;
-  for (let i = 0; i < n; i++) {
-    const d = values[i]! - m;
-    ss += d * d;
-  }
-  return Math.sqrt(ss / (n - 1));
+  return Math.sqrt(compensatedSumOfSquares(values, mean(values)) / (n - 1));
 }
