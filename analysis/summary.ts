@@ -1,7 +1,7 @@
 import type { Dataset } from './input/dataset';
 import { COST_DEFINITIONS, interactionCost, type CostDefinition } from './productivity/costDefinitions';
 import { scoredByTask } from './productivity/taskGroups';
-import { quadrantOf, withinTaskProductivity, type Productivity, type Quadrant } from './productivity/withinTaskZ';
+import { quadrantOrNull, withinTaskProductivity, type Productivity, type Quadrant } from './productivity/withinTaskZ';
 import { costSpread, type CostSpread } from './productivity/costSpread';
 import { pairwiseSpearman, partialCostLikert, qualityCostSpearman, type CountedCorrelation } from './productivity/taskCorrelations';
 import { floatKey, rankingAgreement } from './productivity/rankingAgreement';
@@ -11,6 +11,8 @@ import { compareQuartiles, type FeatureComparison } from './features/quartileCom
 import type { Correlation } from './stats/spearman';
 import { bootstrapSection, type BootstrapSection } from './bootstrapSection';
 import { probingPzByTask } from './features/probingPz';
+import { conditionSection, type ConditionSection } from './conditions/conditionSection';
+import { datasetWarnings } from './warnings';
 
 export const SENSITIVITY_LAMBDAS = [0.5, 0.75, 1, 1.5, 2] as const;
 
@@ -29,10 +31,11 @@ export interface SessionResult {
   task: string;
   quality: number;
   cost: number;
-  z_quality: number;
-  z_cost: number;
-  pz: number;
-  quadrant: Quadrant;
+  /** Null when the session is its task's only scored session (no SD, so no z). */
+  z_quality: number | null;
+  z_cost: number | null;
+  pz: number | null;
+  quadrant: Quadrant | null;
 }
 
 export interface TaskResult {
@@ -64,6 +67,10 @@ export interface Summary {
   features_opening: Record<string, FeatureComparison>;
   likert_correlations: Record<string, CountedCorrelation | null>;
   bootstrap: BootstrapSection;
+  /** Condition comparison per task and pooled (conditions/conditionSection.ts). */
+  conditions: ConditionSection;
+  /** Problems with the data that did not stop the analysis (also printed on stderr by the CLI). */
+  warnings: string[];
 }
 
 /** Everything the report and productivity.csv need besides the summary. */
@@ -84,18 +91,21 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
   const cost = interactionCost(options.cost, s.counts, options.lambda);
   const productivity = withinTaskProductivity(groups, s.quality, cost);
 
+  const orNull = (x: number) => (Number.isNaN(x) ? null : x);
   const sessions: Record<string, SessionResult> = {};
   for (const i of scored) {
     sessions[s.ids[i]!] = {
       task: s.tasks[i]!,
       quality: s.quality[i]!,
       cost: cost[i]!,
-      z_quality: productivity.zQuality[i]!,
-      z_cost: productivity.zCost[i]!,
-      pz: productivity.pz[i]!,
-      quadrant: quadrantOf(productivity.zQuality[i]!, productivity.zCost[i]!),
+      z_quality: orNull(productivity.zQuality[i]!),
+      z_cost: orNull(productivity.zCost[i]!),
+      pz: orNull(productivity.pz[i]!),
+      quadrant: quadrantOrNull(productivity.zQuality[i]!, productivity.zCost[i]!),
     };
   }
+  // sessions with a Pz: scored, in a task with at least two scored sessions
+  const ranked = scored.filter((i) => !Number.isNaN(productivity.pz[i]!));
 
   const features = sessionFeatures(data.annotations, n);
   const tasks: Record<string, TaskResult> = {};
@@ -114,10 +124,10 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
 
   const pzUnder = (def: CostDefinition, lambda: number) =>
     withinTaskProductivity(groups, s.quality, interactionCost(def, s.counts, lambda)).pz;
-  const sensitivity_lambda = rankingAgreement(new Map(SENSITIVITY_LAMBDAS.map((l) => [floatKey(l), pzUnder('weighted', l)])), scored);
-  const cost_definitions = rankingAgreement(new Map(COST_DEFINITIONS.map((d) => [d, pzUnder(d, options.lambda)])), scored);
+  const sensitivity_lambda = rankingAgreement(new Map(SENSITIVITY_LAMBDAS.map((l) => [floatKey(l), pzUnder('weighted', l)])), ranked);
+  const cost_definitions = rankingAgreement(new Map(COST_DEFINITIONS.map((d) => [d, pzUnder(d, options.lambda)])), ranked);
 
-  const quartiles = pzQuartiles(scored, productivity.pz, s.ids);
+  const quartiles = pzQuartiles(ranked, productivity.pz, s.ids);
   const withAnnotations = data.annotations !== null;
   const likert_correlations: Record<string, CountedCorrelation | null> = {};
   const items = s.likertItems.map((item, k) => ({ item, k })).sort((a, b) => (a.item < b.item ? -1 : 1));
@@ -145,6 +155,18 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
     features_opening: withAnnotations ? compareQuartiles(features, quartiles, 'opening_rate') : {},
     likert_correlations,
     bootstrap: bootstrapSection(groups, s.quality, cost, features, quartiles, withAnnotations, options),
+    conditions: conditionSection(
+      {
+        sessions: s,
+        scored: (i) => !Number.isNaN(s.quality[i]!),
+        cost,
+        pz: productivity.pz,
+        quadrant: (i) => quadrantOrNull(productivity.zQuality[i]!, productivity.zCost[i]!),
+      },
+      { replicates: options.bootstrapReplicates, seed: options.bootstrapSeed },
+    ),
+    warnings: datasetWarnings(groups, s.quality, n, withAnnotations ? features : null),
   };
+  summary.warnings.push(...summary.conditions.notes.map((note) => `condition comparison: ${note}`));
   return { summary, cost, productivity, quartiles, features };
 }

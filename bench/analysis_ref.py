@@ -76,8 +76,11 @@ def within_z(groups, x):
     z = np.full(len(x), np.nan)
     for idx in groups.values():
         v = x[idx]
-        sd = np.std(v, ddof=1) if len(v) > 1 else 0.0
-        z[idx] = (v - v.mean()) / sd if sd > 0 else 0.0
+        if len(v) < 2:
+            continue  # a task's only scored session has no SD (ddof=1): z stays NaN (null)
+        m = math.fsum(v) / len(v)  # exactly rounded mean, as the TypeScript's compensated sum
+        sd = math.sqrt(math.fsum((v - m) ** 2) / (len(v) - 1))
+        z[idx] = (v - m) / sd if sd > 0 else 0.0
     return z
 
 
@@ -103,6 +106,27 @@ def partial(c, s, q):
     return {"n": n, "rho": r, "p": float(2 * stats.t.sf(abs(t), n - 3))}
 
 
+def holm(ps):
+    """statsmodels multipletests(method='holm'), skipping None."""
+    idx = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    out, run, m = [None] * len(ps), 0.0, len(idx)
+    for k, (p, i) in enumerate(idx):
+        run = max(run, min(1.0, (m - k) * p))
+        out[i] = run
+    return out
+
+
+def bh(ps):
+    """statsmodels multipletests(method='fdr_bh'), skipping None."""
+    idx = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    out, run, m = [None] * len(ps), 1.0, len(idx)
+    for k in range(m - 1, -1, -1):
+        p, i = idx[k]
+        run = min(run, m * p / (k + 1))
+        out[i] = min(1.0, run)
+    return out
+
+
 def fkey(x):
     return str(float(x))
 
@@ -119,9 +143,13 @@ def analyze(d, lam=0.5, replicates=1000, seed=1):
     zq, zc = within_z(groups, quality), within_z(groups, cost)
     pz = zq - zc
     out = {"n_sessions": n, "n_scored": int(len(scored)), "lambda": lam, "sessions": {}}
+    opt = lambda x: None if math.isnan(x) else float(x)
     for i in scored:
         quad = ("productive_success" if zc[i] < 0 else "costly_success") if zq[i] >= 0 else ("cheap_failure" if zc[i] < 0 else "unproductive_failure")
-        out["sessions"][ids[i]] = {"cost": float(cost[i]), "z_quality": float(zq[i]), "z_cost": float(zc[i]), "pz": float(pz[i]), "quadrant": quad}
+        if math.isnan(pz[i]):
+            quad = None
+        out["sessions"][ids[i]] = {"cost": float(cost[i]), "z_quality": opt(zq[i]), "z_cost": opt(zc[i]), "pz": opt(pz[i]), "quadrant": quad}
+    ranked = scored[~np.isnan(pz[scored])]  # sessions with a Pz
 
     # dialogue features per session: counts[s, speaker, label]
     feats = None
@@ -171,8 +199,9 @@ def analyze(d, lam=0.5, replicates=1000, seed=1):
         for a in (tr, otr):
             a[:, 2] = a[:, 0] + a[:, 1]
         with np.errstate(invalid="ignore", divide="ignore"):
-            rate = np.where(tr[:, :, None] > 0, cnt / tr[:, :, None], 0.0)
-            orate = np.where(otr[:, :, None] > 0, ocnt / otr[:, :, None], 0.0)
+            # no turns of the speaker: the rate is missing (NaN), not 0
+            rate = np.where(tr[:, :, None] > 0, cnt / tr[:, :, None], np.nan)
+            orate = np.where(otr[:, :, None] > 0, ocnt / otr[:, :, None], np.nan)
         feats = {"labels": labels_all, "rate": rate, "count": cnt, "opening_rate": orate}
 
     out["tasks"] = {}
@@ -190,15 +219,17 @@ def analyze(d, lam=0.5, replicates=1000, seed=1):
             part[it] = partial(cost[ok], likert[it][ok], quality[ok])
         entry = {"n": int(len(idx)), "spearman_qc": spear(quality[idx], cost[idx]), "cost_spread": spread, "partial": part}
         if feats is not None and "probing" in feats["labels"]:
-            r = spear(feats["rate"][idx, 1, feats["labels"].index("probing")], pz[idx])
-            entry["probing_pz"] = r and {"n": int(len(idx)), **r}
+            pr = feats["rate"][idx, 1, feats["labels"].index("probing")]
+            ok = ~np.isnan(pr) & ~np.isnan(pz[idx])
+            r = spear(pr[ok], pz[idx][ok])
+            entry["probing_pz"] = r and {"n": int(ok.sum()), **r}
         out["tasks"][t] = entry
 
     def agreement(vectors):
         res = {}
         for a, va in vectors.items():
             for b, vb in vectors.items():
-                r = spear(va[scored], vb[scored])
+                r = spear(va[ranked], vb[ranked])
                 res[f"{a}|{b}"] = None if r is None else r["rho"]
         return res
 
@@ -209,10 +240,10 @@ def analyze(d, lam=0.5, replicates=1000, seed=1):
     out["sensitivity_lambda"] = agreement({fkey(l): pz_for("weighted", l) for l in LAMBDAS})
     out["cost_definitions"] = agreement({dfn: pz_for(dfn, lam) for dfn in COST_DEFS})
 
-    k = math.ceil(len(scored) / 4)
+    k = math.ceil(len(ranked) / 4)
     sid = np.array(ids, dtype=object)
-    bottom = sorted(scored, key=lambda i: (pz[i], ids[i]))[:k]
-    top = sorted(scored, key=lambda i: (-pz[i], ids[i]))[:k]
+    bottom = sorted(ranked, key=lambda i: (pz[i], ids[i]))[:k]
+    top = sorted(ranked, key=lambda i: (-pz[i], ids[i]))[:k]
     out["quartiles"] = {"top": sorted(sid[top].tolist()), "bottom": sorted(sid[bottom].tolist())}
 
     def compare(values):
@@ -220,13 +251,25 @@ def analyze(d, lam=0.5, replicates=1000, seed=1):
         for si, sp in sorted(enumerate(SPEAKERS), key=lambda e: e[1]):
             for li, lab in enumerate(feats["labels"]):
                 a, b = values[top, si, li], values[bottom, si, li]
-                pooled = math.sqrt(((len(a) - 1) * np.var(a, ddof=1) + (len(b) - 1) * np.var(b, ddof=1)) / (len(a) + len(b) - 2))
-                mw = stats.mannwhitneyu(a, b, alternative="two-sided", method="asymptotic")
-                res[f"{sp}:{lab}"] = {"top_mean": float(a.mean()), "bottom_mean": float(b.mean()),
+                a, b = a[~np.isnan(a)], b[~np.isnan(b)]  # missing rates (speaker without turns) left out
+                ss = (np.sum((a - a.mean()) ** 2) if len(a) else 0.0) + (np.sum((b - b.mean()) ** 2) if len(b) else 0.0)
+                pooled = math.sqrt(ss / (len(a) + len(b) - 2)) if len(a) and len(b) and len(a) + len(b) >= 3 else 0.0
+                # scipy's default method='auto': exact without ties when a sample has <= 8 values
+                mw = stats.mannwhitneyu(a, b, alternative="two-sided", method="auto") if len(a) and len(b) else None
+                ties = len(np.unique(np.concatenate([a, b]))) < len(a) + len(b)
+                method = None if mw is None else ("asymptotic" if (len(a) > 8 and len(b) > 8) or ties else "exact")
+                res[f"{sp}:{lab}"] = {"top_mean": float(a.mean()) if len(a) else None, "bottom_mean": float(b.mean()) if len(b) else None,
                                       "top_sem": float(stats.sem(a)) if len(a) > 1 else None,
                                       "bottom_sem": float(stats.sem(b)) if len(b) > 1 else None,
                                       "cohen_d": None if pooled == 0 else float((a.mean() - b.mean()) / pooled),
-                                      "p": float(mw.pvalue), "u": float(mw.statistic)}
+                                      "p": None if mw is None else (1.0 if np.isnan(mw.pvalue) else float(mw.pvalue)),
+                                      "u": None if mw is None else float(mw.statistic),
+                                      "method": method, "n_top": int(len(a)), "n_bottom": int(len(b))}
+        keys = list(res)
+        ps = [res[k]["p"] for k in keys]
+        for name, adj in (("p_holm", holm), ("p_bh", bh)):
+            for k, v in zip(keys, adj(ps)):
+                res[k][name] = v
         return res
 
     if feats is not None and k > 0:
@@ -263,6 +306,7 @@ def analyze(d, lam=0.5, replicates=1000, seed=1):
                     continue
                 v = feats["rate"][:, SPEAKERS.index(sp), feats["labels"].index(lab)]
                 a, b = v[np.array(top)], v[np.array(bottom)]
+                a, b = a[~np.isnan(a)], b[~np.isnan(b)]
                 diff = a[rng.integers(0, len(a), size=(replicates, len(a)))].mean(1) - b[rng.integers(0, len(b), size=(replicates, len(b)))].mean(1)
                 boot["quartile_difference"][key] = {"low": float(np.percentile(diff, 2.5)), "high": float(np.percentile(diff, 97.5)), "replicates": replicates}
     out["bootstrap"] = boot

@@ -49,8 +49,8 @@ describe('sessionFeatures', () => {
     expect(Array.from(featureValues(f, 0, L('probing'), 'count', [0]))).toEqual([1]);
     expect(Array.from(featureValues(f, 2, L('any_friction'), 'count', [0]))).toEqual([4]);
   });
-  it('gives rates over the speaker’s turns, 0 without turns', () => {
-    expect(Array.from(featureValues(f, 1, L('probing'), 'rate', [0, 1]))).toEqual([3 / 5, 0]);
+  it('gives rates over the speaker’s turns, missing (NaN) without turns', () => {
+    expect(Array.from(featureValues(f, 1, L('probing'), 'rate', [0, 1]))).toEqual([3 / 5, NaN]);
     expect(Array.from(featureValues(f, 2, L('repair'), 'rate', [0]))).toEqual([2 / 10]);
   });
   it('uses the first ceil(30%) of turns in turn order for opening rates', () => {
@@ -62,6 +62,7 @@ describe('sessionFeatures', () => {
   it('works without annotations', () => {
     const empty = sessionFeatures(null, 3);
     expect(empty.labels).toEqual(['any_friction']);
-    expect(Array.from(featureValues(empty, 2, 0, 'rate', [0, 1, 2]))).toEqual([0, 0, 0]);
+    expect(Array.from(featureValues(empty, 2, 0, 'rate', [0, 1, 2]))).toEqual([NaN, NaN, NaN]);
+    expect(Array.from(featureValues(empty, 2, 0, 'count', [0, 1, 2]))).toEqual([0, 0, 0]);
   });
 });

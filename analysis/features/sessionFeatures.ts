@@ -100,7 +100,12 @@ function rowsBySessionInTurnOrder(a: AnnotationTable, nSessions: number): { star
 
 export type FeatureKind = 'rate' | 'count' | 'opening_rate';
 
-/** One feature's value for each of the given sessions: rate (0 when the speaker has no turns) or count. */
+/**
+ * One feature's value for each of the given sessions: a count, or a rate (count / the speaker's turns).
+ * A rate is NaN (missing) when the speaker has no turns in the session (or in its opening): 0 of 0 turns
+ * is not "never", so such sessions are left out of rate comparisons (with n reported) instead of
+ * counting as 0.
+ */
 export function featureValues(
   f: SessionFeatures,
   speaker: number,
@@ -118,7 +123,7 @@ export function featureValues(
     if (kind === 'count') out[k] = c;
     else {
       const t = turns[s * 3 + speaker]!;
-      out[k] = t === 0 ? 0 : c / t;
+      out[k] = t === 0 ? NaN : c / t;
     }
   }
   return out;

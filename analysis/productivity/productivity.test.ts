@@ -16,7 +16,7 @@ describe('quadrantOf', () => {
 });
 
 describe('withinTaskProductivity', () => {
-  it('standardises within task, gives z = 0 for a lone session and zero variance, skips unscored', () => {
+  it('standardises within task, leaves a lone session without z (null), gives z = 0 for zero variance, skips unscored', () => {
     const tasks = ['a', 'a', 'a', 'solo', 'flat', 'flat', 'a'];
     const quality = Float64Array.from([1, 2, 3, 5, 4, 4, NaN]);
     const cost = Float64Array.from([10, 20, 60, 7, 5, 5, 1]);
@@ -26,7 +26,8 @@ describe('withinTaskProductivity', () => {
     // scipy.stats.zscore([1,2,3], ddof=1) -> [-1, 0, 1]; scipy.stats.zscore([10,20,60], ddof=1)[2] -> 1.1338934190276817
     expect(Array.from(p.zQuality.subarray(0, 3))).toEqual([-1, 0, 1]);
     expect(p.zCost[2]).toBeCloseTo(1.1338934190276817, 14);
-    expect(p.pz[3]).toBe(0);
+    // a task's only session: SD undefined with ddof = 1 (scipy.stats.zscore([5], ddof=1) -> [nan])
+    expect([p.zQuality[3], p.zCost[3], p.pz[3]]).toEqual([NaN, NaN, NaN]);
     expect([p.pz[4], p.pz[5]]).toEqual([0, 0]);
     expect(p.pz[6]).toBeNaN();
   });

@@ -4,6 +4,7 @@ import { escapeHtml } from './escapeHtml';
 import { renderSvg } from './renderSvg';
 import { fmt, htmlTable } from './tables';
 import { agreementHeatmapSpec, costByQualitySpec, quadrantScatterSpec, specsFromSummary } from './specs';
+import { quadrantPoints } from './specs/fromSummary';
 
 /** Plots draw at most this many sessions (every k-th, deterministic) so the report stays small. */
 const MAX_PLOTTED = 4000;
@@ -23,10 +24,10 @@ export async function renderReport(data: Dataset, analysis: Analysis): Promise<s
 ${step > 1 ? `<p class="note">${escapeHtml(`Plots show every ${step}th session (${plotted.length} of ${entries.length}); tables use all.`)}</p>` : ''}`);
 
   if (entries.length > 0) {
-    const points = plotted.map(([session_id, r]) => ({ session_id, task: r.task, z_quality: r.z_quality, z_cost: r.z_cost, quadrant: r.quadrant }));
-    sections.push(`<h2>Quadrants</h2>${await renderSvg(quadrantScatterSpec(points))}`);
+    sections.push(`<h2>Quadrants</h2>${await renderSvg(quadrantScatterSpec(quadrantPoints(plotted)))}`);
     const quadrantCounts = new Map<string, Map<string, number>>();
     for (const [, r] of entries) {
+      if (r.quadrant === null) continue;
       const m = quadrantCounts.get(r.task) ?? new Map<string, number>();
       m.set(r.quadrant, (m.get(r.quadrant) ?? 0) + 1);
       quadrantCounts.set(r.task, m);

@@ -29,6 +29,19 @@ describe.each([2, 3])('held-out fixture (seed %i) against numpy/scipy', (seed) =
     const features = summary.features as Record<string, { cohen_d: number | null; p: number }>;
     expect(features['agent:rare_label']).toMatchObject({ cohen_d: null, p: 1 });
     expect(summary.n_sessions).toBeGreaterThan(summary.n_scored as number);
+    // the solo task's session: no z, Pz or quadrant, not in a quartile, and a warning says so
+    const sessions = summary.sessions as Record<string, { task: string; z_quality: number | null; pz: number | null; quadrant: string | null }>;
+    const [soloId, solo] = Object.entries(sessions).find(([, r]) => r.task === 'solo')!;
+    expect(solo).toMatchObject({ z_quality: null, pz: null, quadrant: null });
+    const quartiles = summary.quartiles as { top: string[]; bottom: string[] };
+    expect([...quartiles.top, ...quartiles.bottom]).not.toContain(soloId);
+    const warnings = summary.warnings as string[];
+    expect(warnings.some((w) => w.includes('one scored session: solo'))).toBe(true);
+    expect(warnings.some((w) => w.includes('does not vary: flat'))).toBe(true);
+    // beta sessions without annotations have missing rates: fewer sessions than the quartile holds
+    const probing = (summary.features as Record<string, { n_top: number; n_bottom: number; method: string }>)['agent:probing']!;
+    expect(probing.n_top + probing.n_bottom).toBeLessThan(2 * quartiles.top.length);
+    expect(probing.method).toBe('asymptotic');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { Summary } from '../../summary';
-import { quadrantScatterSpec } from './quadrantScatter';
+import { quadrantScatterSpec, type QuadrantPoint } from './quadrantScatter';
 import { costByQualitySpec } from './costByQuality';
 import { probingByQuartileSpec, type QuartileRate } from './probingByQuartile';
 import { agreementHeatmapSpec } from './agreementHeatmap';
@@ -15,7 +15,7 @@ export function specsFromSummary(summary: Summary, maxPoints = 4000): Record<str
   const plotted = entries.filter((_, i) => i % step === 0);
   const specs: Record<string, TopLevelSpec> = {};
   if (plotted.length) {
-    specs.quadrants = quadrantScatterSpec(plotted.map(([session_id, r]) => ({ session_id, task: r.task, z_quality: r.z_quality, z_cost: r.z_cost, quadrant: r.quadrant })));
+    specs.quadrants = quadrantScatterSpec(quadrantPoints(plotted));
     specs.costByQuality = costByQualitySpec(plotted.map(([, r]) => ({ task: r.task, quality: r.quality, cost: r.cost })));
   }
   if (entries.length > 1) {
@@ -31,4 +31,13 @@ export function specsFromSummary(summary: Summary, maxPoints = 4000): Record<str
   }
   if (rows.length) specs.probingByQuartile = probingByQuartileSpec(rows);
   return specs;
+}
+
+/** Sessions that have a quadrant (a task's only scored session has none), as scatter points. */
+export function quadrantPoints(entries: Array<[string, Summary['sessions'][string]]>): QuadrantPoint[] {
+  const out: QuadrantPoint[] = [];
+  for (const [session_id, r] of entries) {
+    if (r.quadrant !== null && r.z_quality !== null && r.z_cost !== null) out.push({ session_id, task: r.task, z_quality: r.z_quality, z_cost: r.z_cost, quadrant: r.quadrant });
+  }
+  return out;
 }

@@ -1,0 +1,235 @@
+import type { SessionTable } from '../input/sessionsFile';
+import type { Quadrant } from '../productivity/withinTaskZ';
+import { QUADRANTS } from '../productivity/withinTaskZ';
+import { holmAdjust } from '../stats/adjustP';
+import { mannWhitneyU } from '../stats/mannWhitneyU';
+import { cliffsDelta } from '../stats/cliffsDelta';
+import { cohenD } from '../stats/cohenD';
+import { contingencyTest, type ContingencyTestResult } from '../stats/contingencyTest';
+import { describeGroup, type GroupStats } from './describeGroup';
+import { compareTwo, omnibus, type ConditionComparison, type OmnibusTest } from './compareGroups';
+import { stratifiedBootstrapCi, stratifiedDifference, stratifiedKruskalWallis, stratifiedPermutationP, type Stratum } from './stratified';
+
+/** Conditions need this many sessions with a value in a task to be compared there. */
+export const MIN_PER_CONDITION = 2;
+const RESERVED = new Set(['comparisons', 'omnibus', 'too_few']);
+
+/** `<metric>` block: `{<condition>: {n, mean, median, sd, mean_ci95}, comparisons, omnibus, too_few}`. */
+export type MetricBlock = Record<string, GroupStats> & {
+  comparisons: ConditionComparison[];
+  omnibus: OmnibusTest | null;
+  /** Conditions left out of this task's comparisons: fewer than MIN_PER_CONDITION sessions with a value. */
+  too_few: Array<{ condition: string; n: number }>;
+};
+
+export interface QuadrantBlock {
+  counts: Record<string, Record<Quadrant, number>>;
+  test: ContingencyTestResult | null;
+  p_holm: number | null;
+}
+
+export interface TaskConditions {
+  /** Sessions of the task with no condition (left out of every comparison). */
+  n_without_condition: number;
+  metrics: Record<string, MetricBlock>;
+  quadrants: QuadrantBlock;
+}
+
+export interface ConditionSection {
+  /** Condition names found (sorted). */
+  names: string[];
+  n_without_condition: number;
+  replicates: number;
+  seed: number;
+  /** Metric keys: quality, cost, pz, then likert_<item>. */
+  metrics: string[];
+  /** Holm families: every p in one family is adjusted together. */
+  families: Record<string, string>;
+  /** Per task: the metric blocks at conditions.tasks.<task>.<metric>, plus n_without_condition and quadrants. */
+  tasks: Record<string, Record<string, MetricBlock> & { n_without_condition: number; quadrants: QuadrantBlock }>;
+  /** Across tasks (stratified by task): the same shape; p is the stratified permutation p. */
+  pooled: Record<string, MetricBlock> & { quadrants: QuadrantBlock; tasks_used: Record<string, string[]> };
+  notes: string[];
+}
+
+export interface ConditionInputs {
+  sessions: SessionTable;
+  scored: (i: number) => boolean;
+  cost: Float64Array;
+  pz: Float64Array;
+  quadrant: (i: number) => Quadrant | null;
+}
+
+/**
+ * The condition comparison: for each task and pooled across tasks (stratified by task), for quality,
+ * cost, Pz and each Likert item, per-condition n/mean/median/SD and every pair of conditions compared
+ * (difference of means with a seeded bootstrap interval, Mann–Whitney U and p, Cliff's δ, Cohen's d;
+ * Kruskal–Wallis over all conditions when there are three or more), plus the quadrant distribution by
+ * condition (χ² or Fisher exact). Pooled p-values come from permuting condition labels within task.
+ * Holm's adjustment runs over three families (quality/cost/Pz; Likert items; quadrants).
+ */
+export function conditionSection(input: ConditionInputs, options: { replicates: number; seed: number }): ConditionSection {
+  const s = input.sessions;
+  const names = [...new Set(s.conditions.filter((c): c is string => c !== null))].sort();
+  const metrics = ['quality', 'cost', 'pz', ...s.likertItems.map((i) => `likert_${i}`)].filter((m) => !RESERVED.has(m));
+  const notes: string[] = [];
+  const clash = names.filter((n) => RESERVED.has(n));
+  if (clash.length) notes.push(`condition name(s) ${clash.join(', ')} collide with block keys and are left out of the comparison`);
+  const usable = names.filter((n) => !RESERVED.has(n));
+  const valueOf = (metric: string): ((i: number) => number) => {
+    if (metric === 'quality') return (i) => (input.scored(i) ? s.quality[i]! : NaN);
+    if (metric === 'cost') return (i) => (input.scored(i) ? input.cost[i]! : NaN);
+    if (metric === 'pz') return (i) => input.pz[i]!;
+    const k = s.likertItems.indexOf(metric.slice('likert_'.length));
+    return (i) => s.likert[k]![i]!;
+  };
+  const taskNames = [...new Set(s.tasks)].sort();
+  const byTask = new Map<string, number[]>(taskNames.map((t) => [t, []]));
+  s.tasks.forEach((t, i) => byTask.get(t)!.push(i));
+  const withoutCondition = s.conditions.filter((c) => c === null).length;
+  if (withoutCondition > 0) notes.push(`${withoutCondition} session(s) without a condition are left out of the condition comparison`);
+  const section: ConditionSection = {
+    names,
+    n_without_condition: withoutCondition,
+    replicates: options.replicates,
+    seed: options.seed,
+    metrics,
+    families: {
+      outcomes: 'every per-task and pooled p (pairwise and omnibus) of quality, cost and pz',
+      likert: 'every per-task and pooled p of the likert_<item> metrics',
+      quadrants: 'the per-task and pooled quadrant-distribution tests',
+    },
+    tasks: {},
+    pooled: { quadrants: { counts: {}, test: null, p_holm: null }, tasks_used: {} } as ConditionSection['pooled'],
+    notes,
+  };
+  if (usable.length < 2) {
+    notes.push(usable.length === 0 ? 'no session has a condition: nothing to compare' : `one condition only (${usable[0]}): nothing to compare`);
+    return section;
+  }
+  const boot = { replicates: options.replicates, seed: options.seed };
+  const values = (metric: string, rows: number[], condition: string) => {
+    const get = valueOf(metric);
+    return Float64Array.from(rows.filter((i) => s.conditions[i] === condition).map(get).filter((v) => !Number.isNaN(v)));
+  };
+
+  for (const task of taskNames) {
+    const rows = byTask.get(task)!;
+    const entry = { n_without_condition: rows.filter((i) => s.conditions[i] === null).length } as ConditionSection['tasks'][string];
+    for (const metric of metrics) entry[metric] = metricBlock(usable.map((c) => [c, values(metric, rows, c)]), boot);
+    entry.quadrants = quadrantBlock(usable, rows.filter(input.scored), s.conditions, input.quadrant);
+    section.tasks[task] = entry;
+  }
+  for (const metric of metrics) {
+    const perTask = taskNames.map((t) => new Map(usable.map((c) => [c, values(metric, byTask.get(t)!, c)])));
+    const { block, used } = pooledBlock(usable, taskNames, perTask, options);
+    section.pooled[metric] = block;
+    section.pooled.tasks_used[metric] = used;
+  }
+  section.pooled.quadrants = quadrantBlock(usable, s.tasks.map((_, i) => i).filter(input.scored), s.conditions, input.quadrant);
+  adjustFamilies(section);
+  return section;
+}
+
+function metricBlock(groups: Array<[string, Float64Array]>, boot: { replicates: number; seed: number }): MetricBlock {
+  const block = { comparisons: [], omnibus: null, too_few: [] } as unknown as MetricBlock;
+  for (const [c, v] of groups) block[c] = describeGroup(v, boot);
+  const enough = groups.filter(([c, v]) => {
+    if (v.length >= MIN_PER_CONDITION) return true;
+    block.too_few.push({ condition: c, n: v.length });
+    return false;
+  });
+  for (let x = 0; x < enough.length; x++) {
+    for (let y = x + 1; y < enough.length; y++) block.comparisons.push(compareTwo(enough[x]![0], enough[y]![0], enough[x]![1], enough[y]![1], boot));
+  }
+  if (enough.length >= 3) block.omnibus = omnibus(enough.map(([, v]) => v));
+  return block;
+}
+
+function pooledBlock(
+  conditions: string[],
+  taskNames: string[],
+  perTask: Array<Map<string, Float64Array>>,
+  options: { replicates: number; seed: number },
+): { block: MetricBlock; used: string[] } {
+  const boot = { replicates: options.replicates, seed: options.seed };
+  const block = { comparisons: [], omnibus: null, too_few: [] } as unknown as MetricBlock;
+  const all = (c: string) => Float64Array.from(perTask.flatMap((m) => Array.from(m.get(c)!)));
+  for (const c of conditions) block[c] = describeGroup(all(c), boot);
+  const used = new Set<string>();
+  for (let x = 0; x < conditions.length; x++) {
+    for (let y = x + 1; y < conditions.length; y++) {
+      const [a, b] = [conditions[x]!, conditions[y]!];
+      const strata: Stratum[] = [];
+      perTask.forEach((m, t) => {
+        const va = m.get(a)!;
+        const vb = m.get(b)!;
+        if (va.length >= MIN_PER_CONDITION && vb.length >= MIN_PER_CONDITION) strata.push({ task: taskNames[t]!, a: va, b: vb });
+      });
+      if (strata.length === 0) continue;
+      strata.forEach((st) => used.add(st.task));
+      const xa = Float64Array.from(strata.flatMap((st) => Array.from(st.a)));
+      const xb = Float64Array.from(strata.flatMap((st) => Array.from(st.b)));
+      const p = stratifiedPermutationP(strata, options.replicates, options.seed);
+      block.comparisons.push({
+        a,
+        b,
+        n_a: xa.length,
+        n_b: xb.length,
+        diff: stratifiedDifference(strata),
+        ci95: stratifiedBootstrapCi(strata, options.replicates, options.seed),
+        u: mannWhitneyU(xa, xb)?.u ?? null,
+        p,
+        method: p === null ? null : 'stratified_permutation',
+        p_holm: null,
+        cliffs_delta: cliffsDelta(xa, xb),
+        cohen_d: cohenD(xa, xb),
+        p_permutation: p,
+      });
+    }
+  }
+  for (const c of conditions) if (!perTask.some((m) => m.get(c)!.length >= MIN_PER_CONDITION)) block.too_few.push({ condition: c, n: block[c]!.n });
+  if (conditions.length >= 3) {
+    const kw = stratifiedKruskalWallis(
+      perTask.map((m) => conditions.map((c) => m.get(c)!).filter((v) => v.length >= MIN_PER_CONDITION)),
+      options.replicates,
+      options.seed,
+    );
+    if (kw) block.omnibus = { test: 'stratified_permutation_kruskal_wallis', h: kw.h, df: kw.df, p: kw.p, p_holm: null };
+  }
+  return { block, used: [...used].sort() };
+}
+
+function quadrantBlock(conditions: string[], rows: number[], of: Array<string | null>, quadrant: (i: number) => Quadrant | null): QuadrantBlock {
+  const counts: QuadrantBlock['counts'] = {};
+  for (const c of conditions) counts[c] = Object.fromEntries(QUADRANTS.map((q) => [q, 0])) as Record<Quadrant, number>;
+  for (const i of rows) {
+    const c = of[i];
+    const q = quadrant(i);
+    if (c !== null && c !== undefined && counts[c] && q !== null) counts[c][q]++;
+  }
+  return { counts, test: contingencyTest(conditions.map((c) => QUADRANTS.map((q) => counts[c]![q]))), p_holm: null };
+}
+
+function adjustFamilies(section: ConditionSection): void {
+  const outcome: Array<{ p: number | null; p_holm: number | null }> = [];
+  const likert: typeof outcome = [];
+  const quadrants: QuadrantBlock[] = [];
+  const collect = (blocks: Record<string, unknown>) => {
+    for (const metric of section.metrics) {
+      const block = blocks[metric] as MetricBlock | undefined;
+      if (!block) continue;
+      const family = metric.startsWith('likert_') ? likert : outcome;
+      family.push(...block.comparisons);
+      if (block.omnibus) family.push(block.omnibus);
+    }
+  };
+  for (const t of Object.values(section.tasks)) {
+    collect(t);
+    quadrants.push(t.quadrants);
+  }
+  collect(section.pooled);
+  quadrants.push(section.pooled.quadrants);
+  for (const family of [outcome, likert]) holmAdjust(family.map((e) => e.p)).forEach((v, i) => (family[i]!.p_holm = v));
+  holmAdjust(quadrants.map((q) => q.test?.p ?? null)).forEach((v, i) => (quadrants[i]!.p_holm = v));
+}
