@@ -28,13 +28,6 @@ export interface QuadrantBlock {
   p_holm: number | null;
 }
 
-export interface TaskConditions {
-  /** Sessions of the task with no condition (left out of every comparison). */
-  n_without_condition: number;
-  metrics: Record<string, MetricBlock>;
-  quadrants: QuadrantBlock;
-}
-
 export interface ConditionSection {
   /** Condition names found (sorted). */
   names: string[];
