@@ -3,15 +3,24 @@ import { analyzeDataset, type AnalysisOptions } from './summary';
 import { productivityCsv } from './output/productivityCsv';
 import { writeOutputsAtomically } from './output/writeOutputs';
 import { renderReport } from './report/renderReport';
+import { readAgreementReport } from './report/agreementSection';
 
 /**
  * The analyze command's work: load and validate the dataset, run the analysis, and write
  * productivity.csv, summary.json and report.html into `outDir` (nothing is written when input is bad).
+ * `warn` receives each of summary.json's warnings (the CLI prints them on stderr). An agreement.json
+ * from `npm run agreement` in the dataset directory adds an agreement section to the report.
  */
-export async function runAnalysis(datasetDir: string, outDir: string, options: AnalysisOptions): Promise<string[]> {
+export async function runAnalysis(
+  datasetDir: string,
+  outDir: string,
+  options: AnalysisOptions,
+  hooks: { warn?: (message: string) => void } = {},
+): Promise<string[]> {
   const data = loadDataset(datasetDir, { includePilot: options.includePilot });
   const analysis = analyzeDataset(data, options);
-  const report = await renderReport(data, analysis);
+  for (const warning of analysis.summary.warnings) hooks.warn?.(warning);
+  const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir) });
   return writeOutputsAtomically(outDir, {
     'productivity.csv': productivityCsv(data.sessions, analysis),
     'summary.json': `${JSON.stringify(analysis.summary, null, 1)}\n`,

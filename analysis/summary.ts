@@ -167,6 +167,7 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
     ),
     warnings: datasetWarnings(groups, s.quality, n, withAnnotations ? features : null),
   };
-  summary.warnings.push(...summary.conditions.notes.map((note) => `condition comparison: ${note}`));
+  // a study without conditions is not a problem; sessions missing a condition in a study with them is
+  if (summary.conditions.names.length > 0) summary.warnings.push(...summary.conditions.notes.map((note) => `condition comparison: ${note}`));
   return { summary, cost, productivity, quartiles, features };
 }

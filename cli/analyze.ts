@@ -14,7 +14,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    for (const path of await runAnalysis(args.dataset, args.out, args.options)) console.log(`wrote ${path}`);
+    const warn = (message: string) => console.error(`analyze: warning: ${message}`);
+    for (const path of await runAnalysis(args.dataset, args.out, args.options, { warn })) console.log(`wrote ${path}`);
     return 0;
   } catch (error) {
     if (error instanceof DatasetError) {

@@ -12,6 +12,9 @@ import { readCsvTable } from './io/readCsvTable';
 import { readJudgeScores, type JudgeScoreSource } from './io/readJudgeScores';
 import { checkSpeakersAgree, readAnnotationsCsv, readLabelsCsv, type LabelsByRater } from './io/readLabelsCsv';
 import { readRatingsCsv } from './io/readRatingsCsv';
+import { krippendorffAlpha } from './krippendorffAlpha';
+import { fleissKappa } from './fleissKappa';
+import type { Estimate } from './estimate';
 
 export const AGREEMENT_SCHEMA_VERSION = 1;
 
@@ -47,8 +50,19 @@ export interface AgreementReport {
   /** label raters: "llm" (when the dataset has annotations.csv) then the humans, sorted */
   label_raters: { rater: string; n: number }[];
   labels: LabelPair[];
+  /** Krippendorff's α (all score raters, missing allowed) and Fleiss' κ (sessions every rater scored). */
+  reliability: ScoreReliability | null;
   /** things the reader should know (no judge scores, a rater with nothing in common, …) */
   notes: string[];
+}
+
+export interface ScoreReliability {
+  raters: string[];
+  /** sessions with at least two scores (pairable for α) */
+  units: number;
+  krippendorff_alpha: { nominal: Estimate; ordinal: Estimate; interval: Estimate };
+  /** over the sessions every rater scored with an integer 1–5 score */
+  fleiss_kappa: { n: number; kappa: Estimate };
 }
 
 const SessionRow = z.object({ session_id: z.string().min(1, 'session_id is empty'), task: z.string().optional() });
@@ -107,7 +121,27 @@ export function runAgreement(inputs: AgreementInputs): AgreementReport {
     groups,
     label_raters: [...labelRaters].map(([rater, l]) => ({ rater, n: l.size })),
     labels,
+    reliability: scoreReliability(scoreRaters),
     notes,
+  };
+}
+
+/** α and Fleiss' κ across every score rater (null with fewer than two raters). */
+function scoreReliability(scoreRaters: RatingsByRater): ScoreReliability | null {
+  const raters = [...scoreRaters.keys()];
+  if (raters.length < 2) return null;
+  const sessions = [...new Set(raters.flatMap((r) => [...scoreRaters.get(r)!.keys()]))].sort();
+  const units = sessions.map((s) => raters.map((r) => scoreRaters.get(r)!.get(s)).filter((v): v is number => v !== undefined));
+  const complete = units.filter((u) => u.length === raters.length && u.every(Number.isInteger));
+  return {
+    raters,
+    units: units.filter((u) => u.length >= 2).length,
+    krippendorff_alpha: {
+      nominal: krippendorffAlpha(units, 'nominal'),
+      ordinal: krippendorffAlpha(units, 'ordinal'),
+      interval: krippendorffAlpha(units, 'interval'),
+    },
+    fleiss_kappa: { n: complete.length, kappa: fleissKappa(complete) },
   };
 }
 

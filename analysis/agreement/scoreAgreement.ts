@@ -5,6 +5,19 @@ import { intraclassCorrelation, type IntraclassCorrelations } from './intraclass
 import { pairwiseComplete } from './pairwiseComplete';
 import { rankCorrelation, type RankCorrelation } from './rankCorrelation';
 import { LIKERT_CATEGORIES } from './scales';
+import { bootstrapCi } from '../stats/bootstrapCi';
+import { bootstrapSpearmanCi } from '../stats/bootstrapSpearmanCi';
+
+/** Seeded percentile-bootstrap 95% interval over sessions (pairs resampled with replacement). */
+export interface BootstrapInterval {
+  lower: number;
+  upper: number;
+  /** Replicates where the statistic was defined. */
+  replicates: number;
+}
+
+/** Bootstrap settings of the agreement intervals (fixed so agreement.json is reproducible). */
+export const AGREEMENT_BOOTSTRAP = { replicates: 1000, seed: 1 } as const;
 
 export interface ScoreAgreement {
   /** items (sessions) both raters scored */
@@ -16,6 +29,10 @@ export interface ScoreAgreement {
   icc: IntraclassCorrelations;
   /** 95% confidence interval and F-test p of each ICC form (null where undefined) */
   icc_ci95: IccInferences;
+  /** Bootstrap 95% interval of Spearman's ρ over the n sessions (AGREEMENT_BOOTSTRAP). */
+  spearman_ci95: BootstrapInterval | null;
+  /** Bootstrap 95% intervals of the three kappas over the kappa.n sessions. */
+  kappa_ci95: { unweighted: BootstrapInterval | null; linear: BootstrapInterval | null; quadratic: BootstrapInterval | null };
 }
 
 /**
@@ -47,5 +64,32 @@ export function scoreAgreement(a: ReadonlyMap<string, number>, b: ReadonlyMap<st
     },
     icc: intraclassCorrelation(matrix),
     icc_ci95: iccInference(matrix),
+    spearman_ci95: interval(bootstrapSpearmanCi(paired.a, paired.b, AGREEMENT_BOOTSTRAP)),
+    kappa_ci95: {
+      unweighted: kappaInterval(integerA, integerB, 'unweighted'),
+      linear: kappaInterval(integerA, integerB, 'linear'),
+      quadratic: kappaInterval(integerA, integerB, 'quadratic'),
+    },
   };
+}
+
+function interval(ci: { low: number; high: number; replicates: number } | null): BootstrapInterval | null {
+  return ci && { lower: ci.low, upper: ci.high, replicates: ci.replicates };
+}
+
+/** Percentile-bootstrap interval of Cohen's κ, resampling the sessions (replicates where κ is undefined are skipped). */
+function kappaInterval(a: number[], b: number[], weights: 'unweighted' | 'linear' | 'quadratic'): BootstrapInterval | null {
+  if (a.length < 2) return null;
+  const ra: number[] = new Array(a.length);
+  const rb: number[] = new Array(a.length);
+  return interval(
+    bootstrapCi(
+      a.length,
+      (idx) => {
+        for (let i = 0; i < idx.length; i++) (ra[i] = a[idx[i]!]!), (rb[i] = b[idx[i]!]!);
+        return cohenKappa(ra, rb, LIKERT_CATEGORIES, weights).value;
+      },
+      AGREEMENT_BOOTSTRAP,
+    ),
+  );
 }

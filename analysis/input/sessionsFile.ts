@@ -133,6 +133,10 @@ export function readSessionsFile(path: string, options: { includePilot?: boolean
     for (let k = 0; k < countsPresent.length; k++) {
       const v = optionalNumberFast(raw[countIndex[k]!]);
       if (v === undefined || !(v >= 0)) fail(raw, line);
+      if (!Number.isInteger(v)) {
+        // tokens and turns are counts: 12.5 is a unit or export error, not a value to analyse
+        throw new DatasetError(file, line, countsPresent[k]!, `not a whole number (got ${JSON.stringify((raw[countIndex[k]!] ?? '').trim())}): token and turn columns are counts`);
+      }
       out.counts[countsPresent[k]!][r] = v!;
     }
     for (let k = 0; k < likertColumns.length; k++) {

@@ -38,9 +38,11 @@ describe('costSpread', () => {
     const idx = Int32Array.from([0, 1, 2, 3, 4]);
     const spread = costSpread(idx, Float64Array.from([4, 2, 4, 2, 3]), Float64Array.from([70, 0, 1, 5, 9]));
     expect(spread).toEqual([
-      { quality: 2, n: 2, min: 0, max: 5, ratio: null },
-      { quality: 3, n: 1, min: 9, max: 9, ratio: 1 },
-      { quality: 4, n: 2, min: 1, max: 70, ratio: 70 },
+      // np.percentile([0, 5], [25, 50, 75]) -> [1.25, 2.5, 3.75]
+      { quality: 2, n: 2, min: 0, max: 5, ratio: null, q1: 1.25, median: 2.5, q3: 3.75, n_zero: 1, min_positive: 5 },
+      { quality: 3, n: 1, min: 9, max: 9, ratio: 1, q1: 9, median: 9, q3: 9, n_zero: 0, min_positive: 9 },
+      // np.percentile([70, 1], [25, 50, 75]) -> [18.25, 35.5, 52.75]
+      { quality: 4, n: 2, min: 1, max: 70, ratio: 70, q1: 18.25, median: 35.5, q3: 52.75, n_zero: 0, min_positive: 1 },
     ]);
   });
 });

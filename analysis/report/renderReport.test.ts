@@ -25,8 +25,10 @@ describe('renderReport', () => {
     expect(html).not.toContain(EVIL);
     expect(html).toContain(escapeHtml(EVIL));
     expect(html).not.toMatch(/<script|<link|<iframe|src=["']https?:|href=["']https?:/i);
-    expect(html.match(/<svg/g)?.length).toBe(5); // quadrants, cost/quality, λ heatmap, cost-definition heatmap, probing bars
-    expect(html).toContain('Probing rate by Pz quartile');
+    expect(html.match(/<svg/g)?.length).toBe(5); // quadrants, cost/quality, λ heatmap, cost-definition heatmap, Fig 4
+    expect(html).toContain('Fig 4. Probing by Pz quartile');
+    expect(html).toContain('per-session count');
+    expect(html).toContain('opening 30% rate');
   });
 
   it('escapeHtml covers the five special characters', () => {

@@ -26,6 +26,8 @@ describe('dataset validation: errors name file, line and column; nothing is writ
     ['missing column', { 'sessions.csv': 'session_id,quality\na,3\n' }, 'sessions.csv, line 1, column "task": missing required column'],
     ['non-numeric quality', { 'sessions.csv': `${HEADER}\na,t,3,1,1,1,1,\nb,t,good,1,1,1,1,\n` }, 'sessions.csv, line 3, column "quality": not a number (got "good")'],
     ['negative tokens', { 'sessions.csv': `${HEADER}\na,t,3,-4,1,1,1,\n` }, 'sessions.csv, line 2, column "user_tokens": must be ≥ 0'],
+    ['non-integer tokens', { 'sessions.csv': `${HEADER}\na,t,3,1,1,1,1,\nb,t,3,1,12.5,1,1,\n` }, 'sessions.csv, line 3, column "agent_tokens": not a whole number (got "12.5")'],
+    ['non-integer turns', { 'sessions.csv': `${HEADER}\na,t,3,1,1,2.0001,1,\n` }, 'sessions.csv, line 2, column "user_turns": not a whole number'],
     ['non-numeric likert', { 'sessions.csv': `${HEADER}\na,t,3,1,1,1,1,x\n` }, 'sessions.csv, line 2, column "likert_ease": not a number'],
     ['duplicate session id', { 'sessions.csv': `${HEADER}\na,t,3,1,1,1,1,\nb,t,3,1,1,1,1,\na,t,2,1,1,1,1,\n` }, 'sessions.csv, line 4, column "session_id": duplicate session id "a" (first on line 2)'],
     ['empty task', { 'sessions.csv': `${HEADER}\na,,3,1,1,1,1,\n` }, 'sessions.csv, line 2, column "task": value is empty'],

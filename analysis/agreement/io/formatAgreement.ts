@@ -17,7 +17,7 @@ const ICC_NAMES: Record<(typeof ICC_FORMS)[number], string> = {
 
 /** One row of agreement.csv (long format: one statistic per row). */
 interface CsvRecord {
-  section: 'scores' | 'groups' | 'grounding' | 'friction';
+  section: 'scores' | 'groups' | 'reliability' | 'grounding' | 'friction';
   rater_a: string;
   rater_b: string;
   n: number;
@@ -25,7 +25,7 @@ interface CsvRecord {
   label: string;
   value: number | null;
   p: number | null;
-  /** 95% confidence interval (ICC forms only) */
+  /** 95% confidence interval (ICC forms: F-based; Spearman and kappa: seeded bootstrap over sessions) */
   ci_lower: number | null;
   ci_upper: number | null;
   reason: string;
@@ -53,9 +53,19 @@ export function agreementCsv(report: AgreementReport): string {
     });
   for (const pair of report.scores) {
     const base = { section: 'scores', rater_a: pair.rater_a, rater_b: pair.rater_b, n: pair.n } as const;
-    rows.push({ ...base, statistic: 'spearman', label: '', value: pair.spearman.value, p: pair.spearman.p, ci_lower: null, ci_upper: null, reason: pair.spearman.reason ?? '' });
-    for (const w of ['unweighted', 'linear', 'quadratic'] as const) add({ ...base, n: pair.kappa.n }, `kappa_${w}`, pair.kappa[w]);
+    const sci = pair.spearman_ci95;
+    rows.push({ ...base, statistic: 'spearman', label: '', value: pair.spearman.value, p: pair.spearman.p, ci_lower: sci?.lower ?? null, ci_upper: sci?.upper ?? null, reason: pair.spearman.reason ?? '' });
+    for (const w of ['unweighted', 'linear', 'quadratic'] as const) {
+      const ci = pair.kappa_ci95?.[w];
+      rows.push({ ...base, n: pair.kappa.n, statistic: `kappa_${w}`, label: '', value: pair.kappa[w].value, p: null, ci_lower: ci?.lower ?? null, ci_upper: ci?.upper ?? null, reason: pair.kappa[w].reason ?? '' });
+    }
     for (const form of ICC_FORMS) add(base, `icc_${form}`, pair.icc[form], '', pair.icc_ci95[form]);
+  }
+  const rel = report.reliability;
+  if (rel) {
+    const base = { section: 'reliability', rater_a: 'all', rater_b: rel.raters.join('+'), n: rel.units } as const;
+    for (const level of ['nominal', 'ordinal', 'interval'] as const) add(base, `krippendorff_alpha_${level}`, rel.krippendorff_alpha[level]);
+    add({ ...base, n: rel.fleiss_kappa.n }, 'fleiss_kappa', rel.fleiss_kappa.kappa);
   }
   for (const group of report.groups) {
     const base = { section: 'groups', rater_a: group.group, rater_b: group.raters.join('+'), n: group.n } as const;
@@ -83,21 +93,38 @@ export function agreementTable(report: AgreementReport): string {
   const out: string[] = [];
   if (report.scores.length > 0) {
     out.push(`Score agreement on the 1–5 scale${report.judge_source ? ` (judge from ${report.judge_source})` : ''}`);
-    const header = ['rater a', 'rater b', 'n', 'Spearman', 'p', 'n κ', 'κ', 'κ linear', 'κ quad', ...ICC_FORMS.map((f) => ICC_NAMES[f]), 'ICC(A,1) 95% CI'];
+    const header = ['rater a', 'rater b', 'n', 'Spearman', 'ρ 95% CI', 'p', 'n κ', 'κ', 'κ linear', 'κ quad', 'κ quad 95% CI', ...ICC_FORMS.map((f) => ICC_NAMES[f]), 'ICC(A,1) 95% CI'];
     const rows = report.scores.map((s) => [
       s.rater_a,
       s.rater_b,
       String(s.n),
       num(s.spearman.value),
-      num(s.spearman.p, 4),
+      bootInterval(s.spearman_ci95),
+      pValue(s.spearman.p),
       String(s.kappa.n),
       num(s.kappa.unweighted.value),
       num(s.kappa.linear.value),
       num(s.kappa.quadratic.value),
+      bootInterval(s.kappa_ci95?.quadratic ?? null),
       ...ICC_FORMS.map((f) => num(s.icc[f].value)),
       interval(s.icc_ci95.a1),
     ]);
     out.push(table(header, rows), '');
+  }
+  const rel = report.reliability;
+  if (rel) {
+    out.push(`Reliability across all score raters (${rel.raters.join(', ')})`);
+    out.push(
+      table(
+        ['statistic', 'n', 'value'],
+        [
+          ...(['nominal', 'ordinal', 'interval'] as const).map((l) => [`Krippendorff α (${l})`, String(rel.units), num(rel.krippendorff_alpha[l].value)]),
+          ["Fleiss' κ (sessions every rater scored)", String(rel.fleiss_kappa.n), num(rel.fleiss_kappa.kappa.value)],
+        ],
+        1,
+      ),
+      '',
+    );
   }
   if (report.groups.length > 0) {
     out.push('ICC across raters (sessions scored by every rater of the group)');
@@ -128,8 +155,18 @@ export function agreementTable(report: AgreementReport): string {
     out.push(table(['label', ...pairNames], perLabel, 1), '');
   }
   if (report.notes.length > 0) out.push('Notes:', ...report.notes.map((n) => `- ${n}`), '');
-  out.push('— = undefined for these data; agreement.json gives the reason.');
+  out.push('— = undefined for these data; agreement.json gives the reason. Spearman and κ intervals: percentile bootstrap over sessions (1000×, seed 1).');
   return out.join('\n');
+}
+
+/** p for people: 4 decimals, and "< 0.0001" below that (never "0.0000"). */
+export function pValue(p: number | null): string {
+  if (p === null) return '—';
+  return p < 0.0001 ? '< 0.0001' : p.toFixed(4);
+}
+
+function bootInterval(ci: { lower: number; upper: number } | null): string {
+  return ci ? `[${num(ci.lower, 2)}, ${num(ci.upper, 2)}]` : '—';
 }
 
 function interval(ci: IccInference | null): string {
