@@ -42,3 +42,31 @@ describe("Fleiss' kappa", () => {
     expect(fleissKappa([[3, 3], [3, 3]]).value).toBeNull();
   });
 });
+
+describe('agreement intervals and table formatting', () => {
+  it('bootstraps Spearman and kappa over sessions (seeded, around the estimate)', async () => {
+    const { scoreAgreement } = await import('./scoreAgreement');
+    const a = new Map<string, number>();
+    const b = new Map<string, number>();
+    for (let i = 0; i < 40; i++) {
+      a.set(`s${i}`, 1 + (i % 5));
+      b.set(`s${i}`, 1 + ((i + (i % 3 === 0 ? 1 : 0)) % 5));
+    }
+    const r = scoreAgreement(a, b);
+    const again = scoreAgreement(a, b);
+    expect(r.spearman_ci95).toEqual(again.spearman_ci95);
+    expect(r.spearman_ci95!.lower).toBeLessThanOrEqual(r.spearman.value!);
+    expect(r.spearman_ci95!.upper).toBeGreaterThanOrEqual(r.spearman.value!);
+    const q = r.kappa_ci95.quadratic!;
+    expect(q.lower).toBeLessThanOrEqual(r.kappa.quadratic.value!);
+    expect(q.upper).toBeGreaterThanOrEqual(r.kappa.quadratic.value!);
+    expect(q.replicates).toBe(1000);
+  });
+  it('prints small p as "< 0.0001", never 0.0000', async () => {
+    const { pValue } = await import('./io/formatAgreement');
+    expect(pValue(3e-9)).toBe('< 0.0001');
+    expect(pValue(0.00012)).toBe('0.0001');
+    expect(pValue(0.04567)).toBe('0.0457');
+    expect(pValue(null)).toBe('—');
+  });
+});

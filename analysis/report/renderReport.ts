@@ -9,7 +9,7 @@ import { agreementHeatmapSpec } from './specs';
 import { quadrantPoints } from './specs/fromSummary';
 import { quadrantScatterPages } from './specs/quadrantScatter';
 import { costByQualityPages, type CostLevel } from './specs/costByQuality';
-import { featuresByQuartileSpec, type QuartileBar } from './specs/featuresByQuartile';
+import { featuresByQuartileSpec, fig4Bars } from './specs/featuresByQuartile';
 import { conditionsByTaskPages } from './specs/conditionsByTask';
 import { agreementHtml } from './agreementSection';
 import { conditionPoints, conditionTables } from './conditionsHtml';
@@ -94,16 +94,7 @@ async function featureSection(data: Dataset, s: Summary, figures: Figures): Prom
     const why = !data.annotations ? 'No annotations.csv in the dataset' : 'No quartiles (no session has a Pz)';
     return `${head}<p class="note">${escapeHtml(`${why}: the dialogue-feature comparison was not computed (run npm run annotate to label the dialogues).`)}</p>`;
   }
-  const bars: QuartileBar[] = [];
-  const panels: Array<[string, Summary['features']]> = [['per-turn rate', s.features], ['per-session count', s.feature_counts], ['opening 30% rate', s.features_opening]];
-  for (const [panel, table] of panels) {
-    for (const speaker of ['agent', 'user']) {
-      const f = table[`${speaker}:probing`];
-      if (!f) continue;
-      bars.push({ panel, speaker, quartile: 'top', mean: f.top_mean, sem: f.top_sem ?? 0, n: f.n_top });
-      bars.push({ panel, speaker, quartile: 'bottom', mean: f.bottom_mean, sem: f.bottom_sem ?? 0, n: f.n_bottom });
-    }
-  }
+  const bars = fig4Bars(s);
   const plot = bars.length ? await figures([featuresByQuartileSpec(bars)]) : '';
   const rows = Object.entries(s.features)
     .sort((a, b) => (a[1].p ?? 1) - (b[1].p ?? 1))

@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
+import type { Summary } from '../../summary';
 import { CONFIG, SCHEMA } from './common';
 
 export interface QuartileBar {
@@ -49,4 +50,19 @@ export function featuresByQuartileSpec(bars: QuartileBar[], label = 'probing'): 
       ],
     },
   } as TopLevelSpec;
+}
+
+/** Fig 4's bars from summary.json: features (rate), feature_counts (count), features_opening (opening rate). */
+export function fig4Bars(s: Pick<Summary, 'features' | 'feature_counts' | 'features_opening'>, label = 'probing'): QuartileBar[] {
+  const bars: QuartileBar[] = [];
+  const panels: Array<[string, Summary['features']]> = [[FIG4_PANELS[0], s.features], [FIG4_PANELS[1], s.feature_counts], [FIG4_PANELS[2], s.features_opening]];
+  for (const [panel, table] of panels) {
+    for (const speaker of ['agent', 'user']) {
+      const f = table[`${speaker}:${label}`];
+      if (!f) continue;
+      bars.push({ panel, speaker, quartile: 'top', mean: f.top_mean, sem: f.top_sem ?? 0, n: f.n_top });
+      bars.push({ panel, speaker, quartile: 'bottom', mean: f.bottom_mean, sem: f.bottom_sem ?? 0, n: f.n_bottom });
+    }
+  }
+  return bars;
 }

@@ -13,7 +13,7 @@ describe('specsFromSummary', () => {
   const specs = specsFromSummary(JSON.parse(JSON.stringify(summary)), 100);
 
   it('builds every plot and each compiles to vega', () => {
-    expect(Object.keys(specs).sort()).toEqual(['costByQuality', 'costDefinitions', 'lambdaSensitivity', 'probingByQuartile', 'quadrants']);
+    expect(Object.keys(specs).sort()).toEqual(['conditions', 'costByQuality', 'costDefinitions', 'fig4', 'lambdaSensitivity', 'probingByQuartile', 'quadrants']);
     for (const spec of Object.values(specs)) expect(() => compile(spec)).not.toThrow();
   });
   it('thins per-session plots and carries ±1 SEM from the summary', () => {

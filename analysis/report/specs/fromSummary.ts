@@ -4,6 +4,9 @@ import { quadrantScatterSpec, type QuadrantPoint } from './quadrantScatter';
 import { costByQualitySpec } from './costByQuality';
 import { probingByQuartileSpec, type QuartileRate } from './probingByQuartile';
 import { agreementHeatmapSpec } from './agreementHeatmap';
+import { featuresByQuartileSpec, fig4Bars } from './featuresByQuartile';
+import { conditionsByTaskPages } from './conditionsByTask';
+import { conditionPoints } from '../conditionsHtml';
 
 /**
  * The report's plots built from summary.json alone, so a dashboard can show them without the dataset.
@@ -30,6 +33,12 @@ export function specsFromSummary(summary: Summary, maxPoints = 4000): Record<str
     rows.push({ speaker, quartile: 'bottom', mean: f.bottom_mean, sem: f.bottom_sem ?? 0 });
   }
   if (rows.length) specs.probingByQuartile = probingByQuartileSpec(rows);
+  const bars = fig4Bars(summary);
+  if (bars.length) specs.fig4 = featuresByQuartileSpec(bars);
+  // pages of 12 tasks: conditions, conditions_2, …
+  if (summary.conditions?.names.length > 1) {
+    conditionsByTaskPages(conditionPoints(summary.conditions, 'pz')).forEach((spec, k) => (specs[k === 0 ? 'conditions' : `conditions_${k + 1}`] = spec));
+  }
   return specs;
 }
 
