@@ -1,7 +1,7 @@
 import { mean } from '../stats/mean';
 import { sampleSd } from '../stats/sampleSd';
 import { percentile } from '../stats/percentile';
-import { bootstrapCi } from '../stats/bootstrapCi';
+import { seededRandom } from '../stats/seededRandom';
 
 /** One condition's values of one metric: the `{n, mean, median, sd}` of summary.json.conditions. */
 export interface GroupStats {
@@ -18,12 +18,28 @@ export interface GroupStats {
 export function describeGroup(values: Float64Array, bootstrap: { replicates: number; seed: number }): GroupStats {
   const n = values.length;
   if (n === 0) return { n, mean: null, median: null, sd: null, mean_ci95: null };
-  const ci = n > 1 && bootstrap.replicates > 0 ? bootstrapCi(n, (idx) => mean(Array.from(idx, (i) => values[i]!)), bootstrap) : null;
+  const ci = n > 1 && bootstrap.replicates > 0 ? bootstrapMeanCi(values, bootstrap) : null;
   return {
     n,
     mean: mean(values),
     median: percentile(values, 50),
     sd: n > 1 ? sampleSd(values) : null,
-    mean_ci95: ci ? [ci.low, ci.high] : null,
+    mean_ci95: ci,
   };
+}
+
+/**
+ * Percentile-bootstrap 95% interval of the mean: the same draws as bootstrapCi(n, idx => mean(values[idx]))
+ * with seededRandom(seed), without building an index array per replicate.
+ */
+export function bootstrapMeanCi(values: Float64Array, options: { replicates: number; seed: number }): [number, number] {
+  const random = seededRandom(options.seed);
+  const n = values.length;
+  const means = new Float64Array(options.replicates);
+  for (let r = 0; r < options.replicates; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += values[Math.floor(random() * n)]!;
+    means[r] = sum / n;
+  }
+  return [percentile(means, 2.5), percentile(means, 97.5)];
 }
