@@ -88,6 +88,21 @@ describe('npm run analyze (spawned CLI)', () => {
     expect(readdirSync(data).sort()).toEqual(['annotations.csv', 'sessions.csv']);
   });
 
+  it('prints summary.json warnings on stderr and still writes the outputs (one-session task, zero variance)', () => {
+    const data = mkdtempSync(join(tmpdir(), 'tandem-analyze-warn-'));
+    for (const f of ['sessions.csv', 'annotations.csv']) cpSync(join(fixture, 'heldout-seed2', f), join(data, f));
+    const r = analyze([data, '--out', join(data, 'out'), '--bootstrap', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('analyze: warning: task(s) with one scored session: solo');
+    expect(r.stderr).toContain('analyze: warning: task(s) whose quality does not vary: flat');
+    const summary = JSON.parse(readFileSync(join(data, 'out', 'summary.json'), 'utf8')) as { warnings: string[] };
+    expect(r.stderr.trim().split('\n')).toHaveLength(summary.warnings.length);
+    const rows = parse(readFileSync(join(data, 'out', 'productivity.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const solo = rows.find((row) => row.task === 'solo')!;
+    expect([solo.quality, solo.z_quality, solo.pz, solo.quadrant]).toEqual([solo.quality, '', '', '']);
+    expect(solo.quality).not.toBe('');
+  });
+
   it('reports an output directory it cannot create', () => {
     const data = copyFixture();
     writeFileSync(join(data, 'blocker'), 'a file, not a directory');
