@@ -3,7 +3,6 @@ import { cohenD } from '../stats/cohenD';
 import { cliffsDelta } from '../stats/cliffsDelta';
 import { mannWhitneyTest, type MannWhitneyMethod } from '../stats/mannWhitneyTest';
 import { kruskalWallis } from '../stats/kruskalWallis';
-import { bootstrapMeanDifferenceCi } from '../stats/bootstrapMeanDifferenceCi';
 
 /** One pairwise comparison: condition a against condition b (diff = mean_a − mean_b). */
 export interface ConditionComparison {
@@ -37,17 +36,16 @@ export interface OmnibusTest {
   p_holm: number | null;
 }
 
-/** Pairwise comparison of two groups' values within one task. */
-export function compareTwo(a: string, b: string, x: Float64Array, y: Float64Array, bootstrap: { replicates: number; seed: number }): ConditionComparison {
+/** Pairwise comparison of two groups' values within one task (the interval comes from conditionSection's resamples). */
+export function compareTwo(a: string, b: string, x: Float64Array, y: Float64Array, ci95: [number, number] | null): ConditionComparison {
   const mw = mannWhitneyTest(x, y);
-  const ci = bootstrap.replicates > 0 ? bootstrapMeanDifferenceCi(x, y, bootstrap) : null;
   return {
     a,
     b,
     n_a: x.length,
     n_b: y.length,
     diff: mean(x) - mean(y),
-    ci95: ci ? [ci.low, ci.high] : null,
+    ci95,
     u: mw?.u ?? null,
     p: mw?.p ?? null,
     method: mw?.method ?? null,

@@ -7,8 +7,12 @@ import { cliffsDelta } from '../stats/cliffsDelta';
 import { cohenD } from '../stats/cohenD';
 import { contingencyTest, type ContingencyTestResult } from '../stats/contingencyTest';
 import { describeGroup, type GroupStats } from './describeGroup';
+import { combine, interval, resampledMeans } from './resampledMeans';
+import { seededRandom } from '../stats/seededRandom';
+
+const NO_BOOTSTRAP = { replicates: 0, seed: 0 };
 import { compareTwo, omnibus, type ConditionComparison, type OmnibusTest } from './compareGroups';
-import { stratifiedBootstrapCi, stratifiedDifference, stratifiedKruskalWallis, stratifiedPermutationP, type Stratum } from './stratified';
+import { stratifiedDifference, stratifiedKruskalWallis, stratifiedPermutationP, type Stratum } from './stratified';
 
 /** Conditions need this many sessions with a value in a task to be compared there. */
 export const MIN_PER_CONDITION = 2;
@@ -100,7 +104,6 @@ export function conditionSection(input: ConditionInputs, options: { replicates: 
     notes.push(usable.length === 0 ? 'no session has a condition: nothing to compare' : `one condition only (${usable[0]}): nothing to compare`);
     return section;
   }
-  const boot = { replicates: options.replicates, seed: options.seed };
   const values = (metric: string, rows: number[], condition: string) => {
     const get = valueOf(metric);
     return Float64Array.from(rows.filter((i) => s.conditions[i] === condition).map(get).filter((v) => !Number.isNaN(v)));
@@ -109,13 +112,17 @@ export function conditionSection(input: ConditionInputs, options: { replicates: 
   for (const task of taskNames) {
     const rows = byTask.get(task)!;
     const entry = { n_without_condition: rows.filter((i) => s.conditions[i] === null).length } as ConditionSection['tasks'][string];
-    for (const metric of metrics) entry[metric] = metricBlock(usable.map((c) => [c, values(metric, rows, c)]), boot);
     entry.quadrants = quadrantBlock(usable, rows.filter(input.scored), s.conditions, input.quadrant);
     section.tasks[task] = entry;
   }
   for (const metric of metrics) {
     const perTask = taskNames.map((t) => new Map(usable.map((c) => [c, values(metric, byTask.get(t)!, c)])));
-    const { block, used } = pooledBlock(usable, taskNames, perTask, options);
+    // one set of bootstrap means per task and condition (sessions resampled within task and condition,
+    // seeded per metric) serves every interval: group means, within-task differences, pooled ones
+    const random = seededRandom(options.seed);
+    const means = perTask.map((m) => new Map([...m].map(([c, v]) => [c, options.replicates > 0 && v.length > 0 ? resampledMeans(v, options.replicates, random) : null])));
+    taskNames.forEach((t, k) => (section.tasks[t]![metric] = metricBlock([...perTask[k]!], means[k]!)));
+    const { block, used } = pooledBlock(usable, taskNames, perTask, means, options);
     section.pooled[metric] = block;
     section.pooled.tasks_used[metric] = used;
   }
@@ -124,16 +131,21 @@ export function conditionSection(input: ConditionInputs, options: { replicates: 
   return section;
 }
 
-function metricBlock(groups: Array<[string, Float64Array]>, boot: { replicates: number; seed: number }): MetricBlock {
+type Means = Map<string, Float64Array | null>;
+
+function metricBlock(groups: Array<[string, Float64Array]>, means: Means): MetricBlock {
   const block = { comparisons: [], omnibus: null, too_few: [] } as unknown as MetricBlock;
-  for (const [c, v] of groups) block[c] = describeGroup(v, boot);
+  for (const [c, v] of groups) block[c] = { ...describeGroup(v, NO_BOOTSTRAP), mean_ci95: v.length > 1 ? interval(means.get(c) ?? null) : null };
   const enough = groups.filter(([c, v]) => {
     if (v.length >= MIN_PER_CONDITION) return true;
     block.too_few.push({ condition: c, n: v.length });
     return false;
   });
   for (let x = 0; x < enough.length; x++) {
-    for (let y = x + 1; y < enough.length; y++) block.comparisons.push(compareTwo(enough[x]![0], enough[y]![0], enough[x]![1], enough[y]![1], boot));
+    for (let y = x + 1; y < enough.length; y++) {
+      const [[a, va], [b, vb]] = [enough[x]!, enough[y]!];
+      block.comparisons.push(compareTwo(a, b, va, vb, interval(combine([[1, means.get(a) ?? null, means.get(b) ?? null]]))));
+    }
   }
   if (enough.length >= 3) block.omnibus = omnibus(enough.map(([, v]) => v));
   return block;
@@ -143,22 +155,35 @@ function pooledBlock(
   conditions: string[],
   taskNames: string[],
   perTask: Array<Map<string, Float64Array>>,
+  means: Means[],
   options: { replicates: number; seed: number },
 ): { block: MetricBlock; used: string[] } {
-  const boot = { replicates: options.replicates, seed: options.seed };
   const block = { comparisons: [], omnibus: null, too_few: [] } as unknown as MetricBlock;
   const all = (c: string) => Float64Array.from(perTask.flatMap((m) => Array.from(m.get(c)!)));
-  for (const c of conditions) block[c] = describeGroup(all(c), boot);
+  for (const c of conditions) {
+    const values = all(c);
+    // pooled mean of a condition = Σₜ nₜ·meanₜ / Σₜ nₜ, so its bootstrap is the same weighted sum of the task resamples
+    const parts = perTask.map((m, t): [number, Float64Array | null] => [m.get(c)!.length, means[t]!.get(c) ?? null]).filter(([n]) => n > 0);
+    const total = parts.reduce((s, [n]) => s + n, 0);
+    const ci = values.length > 1 ? interval(combine(parts.map(([n, m]) => [n / total, m, null]))) : null;
+    block[c] = { ...describeGroup(values, NO_BOOTSTRAP), mean_ci95: ci };
+  }
   const used = new Set<string>();
   for (let x = 0; x < conditions.length; x++) {
     for (let y = x + 1; y < conditions.length; y++) {
       const [a, b] = [conditions[x]!, conditions[y]!];
       const strata: Stratum[] = [];
+      const weighted: Array<[number, Float64Array | null, Float64Array | null]> = [];
       perTask.forEach((m, t) => {
         const va = m.get(a)!;
         const vb = m.get(b)!;
-        if (va.length >= MIN_PER_CONDITION && vb.length >= MIN_PER_CONDITION) strata.push({ task: taskNames[t]!, a: va, b: vb });
+        if (va.length >= MIN_PER_CONDITION && vb.length >= MIN_PER_CONDITION) {
+          strata.push({ task: taskNames[t]!, a: va, b: vb });
+          weighted.push([(va.length * vb.length) / (va.length + vb.length), means[t]!.get(a) ?? null, means[t]!.get(b) ?? null]);
+        }
       });
+      const wsum = weighted.reduce((s, [w]) => s + w, 0);
+      weighted.forEach((e) => (e[0] /= wsum));
       if (strata.length === 0) continue;
       strata.forEach((st) => used.add(st.task));
       const xa = Float64Array.from(strata.flatMap((st) => Array.from(st.a)));
@@ -170,7 +195,7 @@ function pooledBlock(
         n_a: xa.length,
         n_b: xb.length,
         diff: stratifiedDifference(strata),
-        ci95: stratifiedBootstrapCi(strata, options.replicates, options.seed),
+        ci95: interval(combine(weighted)),
         u: mannWhitneyU(xa, xb)?.u ?? null,
         p,
         method: p === null ? null : 'stratified_permutation',

@@ -1,5 +1,4 @@
 import { mean } from '../stats/mean';
-import { percentile } from '../stats/percentile';
 import { seededRandom } from '../stats/seededRandom';
 import { kruskalWallis } from '../stats/kruskalWallis';
 
@@ -35,36 +34,33 @@ export function stratifiedPermutationP(strata: readonly Stratum[], permutations:
   if (strata.length === 0 || permutations <= 0) return null;
   const observed = Math.abs(stratifiedDifference(strata));
   const random = seededRandom(seed);
+  // per stratum: the pooled values, their total and weight; a permutation only has to pick the a-group
+  // (a partial Fisher–Yates shuffle of n_a positions), b is the rest
   const pools = strata.map((s) => Float64Array.from([...s.a, ...s.b]));
-  const shuffled: Stratum[] = strata.map((s) => ({ task: s.task, a: new Float64Array(s.a.length), b: new Float64Array(s.b.length) }));
+  const totals = pools.map((p) => p.reduce((x, v) => x + v, 0));
+  const weights = strata.map((s) => (s.a.length * s.b.length) / (s.a.length + s.b.length));
+  const wsum = weights.reduce((x, w) => x + w, 0);
   let extreme = 0;
   const tolerance = 1e-12 * Math.max(1, observed);
   for (let r = 0; r < permutations; r++) {
-    pools.forEach((pool, k) => {
-      shuffle(pool, random);
-      shuffled[k]!.a.set(pool.subarray(0, strata[k]!.a.length));
-      shuffled[k]!.b.set(pool.subarray(strata[k]!.a.length));
-    });
-    if (Math.abs(stratifiedDifference(shuffled)) >= observed - tolerance) extreme++;
+    let t = 0;
+    for (let k = 0; k < pools.length; k++) {
+      const pool = pools[k]!;
+      const na = strata[k]!.a.length;
+      const n = pool.length;
+      let sumA = 0;
+      for (let i = 0; i < na; i++) {
+        const j = i + Math.floor(random() * (n - i));
+        const v = pool[j]!;
+        pool[j] = pool[i]!;
+        pool[i] = v;
+        sumA += v;
+      }
+      t += weights[k]! * (sumA / na - (totals[k]! - sumA) / (n - na));
+    }
+    if (Math.abs(t / wsum) >= observed - tolerance) extreme++;
   }
   return (1 + extreme) / (permutations + 1);
-}
-
-/** Seeded percentile-bootstrap 95% interval of T, resampling sessions within each task and condition. */
-export function stratifiedBootstrapCi(strata: readonly Stratum[], replicates: number, seed: number): [number, number] | null {
-  if (strata.length === 0 || replicates <= 0) return null;
-  const random = seededRandom(seed);
-  const values = new Float64Array(replicates);
-  const resampled: Stratum[] = strata.map((s) => ({ task: s.task, a: new Float64Array(s.a.length), b: new Float64Array(s.b.length) }));
-  for (let r = 0; r < replicates; r++) {
-    strata.forEach((s, k) => {
-      const out = resampled[k]!;
-      for (let i = 0; i < s.a.length; i++) out.a[i] = s.a[Math.floor(random() * s.a.length)]!;
-      for (let i = 0; i < s.b.length; i++) out.b[i] = s.b[Math.floor(random() * s.b.length)]!;
-    });
-    values[r] = stratifiedDifference(resampled);
-  }
-  return [percentile(values, 2.5), percentile(values, 97.5)];
 }
 
 /**

@@ -75,8 +75,9 @@ function meanOf(f: Float64Array, draws: Int32Array, picked: Int32Array): number 
 function selectQuartiles(pz: Float64Array, draws: Int32Array, k: number, scratch: Float64Array, bottom: Int32Array, top: Int32Array): void {
   const N = pz.length;
   scratch.set(pz);
-  const low = quickselect(scratch, k - 1);
-  const high = quickselect(scratch, N - k);
+  const low = quickselect(scratch, k - 1, 0);
+  // after the first selection everything from position k − 1 on is ≥ low: select the top cut there only
+  const high = quickselect(scratch, N - k, Math.min(k - 1, N - k));
   let nb = 0;
   let nt = 0;
   const lowTies: number[] = [];
@@ -93,9 +94,9 @@ function selectQuartiles(pz: Float64Array, draws: Int32Array, k: number, scratch
   if (nt < k) for (const j of highTies.sort(key).slice(highTies.length - (k - nt))) top[nt++] = j;
 }
 
-/** The value that would be at position `n` of the sorted array (Hoare's selection; reorders `a`). */
-function quickselect(a: Float64Array, n: number): number {
-  let lo = 0;
+/** The value at position `n` of the sorted a[from..] (Hoare's selection; reorders that part of `a`). */
+function quickselect(a: Float64Array, n: number, from: number): number {
+  let lo = from;
   let hi = a.length - 1;
   while (lo < hi) {
     const pivot = a[(lo + hi) >>> 1]!;
