@@ -1,6 +1,7 @@
 import { percentile } from '../stats/percentile';
 import { seededRandom } from '../stats/seededRandom';
-import { zScores } from '../stats/zScores';
+import { mean } from '../stats/mean';
+import { compensatedSumOfSquares } from '../stats/compensatedSum';
 import type { ConfidenceInterval } from '../stats/bootstrapCi';
 
 /**
@@ -43,9 +44,12 @@ export function quartileDifferenceResamplingPz(
         q[j] = quality[i]!;
         c[j] = cost[i]!;
       }
-      const zq = zScores(q.subarray(0, n));
-      const zc = zScores(c.subarray(0, n));
-      for (let j = 0; j < n; j++) pz[at + j] = zq[j]! - zc[j]!;
+      // z within the resampled task, as zScores (sample SD; SD 0 → z 0) without allocating
+      const mq = mean(q.subarray(0, n));
+      const mc = mean(c.subarray(0, n));
+      const sq = Math.sqrt(compensatedSumOfSquares(q.subarray(0, n), mq) / (n - 1));
+      const sc = Math.sqrt(compensatedSumOfSquares(c.subarray(0, n), mc) / (n - 1));
+      for (let j = 0; j < n; j++) pz[at + j] = (sq > 0 ? (q[j]! - mq) / sq : 0) - (sc > 0 ? (c[j]! - mc) / sc : 0);
       at += n;
     }
     selectQuartiles(pz, draws, k, scratch, bottom, top);
