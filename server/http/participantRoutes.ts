@@ -144,13 +144,20 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     }
   });
 
-  // Too-large bodies (express.raw / express.json limits) become a clear envelope.
+  // Too-large bodies become a clear envelope stating the limit of the route that refused them (body-parser's `limit`).
   router.use((err: unknown, _req: Request, res: Response, next: (err?: unknown) => void) => {
-    const e = err as { type?: string; status?: number };
-    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', `the request body is too large (upload at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`);
+    const e = err as { type?: string; status?: number; limit?: number };
+    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', `the request body is too large (at most ${byteSize(e.limit ?? MAX_UPLOAD_BYTES)})`);
     if (e?.type === 'entity.parse.failed') return sendFail(res, 'invalid_input', 'the request body is not valid JSON');
     next(err);
   });
 
   return router;
+}
+
+/** 32768 → "32 KB", 5242880 → "5 MB" (binary units, as the limits are set). */
+function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
 }
