@@ -8,6 +8,7 @@ import { JoinRequest, MAX_UPLOAD_BYTES, UploadQuery } from '../../common/http';
 import { Slug } from '../../common/ids';
 import { joinStudy, studyPublic } from '../services/join';
 import { loadSession, type ServiceContext } from '../services/context';
+import { materialPathProblem } from '../services/config';
 import { sessionForToken } from '../services/participantTokens';
 import { sanitizeFileName, storeUpload, uploadFile } from '../services/uploads';
 import { sendError, sendFail, sendOk, sendZodFail } from './respond';
@@ -136,8 +137,13 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
       const s = loadSession(ctx, sessionId);
       const material = s.task.materials.find((m) => m.name === req.params.name);
       if (!material) return sendFail(res, 'not_found', `no material "${req.params.name}" in this task`);
-      const abs = path.resolve(s.study.dir, material.path);
-      if (!fs.existsSync(abs)) return sendFail(res, 'not_found', 'material file missing on the server');
+      // Checked again now: the file may have been replaced by a link to outside studies/ since start-up.
+      const problem = materialPathProblem(s.study.dir, material.path);
+      if (problem) {
+        log.warn({ material: material.name, problem }, 'material not served');
+        return sendFail(res, 'not_found', 'material file missing on the server');
+      }
+      const abs = fs.realpathSync(path.resolve(s.study.dir, material.path));
       res.set('Cache-Control', 'private, no-store').attachment(material.name).sendFile(abs);
     } catch (err) {
       sendError(res, err, log, 'material');
