@@ -230,3 +230,8 @@ export function datasetFiles(options: { likertItems: readonly LikertItemInfo[]; 
 export function columnNames(file: DatasetFileDef): string[] {
   return file.columns.map((c) => c.name);
 }
+
+/** The integer and number columns of a file: their cells are numbers, never formula-neutralised (writers.ts). */
+export function numericColumnNames(file: DatasetFileDef): Set<string> {
+  return new Set(file.columns.filter((c) => c.type === 'integer' || c.type === 'number').map((c) => c.name));
+}

@@ -4,7 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import { ExportReader, type ExportSessionRow } from '../server/db/repositories/adminExport';
 import { AuditRepository } from '../server/db/repositories/audit';
 import { renderCodebook } from './codebook';
-import { columnNames, datasetFiles, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
+import { columnNames, datasetFiles, numericColumnNames, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
 import { buildDataPackage } from './datapackage';
 import { sanitizePayload } from './eventPayload';
 import { copyFileHashed } from './hashedCopy';
@@ -123,7 +123,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const open = (path: string): RowWriter<Record<string, unknown>> => {
       const def = byPath.get(path) as DatasetFileDef;
       const target = join(outDir, def.path);
-      const writer = def.format === 'csv' ? csvWriter(target, columnNames(def)) : jsonlWriter(target, columnNames(def));
+      const writer = def.format === 'csv' ? csvWriter(target, columnNames(def), numericColumnNames(def)) : jsonlWriter(target, columnNames(def));
       opened.push(writer);
       return writer;
     };
