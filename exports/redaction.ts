@@ -6,6 +6,8 @@ import { isIPv4, isIPv6 } from 'node:net';
  * Each hit becomes `[REDACTED:<kind>]` and is counted per kind; the counts go into manifest.json.
  * Order matters: URLs first (an email or id inside a URL is one URL hit), then exact identity
  * strings (platform ids, URL parameters recorded at session start), then emails, IPs, phones.
+ * A URL is personal when it carries a personal parameter or credentials, or when it is a profile page
+ * (linkedin.com/in/…, facebook.com/…, github.com/<user>, https://host/@user, https://host/~user, …).
  * The rules are deliberately conservative: a false positive costs a few characters of text,
  * a false negative leaks a participant.
  */
@@ -43,21 +45,79 @@ const PHONE_CANDIDATE_RE = /(?<![\w+.\-/])(?:\+ ?\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ 
 const DATE_LIKE = /^(\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
 const US_SPACED = /^\d{3} \d{3} \d{4}$/;
 
-function urlCarriesPersonalToken(raw: string): boolean {
+/**
+ * Sites whose pages name a person, with the paths that are a person's page. A path pattern that is too
+ * wide costs a link in the text; too narrow leaks a participant's profile. Repository pages
+ * (github.com/<owner>/<repo>) are not profiles: a coding study's links to libraries stay readable.
+ */
+const ANY_FIRST_SEGMENT = /^\/[^/]+/;
+const PROFILE_PATHS: Record<string, RegExp> = {
+  'linkedin.com': /^\/(in|pub)\/[^/]+/i,
+  'facebook.com': ANY_FIRST_SEGMENT,
+  'fb.com': ANY_FIRST_SEGMENT,
+  'instagram.com': ANY_FIRST_SEGMENT,
+  'twitter.com': ANY_FIRST_SEGMENT,
+  'x.com': ANY_FIRST_SEGMENT,
+  'threads.net': ANY_FIRST_SEGMENT,
+  'tiktok.com': ANY_FIRST_SEGMENT,
+  'vk.com': ANY_FIRST_SEGMENT,
+  't.me': ANY_FIRST_SEGMENT,
+  'wa.me': ANY_FIRST_SEGMENT,
+  'about.me': ANY_FIRST_SEGMENT,
+  'keybase.io': ANY_FIRST_SEGMENT,
+  'github.com': /^\/[^/]+\/?$/,
+  'gitlab.com': /^\/[^/]+\/?$/,
+  'orcid.org': /^\/\d{4}-\d{4}-\d{4}-\d{3}[\dX]/i,
+  'researchgate.net': /^\/profile\//i,
+  'xing.com': /^\/profile\//i,
+  'reddit.com': /^\/(u|user)\//i,
+  'youtube.com': /^\/(c|user|channel)\//i,
+};
+/** The same sites written without scheme or www ("linkedin.com/in/jane"): looked at only with a path. */
+const BARE_PROFILE_RE = new RegExp(
+  `(?<![\\w@./:-])(?:[a-z0-9-]+\\.)*(?:${Object.keys(PROFILE_PATHS).map((h) => h.replace(/\./g, '\\.')).join('|')})/[^\\s<>"'\`]+`,
+  'gi',
+);
+
+function parseUrl(trimmed: string): URL | null {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
+  } catch {
+    return null;
+  }
+}
+
+/** A person's page: a known profile site's profile path, or a first path segment "@user" / "~user" on any host. */
+function isProfileUrl(url: URL): boolean {
+  const path = decodeURIComponentSafe(url.pathname);
+  if (/^\/[@~][^/]/.test(path)) return true; // Mastodon, Medium, YouTube, TikTok handles; university home pages
+  const host = url.hostname.toLowerCase().replace(/^(www|m|mobile)\./, '');
+  for (const [site, profilePath] of Object.entries(PROFILE_PATHS)) {
+    if ((host === site || host.endsWith(`.${site}`)) && profilePath.test(path)) return true;
+  }
+  return false;
+}
+
+function decodeURIComponentSafe(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Whether a URL found in text is personal: a personal parameter, credentials, or a profile page. */
+function urlIsPersonal(raw: string): boolean {
   // Trailing punctuation belongs to the sentence; "&amp;" is an HTML-escaped "&" (copied from a page's source).
   const trimmed = raw.replace(/[.,;:!?)\]]+$/, '').replace(/&amp;/gi, '&');
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
-  } catch {
-    return /[?&#](\w+)=/.test(trimmed); // unparsable but has parameters: be safe
-  }
+  const url = parseUrl(trimmed);
+  if (!url) return /[?&#](\w+)=/.test(trimmed); // unparsable but has parameters: be safe
   const names = [...url.searchParams.keys()];
   const hash = url.hash.replace(/^#/, '');
   if (hash.includes('=')) names.push(...new URLSearchParams(hash).keys());
   if (names.some((n) => PERSONAL_PARAM.test(n))) return true;
   if (url.username || url.password) return true;
-  return false;
+  return isProfileUrl(url);
 }
 
 function looksLikePhone(candidate: string): boolean {
@@ -140,15 +200,19 @@ export class IdentityMatcher {
     return 0;
   }
 
-  /** Replaces every occurrence; returns the new text and how many were replaced. */
-  replace(text: string, replacement: string): { text: string; hits: number } {
-    if (this.count === 0 || text.length < MIN_IDENTITY_LENGTH) return { text, hits: 0 };
+  /**
+   * Replaces every occurrence (of this matcher's values or `also`'s, the longest at each position);
+   * returns the new text and how many were replaced.
+   */
+  replace(text: string, replacement: string, also?: IdentityMatcher): { text: string; hits: number } {
+    const extra = also && also.count > 0 ? also : undefined;
+    if ((this.count === 0 && !extra) || text.length < MIN_IDENTITY_LENGTH) return { text, hits: 0 };
     const lower = lowerSameLength(text);
     let out = '';
     let hits = 0;
     let last = 0;
     for (let i = 0; i + MIN_IDENTITY_LENGTH <= lower.length; ) {
-      const length = this.matchAt(lower, i);
+      const length = extra ? Math.max(this.matchAt(lower, i), extra.matchAt(lower, i)) : this.matchAt(lower, i);
       if (length > 0) {
         out += text.slice(last, i) + replacement;
         i += length;
@@ -165,11 +229,17 @@ export interface Redactor {
   redact(text: string): string;
   /** Redacts every string inside a JSON value (keys kept, numbers/booleans untouched). */
   redactJson(value: unknown): unknown;
+  /**
+   * A redactor for one session's text: also redacts that session's own identity strings (`own`, e.g. its
+   * URL parameter values), adding to the same counts.
+   */
+  forSession(own: IdentityMatcher): Redactor;
   readonly counts: RedactionCounts;
 }
 
-export function createRedactor(identities: IdentityMatcher = new IdentityMatcher()): Redactor {
-  const counts = emptyRedactionCounts();
+export function createRedactor(identities: IdentityMatcher = new IdentityMatcher(), shared?: { counts: RedactionCounts; own: IdentityMatcher }): Redactor {
+  const counts = shared?.counts ?? emptyRedactionCounts();
+  const own = shared?.own;
 
   function replaceAll(text: string, re: RegExp, kind: RedactionKind, accept: (m: string) => boolean): string {
     return text.replace(re, (m) => {
@@ -182,14 +252,14 @@ export function createRedactor(identities: IdentityMatcher = new IdentityMatcher
   function redact(text: string): string {
     if (text.length === 0) return text;
     const redactUrl = (m: string) => {
-      if (!urlCarriesPersonalToken(m)) return m;
+      if (!urlIsPersonal(m)) return m;
       counts.url++;
       // keep sentence punctuation that the URL pattern swallowed
       const tail = /[.,;:!?)\]]+$/.exec(m)?.[0] ?? '';
       return marker('url') + tail;
     };
-    let out = text.replace(URL_RE, redactUrl).replace(BARE_URL_RE, redactUrl);
-    const ids = identities.replace(out, marker('identity'));
+    let out = text.replace(URL_RE, redactUrl).replace(BARE_URL_RE, redactUrl).replace(BARE_PROFILE_RE, redactUrl);
+    const ids = identities.replace(out, marker('identity'), own);
     counts.identity += ids.hits;
     out = ids.text;
     out = replaceAll(out, EMAIL_RE, 'email', () => true);
@@ -207,5 +277,5 @@ export function createRedactor(identities: IdentityMatcher = new IdentityMatcher
     return value;
   }
 
-  return { redact, redactJson, counts };
+  return { redact, redactJson, counts, forSession: (sessionOwn) => createRedactor(identities, { counts, own: sessionOwn }) };
 }
