@@ -246,4 +246,14 @@ describe('loadConfig', () => {
     temps.push(linked);
     expect(loadConfig({ ...dirs, studiesDir: linked }).studies.has('visualization')).toBe(true);
   });
+
+  it('reads export.free_text (default omitted) and names the field of a bad value', () => {
+    expect(loadConfig({ studiesDir: STUDIES, surveysDir: SURVEYS }).studies.get('visualization')!.export.free_text).toBe('omitted');
+    const redacted = workspace((d) => fs.appendFileSync(path.join(d.studiesDir, 'visualization.yaml'), 'export:\n  free_text: redacted\n'));
+    expect(loadConfig(redacted).studies.get('visualization')!.export.free_text).toBe('redacted');
+    const bad = workspace((d) => fs.appendFileSync(path.join(d.studiesDir, 'visualization.yaml'), 'export:\n  free_text: kept\n'));
+    const [p] = problemsOf(bad);
+    expect(p).toMatchObject({ field: 'export.free_text', line: lineOf(path.join(bad.studiesDir, 'visualization.yaml'), 'free_text: kept') });
+    expect(p!.message).toMatch(/redacted|omitted/);
+  });
 });
