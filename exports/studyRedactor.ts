@@ -53,10 +53,20 @@ export interface StudyRedactor extends Redactor {
 export function openStudyRedactor(dbFile: string, studyId: string): StudyRedactor {
   const reader = ExportReader.open(dbFile);
   try {
-    const identities = [...reader.identities(studyId)];
-    const own = new Map(identities.map((i) => [i.sessionId, i] as const));
-    const redactor = createRedactor(identityMatcher(identities));
-    return Object.assign(redactor, { forSessionId: (sessionId: string) => redactor.forSession(sessionIdentityMatcher(own.get(sessionId))) });
+    // One pass: the study-wide matcher, and per session only its own strings (not whole identity rows).
+    const studyWide = new IdentityMatcher();
+    const own = new Map<string, string[]>();
+    for (const identity of reader.identities(studyId)) {
+      for (const v of identityStrings(identity)) studyWide.add(v);
+      own.set(identity.sessionId, sessionIdentityStrings(identity));
+    }
+    const redactor = createRedactor(studyWide);
+    const forSessionId = (sessionId: string) => {
+      const matcher = new IdentityMatcher();
+      for (const v of own.get(sessionId) ?? []) matcher.add(v);
+      return redactor.forSession(matcher);
+    };
+    return Object.assign(redactor, { forSessionId });
   } finally {
     reader.close();
   }

@@ -11,6 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../../server/integration/harness';
 import { exportStudy } from '../../exports/exportStudy';
+import { openStudyRedactor } from '../../exports/studyRedactor';
 import { tinyPng } from '../support/png';
 
 /** A name that is not id-shaped (no digit), given as a URL parameter the way a referral link would. */
@@ -53,7 +54,7 @@ async function upload(token: string, name: string): Promise<string> {
 }
 
 /** A participant who consents, chats, uploads, submits the artifact and answers the survey. */
-async function fullSession(params: Record<string, string>, text: (where: string) => string, fileName: string): Promise<void> {
+async function fullSession(params: Record<string, string>, text: (where: string) => string, fileName: string): Promise<string> {
   const j = await join(t, 'visualization', params);
   const s = await connectSocket(t, j.token);
   await toWorkspace(s);
@@ -70,6 +71,7 @@ async function fullSession(params: Record<string, string>, text: (where: string)
     answers: { confidence: 3, ai_usefulness: 4, speed: 2, attention: 4, satisfaction: 5, comments: `${FREE_TEXT_SENTINEL} ${text('survey')}` },
     clientTs: Date.now(),
   });
+  return j.sessionId;
 }
 
 /** Every file under `dir` (relative paths). */
@@ -99,12 +101,14 @@ const exportTo = async (name: string, options: Partial<Parameters<typeof exportS
 const csvRows = (file: string) => parse(fs.readFileSync(file, 'utf8'), { columns: true }) as Record<string, string>[];
 
 let unconsented: ParticipantClient[] = [];
+let carolSession = '';
+let otherSession = '';
 
 beforeAll(async () => {
   t = await startTestServer();
-  await fullSession({ PROLIFIC_PID: PID, STUDY_ID: 'prolific-study-canary', SESSION_ID: 'prolific-session-canary', ref: NAME }, personal, `${NAME}_passport.png`);
+  carolSession = await fullSession({ PROLIFIC_PID: PID, STUDY_ID: 'prolific-study-canary', SESSION_ID: 'prolific-session-canary', ref: NAME }, personal, `${NAME}_passport.png`);
   // Formula payloads as platform ids, the values a researcher sees in identities.csv when paying.
-  await fullSession({ participant_label: HYPERLINK }, (w) => `${w}: plain text`, 'plot.png');
+  otherSession = await fullSession({ participant_label: HYPERLINK }, (w) => `${w}: plain text`, 'plot.png');
   await fullSession({ PROLIFIC_PID: AT_SUM }, (w) => `${w}: plain text`, 'plot.png');
   // A bare-link visit that never answers consent, and one that declines.
   const bare = await join(t, 'visualization', { PROLIFIC_PID: 'bare-visit-never-consented' });
@@ -146,6 +150,16 @@ describe('canaries through every path, grepped in every file of the dataset', ()
     expect(fs.readFileSync(path.join(outDir, 'identities.csv'), 'utf8')).toContain(NAME);
     fs.rmSync(path.join(outDir, 'identities.csv'));
     expect(leaks(outDir, [...CANARIES, EMAIL])).toEqual([]);
+  });
+});
+
+describe('the study redactor the judge and annotator use (study mode)', () => {
+  it("redacts a session's own URL-parameter values like the export, and only in that session's text", () => {
+    const redactor = openStudyRedactor(t.server.store.file, 'visualization');
+    expect(redactor.forSessionId(carolSession).redact(`hi ${NAME}, id ${PID}`)).toBe('hi [REDACTED:identity], id [REDACTED:identity]');
+    // A word-like value blanks nothing in other sessions (a participant adding ?x=python cannot scrub "python" study-wide);
+    // platform ids are redacted everywhere.
+    expect(redactor.forSessionId(otherSession).redact(`hi ${NAME}, id ${PID}`)).toBe(`hi ${NAME}, id [REDACTED:identity]`);
   });
 });
 
