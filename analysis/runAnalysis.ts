@@ -9,7 +9,7 @@ import { renderReport } from './report/renderReport';
  * productivity.csv, summary.json and report.html into `outDir` (nothing is written when input is bad).
  */
 export async function runAnalysis(datasetDir: string, outDir: string, options: AnalysisOptions): Promise<string[]> {
-  const data = loadDataset(datasetDir, { includePilot: options.includePilot });
+  const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false });
   const analysis = analyzeDataset(data, options);
   const report = await renderReport(data, analysis);
   return writeOutputsAtomically(outDir, {
