@@ -7,7 +7,7 @@ describe('parseAnalyzeArgs', () => {
       kind: 'run',
       dataset: 'data/x',
       out: 'data/x',
-      options: { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false },
+      options: { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false, includeUnconsented: false },
     });
   });
   it('reads every flag', () => {
@@ -16,7 +16,7 @@ describe('parseAnalyzeArgs', () => {
       kind: 'run',
       dataset: 'd',
       out: 'o',
-      options: { lambda: 1.5, cost: 'user_turns', bootstrapReplicates: 0, bootstrapSeed: 9, includePilot: true },
+      options: { lambda: 1.5, cost: 'user_turns', bootstrapReplicates: 0, bootstrapSeed: 9, includePilot: true, includeUnconsented: false },
     });
   });
   it.each([

@@ -4,7 +4,7 @@ import { COST_DEFINITIONS } from './productivity/costDefinitions';
 import { DEFAULT_OPTIONS, type AnalysisOptions } from './summary';
 
 export const ANALYZE_USAGE = `usage: npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5]
-       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot]`;
+       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot] [--include-unconsented]`;
 
 const numberFlag = (name: string) =>
   z
@@ -20,6 +20,7 @@ const flagsSchema = z.object({
   bootstrap: numberFlag('bootstrap').pipe(z.number().int('--bootstrap must be an integer').min(0, '--bootstrap must be ≥ 0')).default(DEFAULT_OPTIONS.bootstrapReplicates),
   seed: numberFlag('seed').pipe(z.number().int('--seed must be an integer')).default(DEFAULT_OPTIONS.bootstrapSeed),
   'include-pilot': z.boolean().default(DEFAULT_OPTIONS.includePilot),
+  'include-unconsented': z.boolean().default(false),
 });
 
 export type AnalyzeArgs =
@@ -41,6 +42,7 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
         bootstrap: { type: 'string' },
         seed: { type: 'string' },
         'include-pilot': { type: 'boolean' },
+        'include-unconsented': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -57,6 +59,13 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
     kind: 'run',
     dataset: f.dataset,
     out: f.out ?? f.dataset,
-    options: { lambda: f.lambda, cost: f.cost, bootstrapReplicates: f.bootstrap, bootstrapSeed: f.seed, includePilot: f['include-pilot'] },
+    options: {
+      lambda: f.lambda,
+      cost: f.cost,
+      bootstrapReplicates: f.bootstrap,
+      bootstrapSeed: f.seed,
+      includePilot: f['include-pilot'],
+      includeUnconsented: f['include-unconsented'],
+    },
   };
 }

@@ -17,7 +17,7 @@ export async function runAnalysis(
   options: AnalysisOptions,
   hooks: { warn?: (message: string) => void } = {},
 ): Promise<string[]> {
-  const data = loadDataset(datasetDir, { includePilot: options.includePilot });
+  const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false });
   const analysis = analyzeDataset(data, options);
   for (const warning of analysis.summary.warnings) hooks.warn?.(warning);
   const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir) });

@@ -23,6 +23,8 @@ export interface AnalysisOptions {
   bootstrapSeed: number;
   /** Keep sessions marked is_pilot = true (left out by default, as in exports). */
   includePilot: boolean;
+  /** Keep visits that never answered the consent (left out by default, as in exports). */
+  includeUnconsented?: boolean;
 }
 
 export const DEFAULT_OPTIONS: AnalysisOptions = { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false };
@@ -54,6 +56,8 @@ export interface Summary {
   n_unscored: number;
   /** Pilot sessions (is_pilot = true) left out; 0 with --include-pilot or when the column is absent. */
   n_pilot_excluded: number;
+  /** Visits that never answered the consent left out (empty consented_at, not declined); 0 with --include-unconsented. */
+  n_unconsented_excluded: number;
   lambda: number;
   cost_definition: CostDefinition;
   counts_source: Dataset['countsSource'];
@@ -142,6 +146,7 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
     n_scored: scored.length,
     n_unscored: n - scored.length,
     n_pilot_excluded: s.excludedPilotIds.length,
+    n_unconsented_excluded: s.excludedUnconsentedIds.length,
     lambda: options.lambda,
     cost_definition: options.cost,
     counts_source: data.countsSource,

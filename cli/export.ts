@@ -1,8 +1,9 @@
 /**
- * npm run export -- --study <id> --out <dir> [--include-pilot] [--include-identities]
+ * npm run export -- --study <id> --out <dir> [--include-pilot] [--include-unconsented] [--include-identities]
  *
  * Writes the study's anonymised dataset (layout: design.md) from the database in DATA_DIR (default ./data).
- * Pilot sessions and identities are left out unless asked for; withdrawn participants always are.
+ * Pilot sessions, sessions that never consented and identities are left out unless asked for; withdrawn
+ * participants always are.
  */
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
@@ -14,13 +15,14 @@ import { AuditRepository } from '../server/db/repositories/audit';
 import { exportStudy, ExportError } from '../exports/exportStudy';
 import { cliActor, dataDirFromEnv, flagErrors, StudyIdFlag, surveyOfStudy } from '../exports/cliSupport';
 
-const USAGE = 'usage: npm run export -- --study <id> --out <dir> [--include-pilot] [--include-identities]';
+const USAGE = 'usage: npm run export -- --study <id> --out <dir> [--include-pilot] [--include-unconsented] [--include-identities]';
 
 const Flags = z
   .object({
     study: StudyIdFlag,
     out: z.string().min(1, 'must name the output folder'),
     includePilot: z.boolean(),
+    includeUnconsented: z.boolean(),
     includeIdentities: z.boolean(),
   })
   .strict();
@@ -33,6 +35,7 @@ async function main(): Promise<number> {
         study: { type: 'string' },
         out: { type: 'string' },
         'include-pilot': { type: 'boolean', default: false },
+        'include-unconsented': { type: 'boolean', default: false },
         'include-identities': { type: 'boolean', default: false },
       },
       strict: true,
@@ -42,12 +45,18 @@ async function main(): Promise<number> {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const flags = Flags.safeParse({ study: raw.study, out: raw.out, includePilot: raw['include-pilot'], includeIdentities: raw['include-identities'] });
+  const flags = Flags.safeParse({
+    study: raw.study,
+    out: raw.out,
+    includePilot: raw['include-pilot'],
+    includeUnconsented: raw['include-unconsented'],
+    includeIdentities: raw['include-identities'],
+  });
   if (!flags.success) {
     console.error(`invalid flags:\n${flagErrors(flags.error)}\n${USAGE}`);
     return 2;
   }
-  const { study, out, includePilot, includeIdentities } = flags.data;
+  const { study, out, includePilot, includeUnconsented, includeIdentities } = flags.data;
   const dataDir = dataDirFromEnv();
 
   if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) {
@@ -60,12 +69,12 @@ async function main(): Promise<number> {
       console.error(`no study "${study}" in ${store.file} (known: ${store.studies.list().map((s) => s.id).join(', ') || 'none'})`);
       return 1;
     }
-    new AuditRepository(store.db).append({ at: Date.now(), actor: cliActor(), action: 'export', studyId: study, details: { out, includePilot, includeIdentities, via: 'cli' } });
+    new AuditRepository(store.db).append({ at: Date.now(), actor: cliActor(), action: 'export', studyId: study, details: { out, includePilot, includeUnconsented, includeIdentities, via: 'cli' } });
   } finally {
     store.close();
   }
 
-  const { survey, note } = surveyOfStudy(study);
+  const { survey, freeText, note } = surveyOfStudy(study);
   if (note) console.error(`note: Likert columns taken from the answers (${note})`);
   const bar = process.stderr.isTTY ? new SingleBar({ format: 'export {bar} {value}/{total} sessions' }, Presets.shades_classic) : null;
   try {
@@ -74,7 +83,9 @@ async function main(): Promise<number> {
       studyId: study,
       outDir: out,
       includePilot,
+      includeUnconsented,
       includeIdentities,
+      freeText,
       ...(survey ? { survey } : {}),
       onProgress: (done, total) => {
         if (bar && done === 1) bar.start(total, 0);
@@ -87,7 +98,8 @@ async function main(): Promise<number> {
       `exported study "${study}" to ${result.outDir}: ${c.sessions} sessions, ${c.messages} messages, ${c.events} events, ` +
         `${c.artifacts} artifacts (${c.artifact_files} files), ${c.judgements} judge samples, ${c.annotations} annotations` +
         `${c.identities === null ? '' : `, ${c.identities} identity values (PERSONAL DATA in identities.csv)`}; ` +
-        `${result.manifest.redactions.total} redactions; ${c.excluded_pilot_sessions} pilot sessions left out`,
+        `${result.manifest.redactions.total} redactions; ${c.excluded_pilot_sessions} pilot sessions left out; ` +
+        `${c.excluded_unconsented_sessions} visits that never answered the consent left out`,
     );
     return 0;
   } catch (error) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ArtifactField, CompletionOutcome } from './study';
-import { SurveyItem } from './survey';
+import { PublicSurveyItem } from './survey';
 
 /** The participant's session as the client sees it. Everything a reload needs to resume exactly. */
 
@@ -90,8 +90,8 @@ export const SessionState = z.object({
   draft: z.object({ fields: ArtifactValues, savedAt: z.number() }).nullable(),
   uploads: z.array(UploadView),
   artifactVersions: z.array(z.object({ version: z.number(), fields: ArtifactValues, submittedAt: z.number() })),
-  /** The survey definition (always present so the client can render it at the survey step). */
-  survey: z.object({ id: z.string(), title: z.string(), intro: z.string().optional(), items: z.array(SurveyItem) }),
+  /** The survey definition (always present so the client can render it at the survey step); attention checks without their answer. */
+  survey: z.object({ id: z.string(), title: z.string(), intro: z.string().optional(), items: z.array(PublicSurveyItem) }),
   surveySubmitted: z.boolean(),
   /** Present once the session has ended (completed, declined or timed out). */
   completion: z.object({ outcome: CompletionOutcome, code: z.string(), redirectUrl: z.string().nullable() }).nullable(),

@@ -83,6 +83,10 @@ export const Condition = z
   .strict();
 export type Condition = z.infer<typeof Condition>;
 
+/** How free-text survey answers leave the server in a dataset. */
+export const FreeTextExport = z.enum(['redacted', 'omitted']);
+export type FreeTextExport = z.infer<typeof FreeTextExport>;
+
 export const CompletionOutcome = z.enum(['completed', 'declined', 'timed_out']);
 export type CompletionOutcome = z.infer<typeof CompletionOutcome>;
 
@@ -122,6 +126,14 @@ export const Study = z
       })
       .strict()
       .default({ max_message_chars: 4000, max_user_messages: 60 }),
+    /** What the dataset export does with the study's data beyond the fixed rules (exports/, docs/data-protection.md). */
+    export: z
+      .object({
+        /** Free-text survey answers in events.jsonl: omitted (replaced by a marker; the default) or redacted like chat text. */
+        free_text: FreeTextExport.default('omitted'),
+      })
+      .strict()
+      .default({ free_text: 'omitted' }),
   })
   .strict()
   .superRefine((study, ctx) => {

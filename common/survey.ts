@@ -35,6 +35,17 @@ export type AttentionCheckItem = z.infer<typeof AttentionCheckItem>;
 export const SurveyItem = z.discriminatedUnion('kind', [LikertItem, FreeTextItem, AttentionCheckItem]);
 export type SurveyItem = z.infer<typeof SurveyItem>;
 
+/** A survey item as the participant's browser receives it: an attention check without its `expected` answer. */
+export const PublicSurveyItem = z.discriminatedUnion('kind', [LikertItem, FreeTextItem, AttentionCheckItem.omit({ expected: true })]);
+export type PublicSurveyItem = z.infer<typeof PublicSurveyItem>;
+
+/** The item without what only the server may know (the attention check's answer, which it scores). */
+export function publicSurveyItem(item: SurveyItem): PublicSurveyItem {
+  if (item.kind !== 'attention_check') return item;
+  const { expected: _expected, ...shown } = item;
+  return shown;
+}
+
 export const Survey = z
   .object({
     title: z.string().min(1),
@@ -77,7 +88,7 @@ export interface SurveyAnswerProblem {
  * Likert values integers in 1..points, text within max_length, no unknown items.
  * Returns the first problem or null.
  */
-export function checkSurveyAnswers(survey: Survey, answers: SurveyAnswers): SurveyAnswerProblem | null {
+export function checkSurveyAnswers(survey: { items: readonly PublicSurveyItem[] }, answers: SurveyAnswers): SurveyAnswerProblem | null {
   const known = new Set(survey.items.map((i) => i.id));
   for (const key of Object.keys(answers)) {
     if (!known.has(key)) return { field: `answers.${key}`, message: `unknown survey item "${key}"` };

@@ -29,6 +29,12 @@ function lineOf(doc: Document, lines: LineCounter, path: readonly PropertyKey[])
   return null;
 }
 
+/**
+ * Cap on alias expansion (yaml's `maxAliasCount`): a definition file needs a few anchors at most, while a
+ * file whose aliases nest would expand exponentially ("billion laughs") and exhaust memory at start-up.
+ */
+export const MAX_ALIAS_COUNT = 100;
+
 /** Parses `text` (duplicate keys are errors) and validates it with `schema`. */
 export function validateYaml<T>(text: string, schema: z.ZodType<T>): YamlValidation<T> {
   const lines = new LineCounter();
@@ -39,7 +45,15 @@ export function validateYaml<T>(text: string, schema: z.ZodType<T>): YamlValidat
       problems: doc.errors.map((e) => ({ kind: 'syntax', line: lines.linePos(e.pos[0]).line, path: [], message: `YAML syntax: ${e.message.split('\n')[0]}` })),
     };
   }
-  const result = schema.safeParse(doc.toJS());
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    // yaml throws a ReferenceError when expanding aliases would exceed the cap (a "billion laughs" file).
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) return { ok: false, problems: [{ kind: 'syntax', line: null, path: [], message: 'too many aliases' }] };
+    throw err;
+  }
+  const result = schema.safeParse(value);
   if (!result.success) {
     return { ok: false, problems: result.error.issues.map((issue) => ({ kind: 'schema', line: lineOf(doc, lines, issue.path), path: issue.path, message: issue.message })) };
   }

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { SurveyItem } from '../common/survey';
+import type { FreeTextExport } from '../common/study';
 import { loadConfig } from '../server/services/config';
 
 /** Shared bits of the export and withdraw command lines. */
@@ -29,19 +30,24 @@ export function flagErrors(error: z.ZodError): string {
 
 /**
  * The survey of a study from studies/ and surveys/ (STUDIES_DIR / SURVEYS_DIR), for Likert column order and
- * prompts. Returns null with a reason when the definitions cannot be read; the export then falls back to the answers.
+ * prompts, and the study's export.free_text setting. Returns a null survey with a reason when the definitions
+ * cannot be read; the export then falls back to the answers, and free text stays omitted (the default).
  */
-export function surveyOfStudy(studyId: string, env: NodeJS.ProcessEnv = process.env): { survey: { items: SurveyItem[] } | null; note: string | null } {
+export function surveyOfStudy(
+  studyId: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { survey: { items: SurveyItem[] } | null; freeText: FreeTextExport; note: string | null } {
   const studiesDir = resolve(env.STUDIES_DIR ?? 'studies');
   const surveysDir = resolve(env.SURVEYS_DIR ?? 'surveys');
-  if (!existsSync(studiesDir) || !existsSync(surveysDir)) return { survey: null, note: `no ${studiesDir} or ${surveysDir}` };
+  if (!existsSync(studiesDir) || !existsSync(surveysDir)) return { survey: null, freeText: 'omitted', note: `no ${studiesDir} or ${surveysDir}` };
   try {
     const config = loadConfig({ studiesDir, surveysDir });
     const study = config.studies.get(studyId);
-    if (!study) return { survey: null, note: `study "${studyId}" is not defined in ${studiesDir}` };
+    if (!study) return { survey: null, freeText: 'omitted', note: `study "${studyId}" is not defined in ${studiesDir}` };
     const survey = config.surveys.get(study.survey);
-    return survey ? { survey, note: null } : { survey: null, note: `survey "${study.survey}" not found` };
+    const freeText = study.export.free_text;
+    return survey ? { survey, freeText, note: null } : { survey: null, freeText, note: `survey "${study.survey}" not found` };
   } catch (error) {
-    return { survey: null, note: (error as Error).message.split('\n')[0] ?? 'invalid configuration' };
+    return { survey: null, freeText: 'omitted', note: (error as Error).message.split('\n')[0] ?? 'invalid configuration' };
   }
 }

@@ -17,6 +17,11 @@ export function renderCodebook(files: readonly DatasetFileDef[], context: { stud
     'Personal data in text is replaced by `[REDACTED:<kind>]` (kinds: url, identity, email, ip, phone); ',
     '`manifest.json` counts the replacements. Withdrawn participants are absent from every file.',
     '',
+    'Spreadsheet safety (CSV files): a cell of a text column (any type but integer and number) that begins with',
+    '`=`, `+`, `-`, `@`, a tab, a carriage return or `\'` is written with a leading `\'` (`=HYPERLINK(…)` → `\'=HYPERLINK(…)`),',
+    'so a spreadsheet shows it as text instead of running it as a formula (OWASP CSV injection). Integer and number',
+    'columns hold plain numbers and are never changed (`-3` stays `-3`). Dropping one leading `\'` from such a text cell gives the raw value.',
+    '',
   ];
   for (const file of files) {
     lines.push(`## \`${file.path}\``, '', `${file.description} One row per ${file.row}.`, '');

@@ -33,8 +33,11 @@ export interface DatasetFileDef {
   personal?: boolean;
 }
 
-/** Semantic version of this layout: 1.1.0 added judgements.csv `images` (a column added at the end; readers of 1.0.0 still work). */
-export const SCHEMA_VERSION = '1.1.0';
+/**
+ * Semantic version of this layout: 1.1.0 added judgements.csv `images`, 1.2.0 sessions.csv `consented_at`
+ * (columns added at the end; readers of earlier versions still work).
+ */
+export const SCHEMA_VERSION = '1.2.0';
 
 const sessionId: ColumnDef = {
   name: 'session_id',
@@ -122,7 +125,9 @@ export const EVENT_COLUMNS: readonly ColumnDef[] = [
   {
     name: 'payload',
     type: 'object',
-    description: 'Event details; strings redacted, identity fields (URL parameters, tokens, platform ids) removed, session ids pseudonymised.',
+    description:
+      'Event details; strings redacted, identity fields (URL parameters, tokens, platform ids) removed, session ids pseudonymised. ' +
+      'Free-text survey answers (survey.submitted) are "[OMITTED:free_text]" unless the study sets export.free_text: redacted.',
   },
 ];
 
@@ -186,8 +191,21 @@ export interface LikertItemInfo {
   points: number;
 }
 
+/** Session columns added after the Likert ones (at the end, so positional readers of older versions still work). */
+export const SESSION_TRAILING_COLUMNS: readonly ColumnDef[] = [
+  {
+    name: 'consented_at',
+    type: 'datetime',
+    nullable: true,
+    description:
+      'When the participant accepted the consent (ISO 8601, UTC); empty for a declined session. Visits that never answered the consent ' +
+      '(bare-link visits, bots at the consent step) are exported only with --include-unconsented, with this empty; manifest.json ' +
+      'counts those left out (excluded_unconsented_sessions).',
+  },
+];
+
 export function sessionColumns(likertItems: readonly LikertItemInfo[]): ColumnDef[] {
-  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points))];
+  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points)), ...SESSION_TRAILING_COLUMNS];
 }
 
 /** Every file of the layout, in the order it is written and documented. */
@@ -229,4 +247,9 @@ export function datasetFiles(options: { likertItems: readonly LikertItemInfo[]; 
 
 export function columnNames(file: DatasetFileDef): string[] {
   return file.columns.map((c) => c.name);
+}
+
+/** The integer and number columns of a file: their cells are numbers, never formula-neutralised (writers.ts). */
+export function numericColumnNames(file: DatasetFileDef): Set<string> {
+  return new Set(file.columns.filter((c) => c.type === 'integer' || c.type === 'number').map((c) => c.name));
 }

@@ -20,7 +20,8 @@ describe('dataset documents generated from one column module', () => {
       'session_id', 'task', 'condition', 'status', 'is_pilot', 'started_at', 'submitted_at', 'duration_s',
       'user_tokens', 'agent_tokens', 'user_turns', 'agent_turns', 'quality',
     ]);
-    expect(columnNames(sessions).slice(-2)).toEqual(['likert_usefulness', 'likert_confidence']);
+    // Likert columns follow the fixed ones; columns added in later schema versions (consented_at, 1.2.0) come last.
+    expect(columnNames(sessions).slice(-3)).toEqual(['likert_usefulness', 'likert_confidence', 'consented_at']);
     expect(files.map((f) => f.path)).toEqual([
       'sessions.csv', 'messages.jsonl', 'events.jsonl', 'artifacts.jsonl', 'judgements.csv', 'annotations.csv',
     ]);
@@ -55,18 +56,21 @@ describe('dataset documents generated from one column module', () => {
     const redactions = { ...emptyRedactionCounts(), email: 2, phone: 1 };
     const m = buildManifest({
       createdAt: 't',
-      filters: { studyId: 's1', includePilot: false, includeIdentities: true },
+      filters: { studyId: 's1', includePilot: false, includeIdentities: true, includeUnconsented: false },
       study: { title: 'S', status: 'live' },
       counts: {
         sessions: 1, messages: 2, events: 3, artifacts: 1, artifact_files: 0, judgements: 0, annotations: 0,
-        identities: 1, excluded_pilot_sessions: 4, withdrawn_participants: 1,
+        identities: 1, excluded_pilot_sessions: 4, excluded_unconsented_sessions: 2, withdrawn_participants: 1,
       },
+      freeText: { setting: 'omitted', answers: 0 },
       files: [],
       redactions,
       audit: { total: 0, byAction: {}, firstAt: null, lastAt: null, recent: [] },
     });
     expect(m.app.version).toBe(pkgVersion);
     expect(m.redactions.total).toBe(3);
-    expect(m.filters).toEqual({ include_pilot: false, include_identities: true, withdrawn_excluded: true });
+    expect(m.filters).toEqual({ include_pilot: false, include_identities: true, include_unconsented: false, withdrawn_excluded: true });
+    expect(m.counts.excluded_unconsented_sessions).toBe(2);
+    expect(m.free_text).toEqual({ setting: 'omitted', answers: 0 });
   });
 });

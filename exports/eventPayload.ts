@@ -1,4 +1,5 @@
 import type { Redactor } from './redaction';
+import type { FreeTextExport } from '../common/study';
 import { sanitizeProviderUrl } from '../server/llm/openaiProvider';
 
 /**
@@ -80,4 +81,27 @@ function uploadPathOf(value: Record<string, unknown>, ctx: PayloadContext): stri
     if (typeof id === 'string' && ctx.uploadPaths.has(id)) return ctx.uploadPaths.get(id);
   }
   return undefined;
+}
+
+/** What an omitted free-text survey answer becomes in events.jsonl. */
+export const OMITTED_FREE_TEXT = '[OMITTED:free_text]';
+
+/**
+ * Applies the study's export.free_text setting to a survey.submitted payload: its text answers (the string
+ * values of `answers`; Likert and attention-check answers are numbers) are replaced by OMITTED_FREE_TEXT
+ * ("omitted"), or kept for the redactor ("redacted"). Returns the payload and how many text answers it held.
+ */
+export function applyFreeTextSetting(type: string, payload: unknown, setting: FreeTextExport): { payload: unknown; answers: number } {
+  if (type !== 'survey.submitted' || payload === null || typeof payload !== 'object') return { payload, answers: 0 };
+  const answers = (payload as { answers?: unknown }).answers;
+  if (answers === null || typeof answers !== 'object' || Array.isArray(answers)) return { payload, answers: 0 };
+  let count = 0;
+  const shown: Record<string, unknown> = {};
+  for (const [item, value] of Object.entries(answers)) {
+    if (typeof value === 'string') count++;
+    define(shown, item, typeof value === 'string' && setting === 'omitted' ? OMITTED_FREE_TEXT : value);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(payload)) define(out, key, key === 'answers' ? shown : value);
+  return { payload: out, answers: count };
 }

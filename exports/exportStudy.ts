@@ -4,15 +4,16 @@ import { join, resolve, sep } from 'node:path';
 import { ExportReader, type ExportSessionRow } from '../server/db/repositories/adminExport';
 import { AuditRepository } from '../server/db/repositories/audit';
 import { renderCodebook } from './codebook';
-import { columnNames, datasetFiles, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
+import { columnNames, datasetFiles, numericColumnNames, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
 import { buildDataPackage } from './datapackage';
-import { sanitizePayload } from './eventPayload';
+import { applyFreeTextSetting, sanitizePayload } from './eventPayload';
 import { copyFileHashed } from './hashedCopy';
 import { appVersion, buildManifest, type AuditSummary, type Manifest, type ManifestFile } from './manifest';
 import { loadOrCreatePseudonymKey, participantTombstone, sessionPseudonym } from './pseudonym';
 import { createRedactor } from './redaction';
-import { identityMatcher } from './studyRedactor';
+import { identityMatcher, sessionIdentityMatcher } from './studyRedactor';
 import type { SurveyItem } from '../common/survey';
+import type { FreeTextExport } from '../common/study';
 import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } from './writers';
 
 /**
@@ -30,6 +31,10 @@ export interface ExportOptions {
   outDir: string;
   includePilot: boolean;
   includeIdentities: boolean;
+  /** Also export sessions that never answered the consent (bare-link visits, bots at the consent step); default false. */
+  includeUnconsented?: boolean;
+  /** The study's export.free_text setting (common/study.ts); default 'omitted'. */
+  freeText?: FreeTextExport;
   /**
    * The study's survey definition: gives the likert_<item> columns in survey order with their prompts, and the
    * attention check. Without it the Likert items found in the answers are used (by id) and attention is left empty.
@@ -89,6 +94,7 @@ function sessionRow(s: ExportSessionRow, pseudonym: string, likert: readonly Lik
     attention_check_passed: checkAnswer === undefined || !check ? null : checkAnswer === check.expected,
   };
   for (const item of likert) row[`${LIKERT_PREFIX}${item.id}`] = s.numericAnswers[item.id] ?? null;
+  row.consented_at = iso(s.consentedAt);
   return row;
 }
 
@@ -100,6 +106,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   const dbFile = options.dbFile ?? join(dataDir, 'tandem.sqlite');
   if (!existsSync(dbFile)) throw new ExportError(`no database at ${dbFile} (set DATA_DIR to the server's data folder)`);
   const key = loadOrCreatePseudonymKey(dataDir);
+  const includeUnconsented = options.includeUnconsented ?? false;
+  const freeText = options.freeText ?? 'omitted';
 
   const reader = ExportReader.open(dbFile);
   // Writers opened so far: a failed export closes them before it throws (the caller may delete the folder).
@@ -111,7 +119,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     await ensureEmptyDir(outDir);
 
     const tombstones = reader.tombstones(options.studyId);
-    const redactor = createRedactor(identityMatcher(reader.identities(options.studyId)));
+    const studyRedactor = createRedactor(identityMatcher(reader.identities(options.studyId)));
 
     const likert = options.survey
       ? likertFromSurvey(options.survey.items)
@@ -123,7 +131,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const open = (path: string): RowWriter<Record<string, unknown>> => {
       const def = byPath.get(path) as DatasetFileDef;
       const target = join(outDir, def.path);
-      const writer = def.format === 'csv' ? csvWriter(target, columnNames(def)) : jsonlWriter(target, columnNames(def));
+      const writer = def.format === 'csv' ? csvWriter(target, columnNames(def), numericColumnNames(def)) : jsonlWriter(target, columnNames(def));
       opened.push(writer);
       return writer;
     };
@@ -138,6 +146,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const total = reader.countSessions(options.studyId, options.includePilot);
     let done = 0;
     let withdrawnSessions = 0;
+    let unconsentedSessions = 0;
+    let freeTextAnswers = 0;
     // One manifest entry per copied upload (path, bytes, sha256): the only per-session state kept to the end.
     const artifactEntries: ManifestFile[] = [];
     const warnings: string[] = [];
@@ -146,8 +156,18 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       const identity = reader.identity(s.id);
       if (identity?.platformUserId && tombstones.has(participantTombstone(key, options.studyId, identity.platformUserId))) {
         withdrawnSessions++;
+        options.onProgress?.(++done, total);
         continue;
       }
+      // A visit that never answered the consent (a bare-link visit, a bot at the consent step) gave no consent
+      // and holds no science data. A decline is an answer: kept (status declined, nothing beyond it), it is the study's refusal count.
+      if (s.consentedAt === null && s.status !== 'declined' && !includeUnconsented) {
+        unconsentedSessions++;
+        options.onProgress?.(++done, total);
+        continue;
+      }
+      // Study-wide identity strings plus this session's own URL parameter values (whatever their shape).
+      const redactor = studyRedactor.forSession(sessionIdentityMatcher(identity));
       const pseudonym = sessionPseudonym(key, s.id);
       await sessions.write(sessionRow(s, pseudonym, likert, check));
 
@@ -185,13 +205,15 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       }
 
       for (const e of reader.events(s.id)) {
+        const survey = applyFreeTextSetting(e.type, e.payload, freeText);
+        freeTextAnswers += survey.answers;
         await events.write({
           session_id: pseudonym,
           seq: e.seq,
           type: e.type,
           server_ts: e.serverTs,
           client_ts: e.clientTs,
-          payload: sanitizePayload(e.payload, { sessionId: s.id, pseudonym, redactor, uploadPaths }),
+          payload: sanitizePayload(survey.payload, { sessionId: s.id, pseudonym, redactor, uploadPaths }),
         });
       }
 
@@ -272,7 +294,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const audit = auditSummary(reader.auditRepository(), options.studyId);
     const manifest = buildManifest({
       createdAt,
-      filters: { studyId: options.studyId, includePilot: options.includePilot, includeIdentities: options.includeIdentities },
+      filters: { studyId: options.studyId, includePilot: options.includePilot, includeIdentities: options.includeIdentities, includeUnconsented },
       study: { title: study.title, status: study.status },
       counts: {
         sessions: rows('sessions.csv'),
@@ -284,10 +306,12 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         annotations: rows('annotations.csv'),
         identities: options.includeIdentities ? rows('identities.csv') : null,
         excluded_pilot_sessions: options.includePilot ? 0 : reader.countPilotSessions(options.studyId),
+        excluded_unconsented_sessions: unconsentedSessions,
         withdrawn_participants: tombstones.size,
       },
+      freeText: { setting: freeText, answers: freeTextAnswers },
       files: manifestFiles,
-      redactions: redactor.counts,
+      redactions: studyRedactor.counts,
       audit,
     });
     if (withdrawnSessions > 0 && warnings.length < 100) warnings.push(`${withdrawnSessions} session(s) of withdrawn participants left out`);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA_VERSION } from './columns';
 import type { RedactionCounts } from './redaction';
+import type { FreeTextExport } from '../common/study';
 
 /** manifest.json: provenance of one export. Written last, it hashes every other file. */
 
@@ -9,6 +10,7 @@ export interface ExportFilters {
   studyId: string;
   includePilot: boolean;
   includeIdentities: boolean;
+  includeUnconsented: boolean;
 }
 
 export interface AuditSummary {
@@ -32,7 +34,7 @@ export interface Manifest {
   app: { name: string; version: string };
   created_at: string;
   study: { id: string; title: string | null; status: string | null };
-  filters: { include_pilot: boolean; include_identities: boolean; withdrawn_excluded: true };
+  filters: { include_pilot: boolean; include_identities: boolean; include_unconsented: boolean; withdrawn_excluded: true };
   counts: {
     sessions: number;
     messages: number;
@@ -43,8 +45,12 @@ export interface Manifest {
     annotations: number;
     identities: number | null;
     excluded_pilot_sessions: number;
+    /** Sessions that never answered the consent (bare-link visits, bots) left out; 0 with --include-unconsented. */
+    excluded_unconsented_sessions: number;
     withdrawn_participants: number;
   };
+  /** The study's export.free_text setting and how many free-text survey answers it applied to. */
+  free_text: { setting: FreeTextExport; answers: number };
   files: ManifestFile[];
   redactions: RedactionCounts & { total: number };
   audit: AuditSummary;
@@ -66,6 +72,7 @@ export function buildManifest(input: {
   filters: ExportFilters;
   study: { title: string | null; status: string | null };
   counts: Manifest['counts'];
+  freeText: Manifest['free_text'];
   files: ManifestFile[];
   redactions: RedactionCounts;
   audit: AuditSummary;
@@ -76,8 +83,14 @@ export function buildManifest(input: {
     app: { name: 'tandem', version: appVersion() },
     created_at: input.createdAt,
     study: { id: input.filters.studyId, ...input.study },
-    filters: { include_pilot: input.filters.includePilot, include_identities: input.filters.includeIdentities, withdrawn_excluded: true },
+    filters: {
+      include_pilot: input.filters.includePilot,
+      include_identities: input.filters.includeIdentities,
+      include_unconsented: input.filters.includeUnconsented,
+      withdrawn_excluded: true,
+    },
     counts: input.counts,
+    free_text: input.freeText,
     files: input.files,
     redactions: { ...input.redactions, total },
     audit: input.audit,

@@ -9,6 +9,42 @@ function redactOnce(text: string, identities: string[] = []) {
   return { text: r.redact(text), counts: r.counts };
 }
 
+describe('profile URLs are personal', () => {
+  it.each([
+    'https://www.linkedin.com/in/jane-doe-123/',
+    'https://uk.linkedin.com/in/jane-doe',
+    'linkedin.com/in/jane-doe',
+    'www.facebook.com/jane.doe',
+    'https://m.facebook.com/jane.doe',
+    'https://twitter.com/janedoe',
+    'https://x.com/janedoe',
+    'https://www.instagram.com/janedoe/',
+    'https://github.com/janedoe',
+    'github.com/janedoe',
+    'https://orcid.org/0000-0002-1825-0097',
+    'https://www.researchgate.net/profile/Jane-Doe',
+    'https://mastodon.social/@janedoe',
+    'https://medium.com/@janedoe/my-post-1234',
+    'https://www.youtube.com/@janedoe',
+    'https://www.cs.example.edu/~jdoe/',
+    'https://t.me/janedoe',
+  ])('%s', (url) => {
+    const { text, counts } = redactOnce(`see ${url}, thanks`);
+    expect(text).toBe('see [REDACTED:url], thanks');
+    expect(counts.url).toBe(1);
+  });
+
+  it.each([
+    'https://github.com/pandas-dev/pandas',
+    'https://www.npmjs.com/package/@types/node',
+    'https://www.linkedin.com/company/example',
+    'https://docs.python.org/3/library/csv.html',
+    'netflix.com/browse',
+  ])('a page that names no person stays: %s', (url) => {
+    expect(redactOnce(`see ${url} now`).text).toBe(`see ${url} now`);
+  });
+});
+
 describe('redaction', () => {
   it('redacts emails and counts them', () => {
     const { text, counts } = redactOnce('Write to jane.doe+study@uni-example.ac.uk or BOB@EXAMPLE.COM.');

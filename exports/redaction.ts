@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import { BARE_PROFILE_RE, urlIsPersonal } from './personalUrls';
 
 /**
  * Redaction of personal data in free text before it enters a science file.
@@ -6,6 +7,8 @@ import { isIPv4, isIPv6 } from 'node:net';
  * Each hit becomes `[REDACTED:<kind>]` and is counted per kind; the counts go into manifest.json.
  * Order matters: URLs first (an email or id inside a URL is one URL hit), then exact identity
  * strings (platform ids, URL parameters recorded at session start), then emails, IPs, phones.
+ * A URL is personal when it carries a personal parameter or credentials, or when it is a profile page
+ * (linkedin.com/in/…, facebook.com/…, github.com/<user>, https://host/@user, https://host/~user, …).
  * The rules are deliberately conservative: a false positive costs a few characters of text,
  * a false negative leaks a participant.
  */
@@ -24,10 +27,6 @@ export function addRedactionCounts(into: RedactionCounts, from: RedactionCounts)
 
 const marker = (kind: RedactionKind) => `[REDACTED:${kind}]`;
 
-/** Query/fragment parameter names that carry a person or a credential (case-insensitive). */
-const PERSONAL_PARAM =
-  /^(prolific_?pid|study_?id|session_?id|participant(_?id)?|worker_?id|assignment_?id|hit_?id|pid|uid|user(_?id|name)?|e-?mail|mail|token|access_?token|auth\w*|api_?key|key|secret|sig(nature)?|code|password|pwd|pass|phone|tel|id|\w*token|\w*session\w*|\w*email\w*|\w*_id|\w*Id)$/i;
-
 /** Identity strings shorter than this are not matched: "1" or "ab" would shred ordinary text. */
 export const MIN_IDENTITY_LENGTH = 4;
 
@@ -42,23 +41,6 @@ const IPV6_CANDIDATE_RE = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{0
 const PHONE_CANDIDATE_RE = /(?<![\w+.\-/])(?:\+ ?\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,14}(?:[ .-]\d{1,8}){0,5}(?![\w]|[.-]\d)/g;
 const DATE_LIKE = /^(\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
 const US_SPACED = /^\d{3} \d{3} \d{4}$/;
-
-function urlCarriesPersonalToken(raw: string): boolean {
-  // Trailing punctuation belongs to the sentence; "&amp;" is an HTML-escaped "&" (copied from a page's source).
-  const trimmed = raw.replace(/[.,;:!?)\]]+$/, '').replace(/&amp;/gi, '&');
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
-  } catch {
-    return /[?&#](\w+)=/.test(trimmed); // unparsable but has parameters: be safe
-  }
-  const names = [...url.searchParams.keys()];
-  const hash = url.hash.replace(/^#/, '');
-  if (hash.includes('=')) names.push(...new URLSearchParams(hash).keys());
-  if (names.some((n) => PERSONAL_PARAM.test(n))) return true;
-  if (url.username || url.password) return true;
-  return false;
-}
 
 function looksLikePhone(candidate: string): boolean {
   const digits = candidate.replace(/\D/g, '').length;
@@ -140,15 +122,19 @@ export class IdentityMatcher {
     return 0;
   }
 
-  /** Replaces every occurrence; returns the new text and how many were replaced. */
-  replace(text: string, replacement: string): { text: string; hits: number } {
-    if (this.count === 0 || text.length < MIN_IDENTITY_LENGTH) return { text, hits: 0 };
+  /**
+   * Replaces every occurrence (of this matcher's values or `also`'s, the longest at each position);
+   * returns the new text and how many were replaced.
+   */
+  replace(text: string, replacement: string, also?: IdentityMatcher): { text: string; hits: number } {
+    const extra = also && also.count > 0 ? also : undefined;
+    if ((this.count === 0 && !extra) || text.length < MIN_IDENTITY_LENGTH) return { text, hits: 0 };
     const lower = lowerSameLength(text);
     let out = '';
     let hits = 0;
     let last = 0;
     for (let i = 0; i + MIN_IDENTITY_LENGTH <= lower.length; ) {
-      const length = this.matchAt(lower, i);
+      const length = extra ? Math.max(this.matchAt(lower, i), extra.matchAt(lower, i)) : this.matchAt(lower, i);
       if (length > 0) {
         out += text.slice(last, i) + replacement;
         i += length;
@@ -165,11 +151,17 @@ export interface Redactor {
   redact(text: string): string;
   /** Redacts every string inside a JSON value (keys kept, numbers/booleans untouched). */
   redactJson(value: unknown): unknown;
+  /**
+   * A redactor for one session's text: also redacts that session's own identity strings (`own`, e.g. its
+   * URL parameter values), adding to the same counts.
+   */
+  forSession(own: IdentityMatcher): Redactor;
   readonly counts: RedactionCounts;
 }
 
-export function createRedactor(identities: IdentityMatcher = new IdentityMatcher()): Redactor {
-  const counts = emptyRedactionCounts();
+export function createRedactor(identities: IdentityMatcher = new IdentityMatcher(), shared?: { counts: RedactionCounts; own: IdentityMatcher }): Redactor {
+  const counts = shared?.counts ?? emptyRedactionCounts();
+  const own = shared?.own;
 
   function replaceAll(text: string, re: RegExp, kind: RedactionKind, accept: (m: string) => boolean): string {
     return text.replace(re, (m) => {
@@ -182,14 +174,14 @@ export function createRedactor(identities: IdentityMatcher = new IdentityMatcher
   function redact(text: string): string {
     if (text.length === 0) return text;
     const redactUrl = (m: string) => {
-      if (!urlCarriesPersonalToken(m)) return m;
+      if (!urlIsPersonal(m)) return m;
       counts.url++;
       // keep sentence punctuation that the URL pattern swallowed
       const tail = /[.,;:!?)\]]+$/.exec(m)?.[0] ?? '';
       return marker('url') + tail;
     };
-    let out = text.replace(URL_RE, redactUrl).replace(BARE_URL_RE, redactUrl);
-    const ids = identities.replace(out, marker('identity'));
+    let out = text.replace(URL_RE, redactUrl).replace(BARE_URL_RE, redactUrl).replace(BARE_PROFILE_RE, redactUrl);
+    const ids = identities.replace(out, marker('identity'), own);
     counts.identity += ids.hits;
     out = ids.text;
     out = replaceAll(out, EMAIL_RE, 'email', () => true);
@@ -207,5 +199,5 @@ export function createRedactor(identities: IdentityMatcher = new IdentityMatcher
     return value;
   }
 
-  return { redact, redactJson, counts };
+  return { redact, redactJson, counts, forSession: (sessionOwn) => createRedactor(identities, { counts, own: sessionOwn }) };
 }

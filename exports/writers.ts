@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { Transform, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
+import { formulaSafeCell } from './spreadsheetCells';
 
 /**
  * Streaming writers for dataset files. Each `write` waits for the stream to drain when its buffer
@@ -73,8 +74,11 @@ function csvCell(value: unknown): string | number {
   return String(value);
 }
 
-/** Writes a CSV with the given header (always written, also for zero rows). Rows are objects keyed by column. */
-export function csvWriter(path: string, columns: readonly string[]): RowWriter<Record<string, unknown>> {
+/**
+ * Writes a CSV with the given header (always written, also for zero rows). Rows are objects keyed by column.
+ * Cells are formula-neutralised (formulaSafeCell); `numericColumns` names the integer/number columns.
+ */
+export function csvWriter(path: string, columns: readonly string[], numericColumns: ReadonlySet<string> = new Set()): RowWriter<Record<string, unknown>> {
   const { tap, file } = openSink(path);
   const stringifier = stringify({ header: true, columns: [...columns], eof: true, record_delimiter: '\n' });
   stringifier.pipe(tap);
@@ -82,7 +86,7 @@ export function csvWriter(path: string, columns: readonly string[]): RowWriter<R
   return {
     async write(row) {
       const record: Record<string, string | number> = {};
-      for (const c of columns) record[c] = csvCell(row[c]);
+      for (const c of columns) record[c] = formulaSafeCell(csvCell(row[c]), numericColumns.has(c));
       rows++;
       await writeWithBackpressure(stringifier, record);
     },

@@ -23,7 +23,7 @@ import type { StudyStatus } from '../common/http';
 import { attachParticipantSockets, sessionRoom, type ParticipantServer } from './socket/handlers';
 import { participantRoutes } from './http/participantRoutes';
 import { finalErrorHandler } from './http/errorHandler';
-import { handshakeOriginAllowed } from './socket/origin';
+import { handshakeOriginAllowed, type TrustProxyFn } from './socket/origin';
 import { createLogger } from './logger';
 import { mountOptionalExtensions } from './extensions';
 import { DEFAULT_TRUST_PROXY, TrustProxySetting, type TrustProxy } from './trustProxy';
@@ -131,7 +131,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const io: ParticipantServer = new Server(httpServer, {
     maxHttpBufferSize: 1_000_000,
     serveClient: false,
-    allowRequest: (req, callback) => callback(null, handshakeOriginAllowed(req)),
+    allowRequest: (req, callback) => callback(null, handshakeOriginAllowed(req, app.get('trust proxy fn') as TrustProxyFn)),
   });
 
   const providerThread = options.providerThread === true ? new ProviderThread(log) : undefined;

@@ -18,15 +18,16 @@ export interface Dataset {
 /**
  * Loads a dataset directory in the export layout: sessions.csv (required), quality.csv (judge output,
  * overrides quality), annotations.csv (optional), messages.jsonl (for counts when sessions.csv lacks them).
- * Pilot sessions are left out (with their rows in the other files) unless `includePilot`.
+ * Pilot sessions are left out (with their rows in the other files) unless `includePilot`, and visits that
+ * never answered the consent unless `includeUnconsented`.
  */
-export function loadDataset(dir: string, options: { includePilot?: boolean } = {}): Dataset {
+export function loadDataset(dir: string, options: { includePilot?: boolean; includeUnconsented?: boolean } = {}): Dataset {
   const sessionsPath = join(dir, 'sessions.csv');
   if (!existsSync(sessionsPath)) throw new DatasetError('sessions.csv', null, null, `not found in ${dir}`);
   const sessions = readSessionsFile(sessionsPath, options);
   const index = new Map<string, number>();
   sessions.ids.forEach((id, i) => index.set(id, i));
-  for (const id of sessions.excludedPilotIds) index.set(id, EXCLUDED_SESSION);
+  for (const id of [...sessions.excludedPilotIds, ...sessions.excludedUnconsentedIds]) index.set(id, EXCLUDED_SESSION);
 
   let countsSource: Dataset['countsSource'] = 'sessions.csv';
   if (sessions.countsPresent.length < COUNT_COLUMNS.length) {

@@ -20,6 +20,11 @@ export interface SessionTable {
   likert: Float64Array[];
   /** Sessions with is_pilot = true that were left out (analysis without --include-pilot). */
   excludedPilotIds: string[];
+  /**
+   * Visits that never answered the consent (empty consented_at, status not declined: in an export made with
+   * --include-unconsented) that were left out (analysis without --include-unconsented).
+   */
+  excludedUnconsentedIds: string[];
 }
 
 const rowSchema = z.object({
@@ -41,7 +46,7 @@ const rowSchema = z.object({
  * Each row is checked with plain tests that mirror the zod cell schemas (fast for 100k rows); when a row
  * fails them, the zod row schema is run on it to produce the error message.
  */
-export function readSessionsFile(path: string, options: { includePilot?: boolean } = {}): SessionTable {
+export function readSessionsFile(path: string, options: { includePilot?: boolean; includeUnconsented?: boolean } = {}): SessionTable {
   const file = basename(path);
   let rows: string[][] = [];
   let lines: number[] = [];
@@ -68,16 +73,26 @@ export function readSessionsFile(path: string, options: { includePilot?: boolean
   for (const name of ['session_id', 'task']) {
     if (!head.includes(name)) throw new DatasetError(file, 1, name, `missing required column (header has: ${head.join(', ')})`);
   }
-  // Pilot sessions (an export made with --include-pilot) are left out unless asked for, as everywhere else.
-  const excludedPilotIds: string[] = [];
-  const pilotIndex = head.indexOf('is_pilot');
-  if (pilotIndex >= 0 && !options.includePilot) {
+  /** Drops the rows `leaveOut` picks, returning their session ids. */
+  const dropRows = (leaveOut: (raw: string[]) => boolean): string[] => {
     const idColumn = head.indexOf('session_id');
-    const keep = rows.map((raw) => !PILOT_TRUE.test((raw[pilotIndex] ?? '').trim()));
-    rows.forEach((raw, r) => keep[r] || excludedPilotIds.push((raw[idColumn] ?? '').trim()));
+    const keep = rows.map((raw) => !leaveOut(raw));
+    const dropped: string[] = [];
+    rows.forEach((raw, r) => keep[r] || dropped.push((raw[idColumn] ?? '').trim()));
     rows = rows.filter((_, r) => keep[r]);
     lines = lines.filter((_, r) => keep[r]);
-  }
+    return dropped;
+  };
+  // Pilot sessions (an export made with --include-pilot) are left out unless asked for, as everywhere else.
+  const pilotIndex = head.indexOf('is_pilot');
+  const excludedPilotIds = pilotIndex >= 0 && !options.includePilot ? dropRows((raw) => PILOT_TRUE.test((raw[pilotIndex] ?? '').trim())) : [];
+  // So are visits that never answered the consent (an export made with --include-unconsented); a decline is an answer.
+  const consentedIndex = head.indexOf('consented_at');
+  const statusIndex = head.indexOf('status');
+  const excludedUnconsentedIds =
+    consentedIndex >= 0 && statusIndex >= 0 && !options.includeUnconsented
+      ? dropRows((raw) => (raw[consentedIndex] ?? '').trim() === '' && (raw[statusIndex] ?? '').trim() !== 'declined')
+      : [];
   const countsPresent = COUNT_COLUMNS.filter((c) => head.includes(c));
   const qualityIndex = head.indexOf('quality');
   const conditionIndex = head.indexOf('condition');
@@ -109,6 +124,7 @@ export function readSessionsFile(path: string, options: { includePilot?: boolean
     likertItems: likertColumns.map((h) => h.slice('likert_'.length)),
     likert: likertColumns.map(() => new Float64Array(n)),
     excludedPilotIds,
+    excludedUnconsentedIds,
   };
   const seen = new Map<string, number>();
   const fail = (raw: string[], line: number): never => {

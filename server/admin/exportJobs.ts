@@ -56,6 +56,7 @@ export class ExportJobs {
         outDir: dir,
         includePilot: input.includePilot,
         includeIdentities: input.includeIdentities,
+        ...(study ? { freeText: study.export.free_text } : {}),
         ...(survey ? { survey } : {}),
         onProgress: input.onProgress,
       });

@@ -8,6 +8,7 @@ import { JoinRequest, MAX_UPLOAD_BYTES, UploadQuery } from '../../common/http';
 import { Slug } from '../../common/ids';
 import { joinStudy, studyPublic } from '../services/join';
 import { loadSession, type ServiceContext } from '../services/context';
+import { materialPathProblem } from '../services/config';
 import { sessionForToken } from '../services/participantTokens';
 import { sanitizeFileName, storeUpload, uploadFile } from '../services/uploads';
 import { sendError, sendFail, sendOk, sendZodFail } from './respond';
@@ -136,21 +137,33 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
       const s = loadSession(ctx, sessionId);
       const material = s.task.materials.find((m) => m.name === req.params.name);
       if (!material) return sendFail(res, 'not_found', `no material "${req.params.name}" in this task`);
-      const abs = path.resolve(s.study.dir, material.path);
-      if (!fs.existsSync(abs)) return sendFail(res, 'not_found', 'material file missing on the server');
+      // Checked again now: the file may have been replaced by a link to outside studies/ since start-up.
+      const problem = materialPathProblem(s.study.dir, material.path);
+      if (problem) {
+        log.warn({ material: material.name, problem }, 'material not served');
+        return sendFail(res, 'not_found', 'material file missing on the server');
+      }
+      const abs = fs.realpathSync(path.resolve(s.study.dir, material.path));
       res.set('Cache-Control', 'private, no-store').attachment(material.name).sendFile(abs);
     } catch (err) {
       sendError(res, err, log, 'material');
     }
   });
 
-  // Too-large bodies (express.raw / express.json limits) become a clear envelope.
+  // Too-large bodies become a clear envelope stating the limit of the route that refused them (body-parser's `limit`).
   router.use((err: unknown, _req: Request, res: Response, next: (err?: unknown) => void) => {
-    const e = err as { type?: string; status?: number };
-    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', `the request body is too large (upload at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`);
+    const e = err as { type?: string; status?: number; limit?: number };
+    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', `the request body is too large (at most ${byteSize(e.limit ?? MAX_UPLOAD_BYTES)})`);
     if (e?.type === 'entity.parse.failed') return sendFail(res, 'invalid_input', 'the request body is not valid JSON');
     next(err);
   });
 
   return router;
+}
+
+/** 32768 → "32 KB", 5242880 → "5 MB" (binary units, as the limits are set). */
+function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
 }

@@ -40,13 +40,14 @@ export function judgeTasksOf(study: { tasks: readonly Task[] }): StudyTaskDefini
  */
 export function readStudySessions(store: Store, studyId: string, tasks: readonly StudyTaskDefinition[] = []): SessionMaterial[] {
   const taskById = new Map(tasks.map((t) => [t.id, t]));
-  const { redact } = openStudyRedactor(store.file, studyId);
+  const studyRedactor = openStudyRedactor(store.file, studyId);
   const dataDir = dirname(store.file);
   return store.sessions.listByStudy(studyId).map((session) => {
     const versions = store.artifacts.listVersions(session.id);
     const latest = versions[versions.length - 1];
     const task = taskById.get(session.taskId);
     const fieldLabels = task?.fieldLabels ?? {};
+    const { redact } = studyRedactor.forSessionId(session.id);
     const utterances = store.messages
       .listForSession(session.id)
       .map((m, turn) => ({ turn, speaker: m.role === 'user' ? ('user' as const) : ('agent' as const), text: redact(m.text), messageId: m.id }))

@@ -186,4 +186,74 @@ describe('loadConfig', () => {
     expect(err!.problems.map((p) => path.basename(p.file)).sort()).toEqual(['travel-planning.yaml', 'travel-post.yaml']);
     expect(err!.message).toMatch(/travel-planning\.yaml:\d+: title:/);
   });
+
+  it('refuses two files for one study id (x.yaml and x.yml), naming both', () => {
+    const dirs = workspace((d) => fs.copyFileSync(path.join(d.studiesDir, 'visualization.yaml'), path.join(d.studiesDir, 'visualization.yml')));
+    const problems = problemsOf(dirs);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/two files for the id "visualization"/);
+    expect(problems[0]!.message).toContain('visualization.yaml');
+    expect(problems[0]!.message).toContain('visualization.yml');
+  });
+
+  it('refuses two files for one survey id too', () => {
+    const dirs = workspace((d) => fs.copyFileSync(path.join(d.surveysDir, 'travel-post.yaml'), path.join(d.surveysDir, 'travel-post.yml')));
+    expect(problemsOf(dirs)[0]!.message).toMatch(/two files for the id "travel-post": .*travel-post\.yaml.*travel-post\.yml/);
+  });
+
+  it('reports a YAML alias bomb as "<file>: too many aliases", with no stack trace', () => {
+    // Each level doubles: 2^20 copies of "lol" if expanded. The yaml library's alias cap stops it.
+    const levels = ['a0: &a0 [lol, lol]', ...Array.from({ length: 20 }, (_, i) => `a${i + 1}: &a${i + 1} [*a${i}, *a${i}]`)];
+    const dirs = workspace((d) => fs.writeFileSync(path.join(d.studiesDir, 'bomb.yaml'), levels.join('\n') + '\n'));
+    let err: unknown;
+    try {
+      loadConfig(dirs);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const [p, ...rest] = (err as ConfigError).problems;
+    expect(rest).toEqual([]);
+    expect(p).toMatchObject({ field: '', message: 'too many aliases' });
+    expect(p!.file).toMatch(/bomb\.yaml$/);
+    expect((err as ConfigError).message).toMatch(/bomb\.yaml: too many aliases/);
+    expect((err as ConfigError).message).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a material that is a symlink pointing outside the studies directory', () => {
+    const outside = path.join(os.tmpdir(), `tandem-secret-${process.pid}.txt`);
+    fs.writeFileSync(outside, 'root:x:0:0\n');
+    try {
+      const dirs = workspace((d) => {
+        const link = path.join(d.studiesDir, 'materials', 'visualization', 'study_habits.csv');
+        fs.rmSync(link);
+        fs.symlinkSync(outside, link);
+      });
+      expect(problemsOf(dirs)[0]).toMatchObject({ field: 'tasks.0.materials.0.path', message: 'must stay inside the studies directory (it is a link to a file outside)' });
+    } finally {
+      fs.rmSync(outside, { force: true });
+    }
+  });
+
+  it('accepts a material symlink that stays inside the studies directory, and a studies directory reached through a link', () => {
+    const dirs = workspace((d) => {
+      const dir = path.join(d.studiesDir, 'materials', 'visualization');
+      fs.renameSync(path.join(dir, 'study_habits.csv'), path.join(dir, 'real.csv'));
+      fs.symlinkSync('real.csv', path.join(dir, 'study_habits.csv'));
+    });
+    const linked = `${dirs.studiesDir}-link`;
+    fs.symlinkSync(dirs.studiesDir, linked);
+    temps.push(linked);
+    expect(loadConfig({ ...dirs, studiesDir: linked }).studies.has('visualization')).toBe(true);
+  });
+
+  it('reads export.free_text (default omitted) and names the field of a bad value', () => {
+    expect(loadConfig({ studiesDir: STUDIES, surveysDir: SURVEYS }).studies.get('visualization')!.export.free_text).toBe('omitted');
+    const redacted = workspace((d) => fs.appendFileSync(path.join(d.studiesDir, 'visualization.yaml'), 'export:\n  free_text: redacted\n'));
+    expect(loadConfig(redacted).studies.get('visualization')!.export.free_text).toBe('redacted');
+    const bad = workspace((d) => fs.appendFileSync(path.join(d.studiesDir, 'visualization.yaml'), 'export:\n  free_text: kept\n'));
+    const [p] = problemsOf(bad);
+    expect(p).toMatchObject({ field: 'export.free_text', line: lineOf(path.join(bad.studiesDir, 'visualization.yaml'), 'free_text: kept') });
+    expect(p!.message).toMatch(/redacted|omitted/);
+  });
 });

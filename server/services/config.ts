@@ -46,7 +46,7 @@ interface ParsedFile<T> {
 }
 
 function parseYamlFile<T>(file: string, schema: z.ZodType<T>, problems: ConfigProblem[], display: string): ParsedFile<T> | null {
-  const id = path.basename(file).replace(/\.ya?ml$/, '');
+  const id = idOfFile(file);
   const idCheck = Slug.safeParse(id);
   if (!idCheck.success) {
     problems.push({ file: display, line: null, field: '', message: `file name "${id}" is not a valid id: ${idCheck.error.issues[0]?.message}` });
@@ -61,13 +61,41 @@ function parseYamlFile<T>(file: string, schema: z.ZodType<T>, problems: ConfigPr
   return { id, value: result.data, hash: crypto.createHash('sha256').update(text).digest('hex'), lineOf: result.lineOf };
 }
 
-function yamlFiles(dir: string): string[] {
+const idOfFile = (file: string) => path.basename(file).replace(/\.ya?ml$/, '');
+
+/**
+ * The YAML files of a directory. Two files for one id (`x.yaml` and `x.yml`) would let one silently win:
+ * both are reported, naming both, and neither is loaded.
+ */
+function yamlFiles(dir: string, problems: ConfigProblem[], rel: (f: string) => string): string[] {
   if (!fs.existsSync(dir)) throw new ConfigError([{ file: dir, line: null, field: '', message: 'directory does not exist' }]);
-  return fs
+  const files = fs
     .readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f))
     .sort()
     .map((f) => path.join(dir, f));
+  const byId = new Map<string, string[]>();
+  for (const f of files) byId.set(idOfFile(f), [...(byId.get(idOfFile(f)) ?? []), f]);
+  return files.filter((f) => {
+    const same = byId.get(idOfFile(f))!;
+    if (same.length === 1) return true;
+    if (same[0] === f)
+      problems.push({ file: rel(f), line: null, field: '', message: `two files for the id "${idOfFile(f)}": ${same.map(rel).join(' and ')}; keep one` });
+    return false;
+  });
+}
+
+/**
+ * Why a material path is not a file inside the studies directory, or null when it is. The check is made
+ * on the real paths (symlinks resolved) too: a link inside studies/ to /etc/passwd passes a check on names.
+ */
+export function materialPathProblem(root: string, materialPath: string): string | null {
+  const abs = path.resolve(root, materialPath);
+  if (!abs.startsWith(root + path.sep)) return 'must stay inside the studies directory';
+  if (!fs.existsSync(abs) || !fs.statSync(abs).isFile()) return `file not found: ${path.relative(process.cwd(), abs) || abs}`;
+  const realRoot = fs.realpathSync(root);
+  if (!fs.realpathSync(abs).startsWith(realRoot + path.sep)) return 'must stay inside the studies directory (it is a link to a file outside)';
+  return null;
 }
 
 /**
@@ -109,13 +137,13 @@ export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubri
   const rubricsSeen = new Map<string, ConfigProblem[] | 'missing'>();
 
   const surveys = new Map<string, LoadedSurvey>();
-  for (const file of yamlFiles(dirs.surveysDir)) {
+  for (const file of yamlFiles(dirs.surveysDir, problems, rel)) {
     const parsed = parseYamlFile(file, Survey, problems, rel(file));
     if (parsed) surveys.set(parsed.id, { ...parsed.value, id: parsed.id });
   }
 
   const studies = new Map<string, StudyDefinition>();
-  for (const file of yamlFiles(dirs.studiesDir)) {
+  for (const file of yamlFiles(dirs.studiesDir, problems, rel)) {
     const parsed = parseYamlFile(file, Study, problems, rel(file));
     if (!parsed) continue;
     const study = parsed.value;
@@ -128,13 +156,10 @@ export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubri
     const root = path.resolve(dirs.studiesDir);
     study.tasks.forEach((task, t) =>
       task.materials.forEach((m, i) => {
-        const abs = path.resolve(root, m.path);
         const field = ['tasks', t, 'materials', i, 'path'];
-        if (!abs.startsWith(root + path.sep)) {
-          problems.push({ file: rel(file), line: at(field), field: field.join('.'), message: 'must stay inside the studies directory' });
-          ok = false;
-        } else if (!fs.existsSync(abs) || !fs.statSync(abs).isFile()) {
-          problems.push({ file: rel(file), line: at(field), field: field.join('.'), message: `file not found: ${rel(abs)}` });
+        const problem = materialPathProblem(root, m.path);
+        if (problem) {
+          problems.push({ file: rel(file), line: at(field), field: field.join('.'), message: problem });
           ok = false;
         }
       }),

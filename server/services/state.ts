@@ -1,4 +1,5 @@
 import type { SessionState, ChatMessageView, UploadView } from '../../common/session';
+import { publicSurveyItem } from '../../common/survey';
 import { completionRedirectUrl, type CompletionOutcome } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { MessageRow } from '../db/repositories/messages';
@@ -89,7 +90,7 @@ export function buildSessionState(ctx: ServiceContext, sessionId: string, inFlig
     draft: draft ? { fields: draft.fields, savedAt: draft.savedAt } : null,
     uploads: store.uploads.listForSession(sessionId).map(uploadView),
     artifactVersions: store.artifacts.listVersions(sessionId).map((v) => ({ version: v.version, fields: v.fields, submittedAt: v.submittedAt })),
-    survey: { id: survey.id, title: survey.title, ...(survey.intro !== undefined ? { intro: survey.intro } : {}), items: survey.items },
+    survey: { id: survey.id, title: survey.title, ...(survey.intro !== undefined ? { intro: survey.intro } : {}), items: survey.items.map(publicSurveyItem) },
     surveySubmitted: store.surveyAnswers.hasAnswers(sessionId),
     completion: outcome && code ? { outcome, code, redirectUrl: completionRedirectUrl(study.completion, code) } : null,
   };

@@ -116,6 +116,32 @@ describe('export and withdraw command lines', () => {
     }
   });
 
+  it('leaves out visits that never answered the consent unless --include-unconsented, and says how many', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tandem-cli-'));
+    seed(dataDir);
+    const store = openStore(dataDir);
+    seedSession(store, dataDir, 'demo', { platformUserId: 'bare-visit-no-consent', consented: false });
+    store.close();
+    const rowsOf = (dir: string) => parse(readFileSync(join(dir, 'sessions.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+
+    const byDefault = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'consented')], dataDir);
+    expect(byDefault.code, byDefault.stderr).toBe(0);
+    expect(byDefault.stdout).toMatch(/: 2 sessions, .*; 1 visits that never answered the consent left out/);
+    expect(rowsOf(join(dataDir, 'consented')).every((r) => r.consented_at !== '')).toBe(true);
+    expect(JSON.parse(readFileSync(join(dataDir, 'consented', 'manifest.json'), 'utf8'))).toMatchObject({
+      filters: { include_unconsented: false },
+      counts: { sessions: 2, excluded_unconsented_sessions: 1 },
+    });
+
+    const all = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'all'), '--include-unconsented'], dataDir);
+    expect(all.code, all.stderr).toBe(0);
+    expect(rowsOf(join(dataDir, 'all')).map((r) => r.consented_at === '').sort()).toEqual([false, false, true]);
+    expect(JSON.parse(readFileSync(join(dataDir, 'all', 'manifest.json'), 'utf8'))).toMatchObject({
+      filters: { include_unconsented: true },
+      counts: { sessions: 3, excluded_unconsented_sessions: 0 },
+    });
+  });
+
   it('rejects bad flags with a message naming the flag', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tandem-cli-'));
     seed(dataDir);

@@ -24,12 +24,14 @@ export function artifactValues(state: SessionState, uploads: Record<string, stri
   return values;
 }
 
-/** Valid answers: attention checks right, Likert random, required text filled. */
+/**
+ * Valid answers: Likert and attention checks random, required text filled. The browser never learns an
+ * attention check's expected answer (the server scores it), so a simulated participant cannot aim for it.
+ */
 export function surveyAnswers(state: SessionState, random: () => number): SurveyAnswers {
   const answers: SurveyAnswers = {};
   for (const item of state.survey.items) {
-    if (item.kind === 'attention_check') answers[item.id] = item.expected;
-    else if (item.kind === 'likert') answers[item.id] = 1 + Math.floor(random() * item.points);
+    if (item.kind === 'likert' || item.kind === 'attention_check') answers[item.id] = 1 + Math.floor(random() * item.points);
     else if (item.required || random() < 0.5) answers[item.id] = 'Simulated free-text answer.';
   }
   return answers;

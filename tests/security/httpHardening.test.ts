@@ -69,6 +69,14 @@ describe('bad request bodies', () => {
     }
   });
 
+  it('a 1 MB /api/join body is told the real limit of that route (32 KB), not the upload limit', async () => {
+    const res = await post('/api/join', JSON.stringify({ studyId: 'visualization', params: { a: 'y'.repeat(1024 * 1024) } }));
+    expect(res.status).toBe(413);
+    expect(res.json).toMatchObject({ ok: false, error: { code: 'too_large' } });
+    expect(res.json.error.message).toMatch(/at most 32 KB/);
+    expect(res.json.error.message).not.toMatch(/upload|5 MB/);
+  });
+
   it('never copies a request body into the server log (a half-typed password stays out of it)', async () => {
     const secret = 'MyRealPassw0rd-do-not-log';
     await post('/api/admin/login', `{"password": "${secret}`);

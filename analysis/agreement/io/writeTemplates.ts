@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Utterance } from './readMessagesJsonl';
+import { formulaSafeCell } from '../../../exports/spreadsheetCells';
 
 /**
  * Ratings template for human raters: one row per session with an empty score, in the columns that
@@ -14,14 +15,15 @@ export function ratingsTemplate(sessions: readonly { session_id: string; task?: 
 
 /**
  * Annotation template: one row per utterance (session_id, turn, speaker, text) with empty friction
- * and grounding, readable by readLabelsCsv once filled in (`text` is ignored on import).
+ * and grounding, readable by readLabelsCsv once filled in (`text` is ignored on import; a formula-leading
+ * text gets a leading quote, so a rater's spreadsheet shows it as text).
  */
 export function labelsTemplate(
   utterances: readonly (Omit<Utterance, 'text'> & { text?: string })[],
   rater = '',
 ): string {
   return stringify(
-    utterances.map((u) => ({ session_id: u.session_id, turn: u.turn, speaker: u.speaker, text: u.text ?? '', friction: '', grounding: '', rater })),
+    utterances.map((u) => ({ session_id: u.session_id, turn: u.turn, speaker: u.speaker, text: formulaSafeCell(u.text ?? '', false), friction: '', grounding: '', rater })),
     { header: true, columns: ['session_id', 'turn', 'speaker', 'text', 'friction', 'grounding', 'rater'] },
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { SessionState } from '../../../common/session';
-import { checkSurveyAnswers, type SurveyAnswers, type SurveyItem } from '../../../common/survey';
+import { checkSurveyAnswers, type PublicSurveyItem, type SurveyAnswers } from '../../../common/survey';
 import { messageOf } from '../../socket/errors';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
 import { LikertItem } from '../survey/LikertItem';
@@ -26,7 +26,7 @@ function useStoredAnswers(sessionId: string) {
   return [answers, setAnswers] as const;
 }
 
-const isRequired = (item: SurveyItem) => item.kind === 'attention_check' || item.required;
+const isRequired = (item: PublicSurveyItem) => item.kind === 'attention_check' || item.required;
 const isEmpty = (value: SurveyAnswers[string] | undefined) => value === undefined || (typeof value === 'string' && value.trim() === '');
 
 /** The post-task survey: Likert items as radio groups, free text, required checks before sending. */

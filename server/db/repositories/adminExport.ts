@@ -19,6 +19,8 @@ export interface ExportSessionRow {
   status: string;
   isPilot: boolean;
   createdAt: number;
+  /** When consent was accepted; null for a visit that declined or never answered. */
+  consentedAt: number | null;
   submittedAt: number | null;
   userTokens: number;
   agentTokens: number;
@@ -97,6 +99,7 @@ interface RawSession {
   status: string;
   is_pilot: number;
   created_at: number;
+  consented_at: number | null;
   submitted_at: number | null;
   user_tokens: number;
   agent_tokens: number;
@@ -195,7 +198,7 @@ export class ExportReader {
   *sessions(studyId: string, includePilot: boolean): Generator<ExportSessionRow> {
     const quality = this.hasJudgeQuality ? '(SELECT q.quality FROM judge_quality q WHERE q.session_id = s.id)' : 'NULL';
     const stmt = this.db.prepare(`
-      SELECT s.id, s.task_id, s.condition_id, s.status, s.is_pilot, s.created_at, s.submitted_at,
+      SELECT s.id, s.task_id, s.condition_id, s.status, s.is_pilot, s.created_at, s.consented_at, s.submitted_at,
         (SELECT COALESCE(SUM(m.tokens), 0) FROM messages m WHERE m.session_id = s.id AND m.role = 'user') AS user_tokens,
         (SELECT COALESCE(SUM(m.tokens), 0) FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant') AS agent_tokens,
         (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'user') AS user_turns,
@@ -220,6 +223,7 @@ export class ExportReader {
         status: r.status,
         isPilot: r.is_pilot === 1,
         createdAt: r.created_at,
+        consentedAt: r.consented_at,
         submittedAt: r.submitted_at,
         userTokens: r.user_tokens,
         agentTokens: r.agent_tokens,
