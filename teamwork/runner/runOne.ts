@@ -66,8 +66,8 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
   let round = 0;
   let played = 0;
 
-  const push = (m: Omit<RunMessage, 'seq' | 'session_id' | 'created_at' | 'tokens'>): RunMessage => {
-    const message: RunMessage = { session_id: runId, seq: transcript.length, created_at: new Date().toISOString(), tokens: countTokens(m.text), ...m };
+  const push = (m: Partial<RunMessage> & Pick<RunMessage, 'speaker' | 'role' | 'text'>): RunMessage => {
+    const message = { session_id: runId, seq: transcript.length, created_at: new Date().toISOString(), tokens: countTokens(m.text), ...m } as RunMessage;
     transcript.push(message);
     return message;
   };
@@ -109,7 +109,7 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
         if (index === null) continue;
         done.add(index);
         const text = mate.lines[index]!.text;
-        push({ round, speaker: mate.name, seat: 'teammate', role: 'user', text, model: null, line: index } as RunMessage);
+        push({ round, speaker: mate.name, seat: 'teammate', role: 'user', text, model: null, line: index });
         posts.push({ speaker: mate.name, text });
       } else {
         posts.push({ speaker: mate.name, text: await partnerLine(mate, arm) });
