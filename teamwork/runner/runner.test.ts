@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpError, reply, toolCall, type FakeOpenAI, type RecordedRequest } from '../../tests/support/fakeOpenAI';
 import type { TeamworkTask } from '../../common/teamworkTask';
-import { loadTaskDir } from '../tasks/loadTasks';
+import { loadTaskDir, parseTaskText } from '../tasks/loadTasks';
 import { runOne } from './runOne';
 import { fakeContext, isJudgeRequest, startScriptedServer, subjectRound } from './testBed';
 
@@ -120,5 +120,48 @@ describe('runner against a local OpenAI-compatible server', () => {
     expect(refereeDecides.messages.some((m) => m.text.includes(FLOOD))).toBe(false);
     expect(withThird.messages.find((m) => m.seat === 'subject')!.labels).toMatchObject({ final: 'asks_specific', third: { rater: 'third', label: 'asks_specific' } });
     expect(withThird.messages.some((m) => m.text.includes(FLOOD))).toBe(true);
+  });
+
+  it('an LLM partner speaks in persona through its own model, and environment seats post at their rounds', async () => {
+    const text = `id: partner-task
+dimension: on_track
+title: Partner and clock
+source: Invented for this test; the protocol follows the Collaborative Intelligence Benchmark (Wu et al., 2026).
+brief: { alone: Decide alone., calm: Decide with Robin., test: Decide with Robin. }
+teammates:
+  - kind: llm
+    name: Robin
+    persona: { calm: You are a calm planner., test: You keep changing the subject to holidays. }
+    model: partner-x
+environment:
+  - name: Clock
+    posts: [{ round: 2, text: "5 minutes left." }]
+rounds: 3
+labels:
+  set: { on_topic: { definition: Keeps to the decision. }, other: { definition: Anything else. } }
+  sees_problem: [on_topic]
+  default: other
+check: { type: exact, expected: go }
+`;
+    const parsed = parseTaskText(text, 'partner-task.yaml');
+    expect(parsed.problems).toEqual([]);
+    fake = await startScriptedServer({
+      judge: () => 'on_topic',
+      subject: (r) => {
+        if (r.body.model === 'partner-x') return `Robin here (${r.body.messages[0].content.includes('holidays') ? 'holidays' : 'calm'})`;
+        return subjectRound(r) < 3 ? 'Let us decide.' : 'FINAL: go';
+      },
+    });
+    const { ctx, cache } = await fakeContext(fake, [parsed.task!]);
+    const run = await runOne({ task: parsed.task!, arm: 'test', seed: 3 }, ctx);
+    await cache.close();
+    const partnerCalls = fake.requests.filter((r) => r.body?.model === 'partner-x');
+    expect(partnerCalls).toHaveLength(3);
+    expect(partnerCalls[1]!.body.messages[1].content).toContain('model: Let us decide.'); // the partner hears the conversation
+    expect(partnerCalls[0]!.body.seed).toBe(3);
+    const others = run.messages.filter((m) => m.seat === 'teammate' || m.seat === 'environment').map((m) => `${m.round} ${m.speaker}: ${m.text}`);
+    expect(others).toEqual(['1 Robin: Robin here (holidays)', '2 Clock: 5 minutes left.', '2 Robin: Robin here (holidays)', '3 Robin: Robin here (holidays)']);
+    expect(run.messages.find((m) => m.speaker === 'Robin')!.model).toBe('partner-x');
+    expect(run).toMatchObject({ status: 'ok', passed: true, rounds_played: 3 });
   });
 });
