@@ -29,6 +29,8 @@ export function dimensionHeatmapSpec(cells: Array<{ model: string; dimension: st
   return {
     $schema: SCHEMA,
     title: 'Test score per dimension (gated tasks; blank = no gated task)',
+    width: { step: 72 },
+    height: { step: 26 },
     data: { values: cells.filter((c) => c.test !== null).map((c) => ({ ...c, label: c.test!.toFixed(0) })) },
     encoding: { x: { field: 'dimension', type: 'nominal', title: null }, y: { field: 'model', type: 'nominal', sort: models, title: null } },
     layer: [
