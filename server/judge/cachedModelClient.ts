@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../common/rubric';
 import type { ModelReplyCache } from '../db/repositories/judgements';
-import type { ChatMessage, CompletionResult, LlmProvider } from '../llm/provider';
+import type { ChatMessage, CompletionResult, LlmProvider, ToolChoice, ToolDefinition } from '../llm/provider';
 import { auditableMessages } from './judgeImages';
 
 export interface ProviderInfo {
@@ -32,6 +32,9 @@ export interface ModelCall {
   timeoutMs?: number;
   /** Session whose data is in the prompt; linked to the cached reply so a withdrawal can purge it. Not part of the key. */
   sessionId?: string;
+  /** Tools offered (teamwork); part of the key only when present, so keys of calls without tools are unchanged. */
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
 }
 
 export interface ModelCallOutcome {
@@ -62,6 +65,7 @@ export function modelCallKey(provider: ProviderInfo, call: ModelCall): string {
     temperature: call.temperature,
     maxTokens: call.maxTokens,
     seed: call.seed,
+    ...(call.tools !== undefined || call.toolChoice !== undefined ? { tools: call.tools ?? null, toolChoice: call.toolChoice ?? null } : {}),
   };
   return `${createHash('sha256').update(canonicalJson(determining)).digest('hex')}:${call.sampleIndex}`;
 }
@@ -114,6 +118,8 @@ export class CachedModelClient {
       seed: call.seed,
       ...(signal ? { signal } : {}),
       ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}),
+      ...(call.tools !== undefined ? { tools: call.tools } : {}),
+      ...(call.toolChoice !== undefined ? { toolChoice: call.toolChoice } : {}),
     });
     this.stats.tokensSpent += result.usage?.totalTokens ?? 0;
     if (isCompletedReply(result)) {

@@ -15,6 +15,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import type { CompletionRequest, CompletionResult, LlmProvider, ProviderError, TokenUsage } from './provider';
 import { readChatCompletionStream } from './chatCompletionStream';
+import { messageToolCalls, ToolCallAccumulator } from './toolCallDeltas';
 import { backoffDelayMs, classifyError, sleepUnlessAborted } from './retryPolicy';
 
 export interface OpenAIProviderOptions {
@@ -51,6 +52,8 @@ interface AttemptOutcome {
   aborted: boolean;
   error?: ProviderError;
   retryAfterMs?: number;
+  toolCalls?: CompletionResult['toolCalls'];
+  refusal?: string;
 }
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -116,6 +119,8 @@ export class OpenAIProvider implements LlmProvider {
       // A user abort is not a broken stream; a stream that started and then failed is.
       interrupted: !o.aborted && o.error !== undefined && o.responseStarted && request.onDelta !== undefined,
       ...(o.error && !o.aborted ? { error: o.error } : {}),
+      ...(o.toolCalls ? { toolCalls: o.toolCalls } : {}),
+      ...(o.refusal ? { refusal: o.refusal } : {}),
     });
 
     for (let attempt = 1; ; attempt++) {
@@ -163,6 +168,8 @@ export class OpenAIProvider implements LlmProvider {
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.seed !== undefined ? { seed: request.seed } : {}),
       ...(request.maxTokens !== undefined ? { [this.maxTokensField]: request.maxTokens } : {}),
+      ...(request.tools ? { tools: request.tools } : {}),
+      ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
     };
     const requestOptions = { signal: controller.signal, timeout: timeoutMs };
 
@@ -179,12 +186,14 @@ export class OpenAIProvider implements LlmProvider {
           .asResponse();
         out.responseStarted = true;
         armTimer();
+        const tools = new ToolCallAccumulator();
         await readChatCompletionStream(response, (chunk) => {
           armTimer();
           if (chunk.model) out.model = chunk.model;
           if (chunk.system_fingerprint) out.systemFingerprint = chunk.system_fingerprint;
           if (chunk.usage) out.usage = toUsage(chunk.usage);
           const choice = chunk.choices?.[0];
+          tools.add(choice?.delta);
           const delta = choice?.delta?.content;
           if (delta) {
             if (out.ttftMs === null) out.ttftMs = Math.round(performance.now() - startedAt);
@@ -199,6 +208,8 @@ export class OpenAIProvider implements LlmProvider {
           }
           if (choice?.finish_reason) out.finishReason = choice.finish_reason;
         });
+        out.toolCalls = tools.toolCalls();
+        if (tools.refusal) out.refusal = tools.refusal;
         // Why the stream ended, when it ended without an error.
         if (callbackError) throw callbackError.error;
         if (request.signal?.aborted) out.aborted = true;
@@ -214,6 +225,8 @@ export class OpenAIProvider implements LlmProvider {
         out.model = response.model || null;
         out.systemFingerprint = response.system_fingerprint ?? null;
         out.usage = response.usage ? toUsage(response.usage) : null;
+        out.toolCalls = messageToolCalls(response.choices[0]?.message);
+        if (response.choices[0]?.message?.refusal) out.refusal = response.choices[0].message.refusal;
       }
     } catch (err) {
       if (callbackError) throw callbackError.error;

@@ -26,7 +26,28 @@ export type ContentPart = TextContentPart | ImageContentPart;
  * Content is a string in the common case. A user message may instead be a list of parts (text and
  * images), which only vision-capable models accept; system and assistant messages are always text.
  */
-export type ChatMessage = { role: 'system' | 'assistant'; content: string } | { role: 'user'; content: string | ContentPart[] };
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  /** `tool_calls`: the tools the assistant called in this message (OpenAI tools API), when it called any. */
+  | { role: 'assistant'; content: string; tool_calls?: ToolCall[] }
+  | { role: 'user'; content: string | ContentPart[] }
+  /** The result of one tool call, answering the assistant message that made it. */
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A tool call as the OpenAI chat API carries it; `arguments` is the model's JSON text, unparsed (it may be malformed). */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A tool offered to the model (OpenAI `tools` entry); `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
 /** The text of a message: the string itself, or its text parts joined by blank lines (images left out). */
 export function messageText(message: ChatMessage): string {
@@ -46,6 +67,9 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Overrides the provider's default per-call timeout (ms). */
   timeoutMs?: number;
+  /** Tools offered to the model (OpenAI tools API); absent = none, and the request carries no `tools` field. */
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
 }
 
 export interface TokenUsage {
@@ -86,6 +110,10 @@ export interface CompletionResult {
   /** True when a stream started but broke before a finish reason arrived. */
   interrupted: boolean;
   error?: ProviderError;
+  /** Tool calls the model made (present only when it made some). */
+  toolCalls?: ToolCall[];
+  /** The provider's refusal message (OpenAI `refusal`), when the model declined to answer. */
+  refusal?: string;
 }
 
 export interface LlmProvider {

@@ -20,7 +20,10 @@
  * Behaviours (a string anywhere a behaviour is expected means `reply(thatString)`):
  *  - reply(text | chunks[], opts)  text split into o200k tokens (or the exact chunks given), grouped into
  *      `opts.chunks` pieces if set, streamed at `opts.tokensPerSecond` (0/undefined = instant).
- *      opts: model, systemFingerprint, finishReason ('stop'), usage (override), delayMs (before headers).
+ *      opts: model, systemFingerprint, finishReason ('stop'), usage (override), delayMs (before headers),
+ *      toolCalls (OpenAI tool calls: streamed as `delta.tool_calls` fragments after the text, each call's
+ *      arguments split in two fragments so readers must join them; finish reason 'tool_calls'), refusal.
+ *  - toolCall(name, args, id?)  one tool call for `toolCalls` (args: an object, or raw text for malformed JSON).
  *  - httpError(status, { message, body, retryAfter })  JSON error body (OpenAI shape), optional Retry-After.
  *  - hang()                 never answers (the client's timeout fires); ended by close().
  *  - cutStream(text, k)     streams k content chunks, then destroys the socket without finish/[DONE].
@@ -48,6 +51,23 @@ export interface ReplyOptions {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /** Wait this long before sending response headers (use > client timeout to simulate a timeout). */
   delayMs?: number;
+  /** Tool calls the reply makes (see toolCall()); the finish reason defaults to 'tool_calls'. */
+  toolCalls?: FakeToolCall[];
+  /** A refusal message (OpenAI `refusal`), sent instead of / beside the text. */
+  refusal?: string;
+}
+
+export interface FakeToolCall {
+  id: string;
+  name: string;
+  /** The arguments text exactly as sent (may be malformed JSON on purpose). */
+  arguments: string;
+}
+
+let toolCallCounter = 0;
+/** A tool call for ReplyOptions.toolCalls; `args` as an object is sent as JSON, as a string verbatim. */
+export function toolCall(name: string, args: Record<string, unknown> | string, id?: string): FakeToolCall {
+  return { id: id ?? `call_fake${++toolCallCounter}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
 }
 
 export type FakeBehaviour =
@@ -253,7 +273,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const msFor = (tokens: number): number => (tps > 0 ? (tokens * 1000) / tps : 0);
       const id = `chatcmpl-fake${nextId++}`;
       const created = Math.floor(Date.now() / 1000);
-      const finishReason = b.finishReason ?? 'stop';
+      const finishReason = b.finishReason ?? (b.toolCalls?.length ? 'tool_calls' : 'stop');
+      const wireToolCalls = b.toolCalls?.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
       const later = (ms: number, fn: () => void): void => {
         timer = setTimeout(fn, ms);
       };
@@ -268,7 +289,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         later(msFor(total), () => {
           const json = JSON.stringify({
             id, object: 'chat.completion', created, model, system_fingerprint: fingerprint,
-            choices: [{ index: 0, message: { role: 'assistant', content: fullText, refusal: null }, logprobs: null, finish_reason: finishReason }],
+            choices: [{
+              index: 0,
+              message: { role: 'assistant', content: fullText, refusal: b.refusal ?? null, ...(wireToolCalls ? { tool_calls: wireToolCalls } : {}) },
+              logprobs: null,
+              finish_reason: finishReason,
+            }],
             usage,
           });
           if (b.cutAfterChunks !== undefined || b.stallAfterChunks !== undefined) {
@@ -299,6 +325,13 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
           if (b.stallAfterChunks !== undefined && i >= b.stallAfterChunks) return; // silent, socket open
           const chunk = plan[i];
           if (chunk === undefined) {
+            if (b.refusal) send([{ index: 0, delta: { refusal: b.refusal }, logprobs: null, finish_reason: null }]);
+            (b.toolCalls ?? []).forEach((c, index) => {
+              const cut = Math.floor(c.arguments.length / 2);
+              const head = { index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments.slice(0, cut) } };
+              send([{ index: 0, delta: { tool_calls: [head] }, logprobs: null, finish_reason: null }]);
+              send([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: c.arguments.slice(cut) } }] }, logprobs: null, finish_reason: null }]);
+            });
             send([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]);
             if (includeUsage) send([], { usage });
             res.end('data: [DONE]\n\n');

@@ -1,0 +1,189 @@
+/**
+ * npm run teamwork -- run --tasks <dir> --model <name> [--seeds 3] [--concurrency 4] [--out <dir>]
+ *                         [--partner offline-partner] [--referee offline-judge] [--second-rater offline-judge] [--third-rater <name>]
+ *                         [--temperature 0.7] [--max-tokens 600] [--timeout-ms 60000] [--max-attempts 4]
+ *                         [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>]
+ * npm run teamwork -- score <out-dir> [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>] [--lite <k>] [--holdout a,b]
+ * npm run teamwork -- report <out-dir> [<out-dir>…] --out <dir> [same flags as score]
+ *
+ * Models: offline-steady, offline-pushover, offline-wavering (reference teammates; judges offline-judge,
+ * partner offline-partner) need no key; any other name goes to OPENAI_BASE_URL with OPENAI_API_KEY.
+ * `run` stores each finished run at once; a rerun makes no calls for finished runs; Ctrl-C keeps them.
+ * See docs/teamwork.md.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { z } from 'zod';
+import { ModelSetupError } from '../teamwork/runner/clients';
+import { runSuite } from '../teamwork/runner/runSuite';
+import { OFFLINE_JUDGE, OFFLINE_PARTNER } from '../teamwork/models/offlineModels';
+import { readRunsIn, RunsFileError, writeRuns } from '../teamwork/results/runsFile';
+import { writeResults, type WriteOptions } from '../teamwork/results/writeResults';
+import { loadPrices, PriceFileError } from '../teamwork/scoring/prices';
+import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_REPLICATES } from '../teamwork/scoring/scoreRuns';
+import { loadTaskDir, TaskFileError } from '../teamwork/tasks/loadTasks';
+import { existsSync, mkdirSync } from 'node:fs';
+import { runKey, type TeamworkRun } from '../common/teamworkRun';
+
+const USAGE = `teamwork run --tasks <dir> --model <name> [--seeds 3] [--concurrency 4] [--out <dir>] …
+       teamwork score <out-dir> [--prices <file>] [--lite <k>] [--holdout a,b]
+       teamwork report <out-dir> [<out-dir>…] --out <dir> [--prices <file>] [--lite <k>] [--holdout a,b]`;
+
+class UsageError extends Error {}
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const ModelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/, 'must be a model name (letters, digits, . _ : / @ -)');
+const scoringFlags = {
+  prices: z.string().min(1).optional(),
+  replicates: int(100, 1_000_000).default(DEFAULT_REPLICATES),
+  bootstrapSeed: int(0, 2 ** 32 - 1).default(DEFAULT_BOOTSTRAP_SEED),
+  lite: int(1, 100).optional(),
+  holdout: z.string().optional().transform((s) => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter(Boolean))),
+};
+const RunFlags = z.object({
+  tasks: z.string().min(1, 'required'),
+  model: ModelName,
+  seeds: int(1, 100).default(3),
+  concurrency: int(1, 256).default(4),
+  out: z.string().min(1).optional(),
+  partner: ModelName.default(OFFLINE_PARTNER),
+  referee: ModelName.default(OFFLINE_JUDGE),
+  secondRater: ModelName.default(OFFLINE_JUDGE),
+  thirdRater: ModelName.optional(),
+  temperature: z.coerce.number().min(0).max(2).default(0.7),
+  maxTokens: int(16, 32_000).default(600),
+  timeoutMs: int(100, 600_000).optional(),
+  maxAttempts: int(1, 10).default(4),
+  ...scoringFlags,
+}).strict();
+const ScoreFlags = z.object({ dirs: z.array(z.string()).length(1, 'give one results folder'), ...scoringFlags }).strict();
+const ReportFlags = z.object({ dirs: z.array(z.string()).min(1, 'give at least one results folder'), out: z.string().min(1, 'required'), ...scoringFlags }).strict();
+
+function parse<T>(argv: string[], schema: z.ZodType<T>): T {
+  let parsed;
+  try {
+    const names = ['tasks', 'model', 'seeds', 'concurrency', 'out', 'partner', 'referee', 'second-rater', 'third-rater', 'temperature', 'max-tokens', 'timeout-ms', 'max-attempts', 'prices', 'replicates', 'bootstrap-seed', 'lite', 'holdout'];
+    parsed = parseArgs({ args: argv, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), v]));
+  if (parsed.positionals.length > 0) raw.dirs = parsed.positionals;
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    throw new UsageError(result.error.issues.map((i) => {
+      const key = String(i.path[0] ?? '');
+      return `${key === 'dirs' ? '<out-dir>' : key ? `--${kebab(key)}` : 'arguments'}: ${i.message}`;
+    }).join('\n'));
+  }
+  return result.data;
+}
+
+function writeOptions(flags: z.infer<typeof ScoreFlags> | z.infer<typeof RunFlags>): WriteOptions {
+  return {
+    replicates: flags.replicates,
+    seed: flags.bootstrapSeed,
+    ...(flags.prices ? { prices: loadPrices(flags.prices) } : {}),
+    ...(flags.lite !== undefined ? { liteK: flags.lite } : {}),
+    ...(flags.holdout ? { liteHoldout: flags.holdout } : {}),
+  };
+}
+
+function summary(dir: string, scores: Awaited<ReturnType<typeof writeResults>>['scores']): string {
+  const lines = scores.ranking.map((m) => {
+    const s = scores.models[m]!;
+    const ci = s.overall.ci95 ? ` [${s.overall.ci95[0].toFixed(1)}, ${s.overall.ci95[1].toFixed(1)}]` : '';
+    return `  ${m}: ${s.overall.score === null ? 'no gated task' : s.overall.score.toFixed(1)}${ci}; solved alone ${s.solved_alone.length}; missed it ${s.failure_modes.missed_it}, gave in ${s.failure_modes.gave_in}; excluded ${s.excluded_runs.total}`;
+  });
+  return `${lines.join('\n')}\nwrote ${dir}/{runs.jsonl,scores.json,leaderboard.csv,report.html}\n`;
+}
+
+async function runCommand(argv: string[]): Promise<number> {
+  const flags = parse(argv, RunFlags);
+  const tasks = loadTaskDir(resolve(flags.tasks));
+  const outDir = resolve(flags.out ?? `teamwork-results/${flags.model.replace(/[^A-Za-z0-9._-]/g, '_')}`);
+  const options = writeOptions(flags);
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nteamwork: interrupted — finished runs are kept; rerun the same command to resume. Ctrl-C again to quit now.\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: 'teamwork {bar} {value}/{total} runs | ETA {eta_formatted} | calls {calls} | cache hits {cacheHits} | tokens {tokens}', etaBuffer: 50, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  try {
+    const outcome = await runSuite({
+      tasks, model: flags.model, seeds: flags.seeds, concurrency: flags.concurrency, outDir,
+      partner: flags.partner, referee: flags.referee, second: flags.secondRater, ...(flags.thirdRater ? { third: flags.thirdRater } : {}),
+      temperature: flags.temperature, maxTokens: flags.maxTokens, env: process.env, maxAttempts: flags.maxAttempts,
+      ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
+      signal: controller.signal,
+      onProgress: (p) => {
+        const payload = { calls: p.calls, cacheHits: p.cacheHits, tokens: p.tokens };
+        if (!started) {
+          bar.start(p.total, p.done, payload);
+          started = true;
+        } else bar.update(p.done, payload);
+      },
+    });
+    if (started) bar.stop();
+    started = false;
+    const { scores } = await writeResults(outDir, readRunsIn(outDir), options);
+    process.stdout.write(`teamwork: ${outcome.ran} run${outcome.ran === 1 ? '' : 's'} made, ${outcome.skipped} already finished; ${outcome.calls} model calls, ${outcome.cacheHits} cache hits, ${outcome.tokens} tokens\n`);
+    process.stdout.write(summary(outDir, scores));
+    return outcome.interrupted ? 130 : 0;
+  } finally {
+    if (started) bar.stop();
+    process.off('SIGINT', onSigint);
+  }
+}
+
+async function scoreCommand(argv: string[]): Promise<number> {
+  const flags = parse(argv, ScoreFlags);
+  const dir = resolve(flags.dirs[0]!);
+  if (!existsSync(dir)) throw new UsageError(`<out-dir>: ${dir} does not exist`);
+  const runs = readRunsIn(dir);
+  if (runs.length === 0) throw new UsageError(`<out-dir>: ${dir} has no runs (runs.jsonl)`);
+  process.stdout.write(summary(dir, (await writeResults(dir, runs, writeOptions(flags))).scores));
+  return 0;
+}
+
+async function reportCommand(argv: string[]): Promise<number> {
+  const flags = parse(argv, ReportFlags);
+  const merged = new Map<string, TeamworkRun>();
+  for (const d of flags.dirs) {
+    const dir = resolve(d);
+    if (!existsSync(dir)) throw new UsageError(`<out-dir>: ${dir} does not exist`);
+    for (const r of readRunsIn(dir)) merged.set(runKey(r), r);
+  }
+  if (merged.size === 0) throw new UsageError('no runs in the given folders');
+  const out = resolve(flags.out);
+  mkdirSync(out, { recursive: true });
+  writeRuns(out, [...merged.values()]);
+  process.stdout.write(summary(out, (await writeResults(out, [...merged.values()], writeOptions(flags))).scores));
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'run') return runCommand(rest);
+  if (command === 'score') return scoreCommand(rest);
+  if (command === 'report') return reportCommand(rest);
+  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score or report');
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = [UsageError, TaskFileError, RunsFileError, PriceFileError, ModelSetupError].some((t) => error instanceof t);
+    process.stderr.write(`teamwork: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
+    if (error instanceof UsageError) process.stderr.write(`usage: ${USAGE}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,129 @@
+/**
+ * One line of a teamwork results folder's runs.jsonl (**contract**, design.md "Teamwork runs"): one run
+ * of one task, arm and seed for one subject. `score` recomputation (`teamwork score`) reads only these
+ * fields, and is lenient where other tools write runs: `score` may be missing (then 1 if passed else 0),
+ * extra fields are kept, and messages need only their trajectory core.
+ *
+ * Messages have the study trajectory's message shape (messages.jsonl: session_id, seq, role, text,
+ * created_at, tokens, model, ttft_ms, duration_ms, finish_reason, interrupted) plus the seat that spoke,
+ * tool calls and, for the subject's messages, both judges' labels and raw replies. `session_id` is the
+ * run id, so a run's messages can be appended to a messages.jsonl as they are.
+ *
+ * `subject` says who sat in the model's seat: a model now; a study participant later ("people in the
+ * same seat": `{kind: "participant", study, session_id}`), scored by the same code.
+ */
+import { z } from 'zod';
+import { TeamworkArm } from './teamworkTask';
+
+export const RunStatus = z.enum(['ok', 'error', 'refused']);
+export type RunStatus = z.infer<typeof RunStatus>;
+export const FailureMode = z.enum(['missed_it', 'gave_in']);
+export type FailureMode = z.infer<typeof FailureMode>;
+
+export const JudgeVerdict = z.object({
+  /** The rater's role and the exact model that answered. */
+  rater: z.enum(['referee', 'second', 'third']),
+  model: z.string(),
+  /** The label read from the reply; null when it named none of the task's labels. */
+  label: z.string().nullable(),
+  raw: z.string(),
+  cached: z.boolean().optional(),
+});
+export type JudgeVerdict = z.infer<typeof JudgeVerdict>;
+
+export const MessageLabels = z.object({
+  referee: JudgeVerdict,
+  second: JudgeVerdict,
+  third: JudgeVerdict.optional(),
+  /** The label the run went on with (agreement, else the third rater when configured, else the referee). */
+  final: z.string(),
+  agreed: z.boolean(),
+});
+export type MessageLabels = z.infer<typeof MessageLabels>;
+
+export const RunToolCall = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  /** Why the call could not be carried out (unknown tool, arguments not JSON…); absent when it was. */
+  malformed: z.string().optional(),
+});
+export type RunToolCall = z.infer<typeof RunToolCall>;
+
+export const Seat = z.enum(['subject', 'teammate', 'environment', 'tool', 'system']);
+export const RunMessage = z.looseObject({
+  session_id: z.string().optional(),
+  seq: z.number().int().nonnegative(),
+  round: z.number().int().nonnegative().nullable().optional(),
+  /** "model" for the subject's seat, the seat's name for teammates and environment, "tool:<name>" for results. */
+  speaker: z.string(),
+  seat: Seat.optional(),
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  text: z.string(),
+  created_at: z.string().optional(),
+  /** o200k_base tokens of the text. */
+  tokens: z.number().int().nonnegative().optional(),
+  model: z.string().nullable().optional(),
+  provider: z.string().nullable().optional(),
+  ttft_ms: z.number().nullable().optional(),
+  /** Latency of the call that produced it (ms). */
+  duration_ms: z.number().nullable().optional(),
+  finish_reason: z.string().nullable().optional(),
+  interrupted: z.boolean().optional(),
+  /** Provider-reported usage of the call that produced it. */
+  usage: z.object({ input: z.number(), output: z.number() }).nullable().optional(),
+  tool_calls: z.array(RunToolCall).optional(),
+  tool_call_id: z.string().optional(),
+  labels: MessageLabels.optional(),
+  cached: z.boolean().optional(),
+});
+export type RunMessage = z.infer<typeof RunMessage>;
+
+export const RunEvent = z.looseObject({
+  type: z.string(),
+  round: z.number().int().nullable().optional(),
+  detail: z.string().optional(),
+});
+export type RunEvent = z.infer<typeof RunEvent>;
+
+export const RunTokens = z.looseObject({
+  /** Provider-reported prompt/completion tokens of the subject's calls (o200k counts where none were reported). */
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  o200k_input: z.number().nonnegative().optional(),
+  o200k_output: z.number().nonnegative().optional(),
+});
+
+export const TeamworkRun = z.looseObject({
+  schema_version: z.literal(1).optional(),
+  run_id: z.string().optional(),
+  model: z.string().min(1),
+  subject: z.looseObject({ kind: z.enum(['model', 'participant']) }).optional(),
+  task: z.string().min(1),
+  task_hash: z.string().optional(),
+  dimension: z.string().min(1),
+  arm: TeamworkArm,
+  seed: z.number().int(),
+  status: RunStatus,
+  error: z.string().nullable().optional(),
+  passed: z.boolean(),
+  /** The run's value 0–1: 1/0 for pass/fail, the deal table's 1/0.5/0. Missing: 1 if passed else 0. */
+  score: z.number().min(0).max(1).nullable().optional(),
+  saw_problem: z.boolean(),
+  failure_mode: FailureMode.nullable(),
+  answer: z.string().nullable().optional(),
+  tokens: RunTokens,
+  judge_tokens: z.object({ input: z.number(), output: z.number() }).optional(),
+  events: z.array(RunEvent).optional(),
+  started_at: z.string().optional(),
+  finished_at: z.string().optional(),
+  duration_ms: z.number().optional(),
+  messages: z.array(RunMessage),
+});
+export type TeamworkRun = z.infer<typeof TeamworkRun>;
+
+/** The identity of a run within a results folder: a rerun replaces the line with the same key. */
+export const runKey = (r: Pick<TeamworkRun, 'model' | 'task' | 'arm' | 'seed'>): string => `${r.model}\u0000${r.task}\u0000${r.arm}\u0000${r.seed}`;
+
+/** The run's value, as scoring reads it. */
+export const runValue = (r: Pick<TeamworkRun, 'score' | 'passed'>): number => r.score ?? (r.passed ? 1 : 0);
