@@ -24,6 +24,7 @@ import {
 } from '../server/judge/cliSupport';
 import { DatasetError } from '../server/judge/datasetSource';
 import { providerFromEnv } from '../server/judge/judgeProvider';
+import { cliDataDir } from './dataDir';
 
 const FLAGS = ['study', 'model', 'concurrency', 'chunk-size', 'context', 'max-tokens', 'timeout-ms', 'guide', 'data-dir'] as const;
 
@@ -37,7 +38,7 @@ const AnnotateFlags = withOneTarget(
     maxTokens: intFlag(64, 32_768).default(4000),
     timeoutMs: intFlag(100, 600_000).default(120_000),
     guide: z.string().min(1).default(DEFAULT_GUIDE_FILE),
-    dataDir: z.string().min(1).default(process.env.DATA_DIR ?? 'data'),
+    dataDir: z.string().min(1).default(cliDataDir()),
   }),
 );
 

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE_NAME, openStore } from '../server/db/store';
+import { cliDataDirAnnounced } from './dataDir';
 import { AuditRepository } from '../server/db/repositories/audit';
 import { exportStudy, ExportError } from '../exports/exportStudy';
 import { cliActor, dataDirFromEnv, flagErrors, StudyIdFlag, surveyOfStudy } from '../exports/cliSupport';
@@ -57,7 +58,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const { study, out, includePilot, includeUnconsented, includeIdentities } = flags.data;
-  const dataDir = dataDirFromEnv();
+  const dataDir = cliDataDirAnnounced();
 
   if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) {
     console.error(`no database at ${join(dataDir, DATABASE_FILE_NAME)} (set DATA_DIR to the server's data folder)`);

@@ -35,6 +35,7 @@ import { DEFAULT_RUBRICS_DIR, loadRubrics } from '../server/judge/rubricFiles';
 import { imageFailures } from '../server/judge/runJudge';
 import { RubricSelectionError } from '../server/judge/targets';
 import { RubricValidationError } from '../common/rubric';
+import { cliDataDir } from './dataDir';
 
 const FLAGS = ['study', 'samples', 'model', 'concurrency', 'rubric', 'temperature', 'seed', 'max-tokens', 'timeout-ms', 'images', 'image-detail', 'data-dir', 'studies-dir', 'surveys-dir', 'rubrics-dir'] as const;
 
@@ -51,7 +52,7 @@ const JudgeFlags = withOneTarget(
     timeoutMs: intFlag(100, 600_000).default(60_000),
     images: z.enum(IMAGE_MODES).default('describe'),
     imageDetail: z.enum(IMAGE_DETAILS).optional(),
-    dataDir: z.string().min(1).default(process.env.DATA_DIR ?? 'data'),
+    dataDir: z.string().min(1).default(cliDataDir()),
     studiesDir: z.string().min(1).default('studies'),
     surveysDir: z.string().min(1).default('surveys'),
     rubricsDir: z.string().min(1).default(DEFAULT_RUBRICS_DIR),

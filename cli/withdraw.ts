@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE_NAME, openStore } from '../server/db/store';
+import { cliDataDirAnnounced } from './dataDir';
 import { withdrawParticipant } from '../server/admin/withdrawal';
 import { cliActor, dataDirFromEnv, flagErrors, StudyIdFlag } from '../exports/cliSupport';
 
@@ -34,7 +35,7 @@ function main(): number {
     console.error(`invalid flags:\n${flagErrors(flags.error)}\n${USAGE}`);
     return 2;
   }
-  const dataDir = dataDirFromEnv();
+  const dataDir = cliDataDirAnnounced();
   if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) {
     console.error(`no database at ${join(dataDir, DATABASE_FILE_NAME)} (set DATA_DIR to the server's data folder)`);
     return 1;

@@ -3,8 +3,18 @@ import type { WrittenFile } from './writers';
 
 /** datapackage.json (Frictionless Data Package v1) generated from columns.ts and the written files. */
 
-function field(c: ColumnDef): Record<string, unknown> {
-  const f: Record<string, unknown> = { name: c.name, type: c.type, description: c.description };
+/**
+ * How datetimes are written: `Date.toISOString()`, always with milliseconds and Z (2026-11-30T09:15:02.481Z).
+ * Table Schema's default datetime format has no fraction, so Frictionless readers rejected every value;
+ * this strptime pattern (the spec's syntax) is read exactly by frictionless-py and datapackage-js.
+ */
+export const DATETIME_FORMAT = '%Y-%m-%dT%H:%M:%S.%fZ';
+
+function field(c: ColumnDef, format: DatasetFileDef['format']): Record<string, unknown> {
+  // A list in a CSV cell is ";"-joined text, not the JSON array Table Schema's array type reads: declare it as text.
+  const type = c.type === 'array' && format === 'csv' ? 'string' : c.type;
+  const f: Record<string, unknown> = { name: c.name, type, description: c.description };
+  if (c.type === 'datetime') f.format = DATETIME_FORMAT;
   const constraints: Record<string, unknown> = {};
   if (c.values) constraints.enum = c.values;
   if (!c.nullable && c.name === 'session_id') constraints.required = true;
@@ -13,7 +23,7 @@ function field(c: ColumnDef): Record<string, unknown> {
     f.trueValues = ['true'];
     f.falseValues = ['false'];
   }
-  if (c.type === 'array') f.description = `${c.description} (CSV: ";"-joined)`;
+  if (c.type === 'array' && format === 'csv') f.description = `${c.description} (a list, ";"-joined)`;
   return f;
 }
 
@@ -39,7 +49,7 @@ export function buildDataPackage(
         format: file.format,
         mediatype: file.format === 'csv' ? 'text/csv' : 'application/x-ndjson',
         encoding: 'utf-8',
-        schema: { fields: file.columns.map(field), missingValues: [''] },
+        schema: { fields: file.columns.map((c) => field(c, file.format)), missingValues: [''] },
       };
       if (file.format === 'csv') {
         resource.profile = 'tabular-data-resource';

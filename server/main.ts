@@ -42,6 +42,12 @@ try {
   const base = `http://localhost:${server.port}`;
   const lines = [`Tandem is running on ${base}`, `Database: ${server.store.file}`, 'Study links:'];
   for (const study of server.config.studies.values()) lines.push(`  ${base}/study/${study.id}?PROLIFIC_PID=test-1   (${study.title})`);
+  // The generated password is printed once, at the first start; every start says how to reset it.
+  lines.push(
+    process.env.ADMIN_PASSWORD
+      ? `Researcher dashboard: ${base}/admin (password from ADMIN_PASSWORD)`
+      : `Researcher dashboard: ${base}/admin (forgot the password? restart with ADMIN_PASSWORD='a new password of 10+ characters' npm start)`,
+  );
   if (!process.env.OPENAI_API_KEY) lines.push('No OPENAI_API_KEY set: the offline demo assistant answers.');
   console.log(lines.join('\n'));
   const stop = async (signal: string) => {

@@ -4,6 +4,7 @@ import { LoginPage } from './LoginPage';
 import { StudiesPage } from './StudiesPage';
 import { StudyPage } from './StudyPage';
 import { SessionPage } from './SessionPage';
+import { SessionsPage } from './SessionsPage';
 import { AdminLink, focusNextHeading } from './AdminLink';
 import './admin.css';
 
@@ -47,6 +48,7 @@ export default function AdminApp({ subPath }: { subPath: string }) {
 
   const study = /^\/studies\/([a-z0-9_-]+)\/?$/.exec(subPath);
   const session = /^\/sessions\/([A-Za-z0-9_-]+)\/?$/.exec(subPath);
+  const sessions = /^\/studies\/([a-z0-9_-]+)\/sessions\/?$/.exec(subPath);
   const home = subPath === '/' || subPath === '';
   return (
     <div className="admin">
@@ -59,6 +61,7 @@ export default function AdminApp({ subPath }: { subPath: string }) {
       </header>
       <main className="page">
         {study?.[1] ? <StudyPage studyId={study[1]} />
+          : sessions?.[1] ? <SessionsPage studyId={sessions[1]} />
           : session?.[1] ? <SessionPage sessionId={session[1]} />
           : home ? <StudiesPage />
           : <NotFound />}

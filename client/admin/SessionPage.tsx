@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SessionDetail, TimelineEvent } from '../../common/admin';
+import { SafeMarkdown } from '../participant/chat/SafeMarkdown';
 import { adminApi } from './api';
 import { AdminLink, PageHeading, pageTitle } from './AdminLink';
 import { ArtifactVersions, JudgeSamples, SurveyAnswers } from './SessionSections';
@@ -25,12 +26,15 @@ function stepAt(changes: { at: number; step: string }[], t: number): string {
 
 /**
  * One session: the transcript with a replay slider along its time line, artifact versions, survey answers,
- * judge samples and Pz. Participant text is rendered as plain text (React escapes it), never as HTML.
+ * judge samples and Pz. Participant text is rendered as plain text (React escapes it); assistant replies
+ * as the participant saw them, through the same SafeMarkdown (never raw HTML), or as raw text on request.
  */
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [replayAt, setReplayAt] = useState<number | null>(null);
+  // Assistant replies render as the participant saw them (safe markdown); the toggle shows the raw text.
+  const [rawText, setRawText] = useState(false);
   const running = detail?.session.status === 'active';
 
   useEffect(() => {
@@ -127,6 +131,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             </li>
           ))}
         </ol>
+        <label className="admin-toggle">
+          <input type="checkbox" checked={rawText} onChange={(e) => setRawText(e.target.checked)} /> Show the raw text of assistant replies
+        </label>
         {detail.transcript.length === 0 && <p className="hint">No messages yet.</p>}
         <ol className="admin-transcript" data-testid="transcript">
           {shown.map((m) => (
@@ -139,7 +146,13 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 {m.ttftMs !== null && <span>first token after {formatLatency(m.ttftMs)}</span>}
                 {m.status !== 'complete' && <span className="admin-msg-status">{m.status}</span>}
               </div>
-              <div className="admin-msg-text">{m.text}</div>
+              {m.role === 'assistant' && !rawText ? (
+                <div className="admin-msg-markdown" data-testid="transcript-markdown">
+                  <SafeMarkdown text={m.text} />
+                </div>
+              ) : (
+                <div className="admin-msg-text">{m.text}</div>
+              )}
             </li>
           ))}
         </ol>

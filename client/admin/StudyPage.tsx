@@ -5,21 +5,24 @@ import { adminApi } from './api';
 import { AdminLink, PageHeading, pageTitle } from './AdminLink';
 import { AuditLog } from './AuditLog';
 import { CountsTable } from './CountsTable';
+import { DashboardPlots } from './DashboardPlots';
 import { ExportPanel } from './ExportPanel';
 import { LiveMonitor } from './LiveMonitor';
 import { RunsPanel } from './RunsPanel';
 import { StatusBadge, STUDY_STATUS_HELP } from './StatusBadge';
 import { useAdminSocket } from './useAdminSocket';
+import { useLiveVersion } from './useLiveVersion';
 import { WithdrawPanel } from './WithdrawPanel';
 
 const STATUSES: StudyStatus[] = ['draft', 'pilot', 'live', 'closed'];
 
-/** One study: status (pilot switch), counts, live monitor, export, judge and analysis, withdrawal, audit log. */
+/** One study: status (pilot switch), counts, live monitor, dashboard plots, export, judge and analysis, withdrawal, audit log. */
 export function StudyPage({ studyId }: { studyId: string }) {
   const [study, setStudy] = useState<StudySummary | null | undefined>(undefined);
   const [audit, setAudit] = useState<AuditEntryView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const live = useAdminSocket(studyId);
+  const liveVersion = useLiveVersion(live.snapshot, live.runs);
 
   const reload = useCallback(() => {
     adminApi.studies().then(
@@ -65,10 +68,14 @@ export function StudyPage({ studyId }: { studyId: string }) {
           <h2 id="counts-title">Sessions by condition and outcome</h2>
           <CountsTable study={study} />
           <p className="hint">Pilot sessions are counted apart and are not part of the totals.</p>
+          <p>
+            <AdminLink to={`/admin/studies/${study.id}/sessions`}>All {study.totalSessions} sessions →</AdminLink>
+          </p>
         </section>
       </div>
       {live.error && <p className="error-box" role="alert">{live.error}</p>}
       <LiveMonitor snapshot={live.snapshot} connected={live.connected} />
+      <DashboardPlots studyId={studyId} version={liveVersion} />
       <ExportPanel studyId={studyId} progress={live.exportProgress} onDone={reload} />
       <RunsPanel studyId={studyId} runs={live.runs} />
       <WithdrawPanel studyId={studyId} onDone={reload} />

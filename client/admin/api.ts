@@ -17,6 +17,7 @@ import {
   WithdrawRequest,
   type RunKind,
 } from '../../common/admin';
+import { SessionListPage, type PilotFilter } from '../../common/adminSessionList';
 import { Envelope } from '../../common/envelope';
 
 /**
@@ -100,4 +101,7 @@ export const adminApi = {
   startJudge: (studyId: string, body: z.input<typeof JudgeRunRequest>) => post(`${study(studyId)}/runs/judge`, RunStarted, body, JudgeRunRequest),
   runs: (studyId: string) => get(`${study(studyId)}/runs`, RunsStatus),
   reportUrl: (studyId: string, version: number) => `${study(studyId)}/analysis/report?v=${version}`,
+  /** Every session of the study, one page at a time; `query` holds only the parameters that are set. */
+  sessionList: (studyId: string, query: Record<string, string>) => get(`${study(studyId)}/session-list?${new URLSearchParams(query)}`, SessionListPage),
+  dashboardPlotsUrl: (studyId: string, pilot: PilotFilter, version: number) => `${study(studyId)}/dashboard/plots?pilot=${pilot}&v=${version}`,
 };

@@ -10,6 +10,7 @@ import { OutcomeStep } from './steps/OutcomeStep';
 import { PreviewPage } from './steps/PreviewPage';
 import { SurveyStep } from './steps/SurveyStep';
 import { WorkspaceStep } from './steps/WorkspaceStep';
+import type { ParticipantProblem } from './errorMessages';
 
 /** The participant tree: /study/<id>. Picks the step component from the session's step and status. */
 export default function ParticipantApp({ studyId }: { studyId: string }) {
@@ -17,18 +18,7 @@ export default function ParticipantApp({ studyId }: { studyId: string }) {
 
   if (view.phase === 'loading') return <p className="page-status" role="status">{view.message}</p>;
   if (view.phase === 'preview') return <PreviewPage study={view.study} />;
-  if (view.phase === 'error')
-    return (
-      <main className="page narrow">
-        <h1>Something went wrong</h1>
-        <p className="error-box" role="alert">
-          {view.message}
-        </p>
-        <button type="button" onClick={() => window.location.reload()}>
-          Reload the page
-        </button>
-      </main>
-    );
+  if (view.phase === 'error') return <ProblemPage problem={view.problem} />;
 
   const { live, actions, token, connection, connectionNotice } = view;
   return <LiveSessionPage live={live} actions={actions} token={token} connection={connection} connectionNotice={connectionNotice} />;
@@ -83,6 +73,32 @@ function StepView({ live, actions, token }: { live: LiveSession; actions: Sessio
       {key === 'workspace' && <WorkspaceStep live={live} actions={actions} token={token} />}
       {key === 'survey' && <SurveyStep state={state} onSubmit={actions.submitSurvey} />}
       {(key === 'complete' || key === 'declined' || key === 'timed_out') && <OutcomeStep state={state} />}
+    </main>
+  );
+}
+
+/** Why the study cannot open, in plain words, and what to do; "Try again" only when retrying can help. */
+function ProblemPage({ problem }: { problem: ParticipantProblem }) {
+  useEffect(() => {
+    document.title = `${problem.title} · Tandem`;
+  }, [problem.title]);
+  return (
+    <main className="page narrow error-page">
+      <h1>{problem.title}</h1>
+      <section className="card" role="alert">
+        <p>{problem.explanation}</p>
+        <h2>What you can do</h2>
+        <ul className="next-steps">
+          {problem.nextSteps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ul>
+      </section>
+      {problem.retryable && (
+        <button type="button" onClick={() => window.location.reload()}>
+          Try again
+        </button>
+      )}
     </main>
   );
 }

@@ -37,6 +37,7 @@ import type { AdminRuns, RunRequest } from './runs';
 import type { AdminNamespace } from './monitor';
 import { verifyPassword } from './password';
 import { sessionDetail } from './sessionDetail';
+import { registerSessionListRoutes } from './sessionListRoutes';
 import { withdrawParticipant } from './withdrawal';
 
 export interface AdminRouteDeps {
@@ -271,6 +272,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     res.type('html').sendFile(deps.runs.reportFile(studyId));
   });
 
+  registerSessionListRoutes(guarded, { db: store.db, dataDir: deps.dataDir, log, now, studyTitle: (id) => store.studies.get(id)?.title });
   router.use(guarded);
   // Unknown admin routes answer 401 to strangers (no route discovery) and 404 to researchers.
   router.all('/api/admin/*rest', requireAdmin(sessions), (_req, res) => sendFail(res, 'not_found', 'no such admin route'));

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ArtifactValues, SessionState } from '../../../common/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useDebouncedCallback } from '../../ui/useDebouncedCallback';
-import { messageOf } from '../../socket/errors';
+import { actionMessageOf } from '../errorMessages';
 import type { SessionActions } from '../session/useParticipantSession';
 import { ImageField } from './ImageField';
 import { TextField } from './TextField';
@@ -24,6 +24,8 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // After a Submit with empty required fields, each empty field is marked until it is filled.
+  const [checked, setChecked] = useState(false);
   const latest = useRef(values);
   latest.current = values;
 
@@ -34,7 +36,7 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
       // A newer edit may already be queued; only report "saved" for the latest values.
       if (latest.current === fields) setStatus({ kind: 'saved', at: ack.savedAt });
     } catch (error) {
-      setStatus({ kind: 'error', message: messageOf(error) });
+      setStatus({ kind: 'error', message: actionMessageOf(error) });
       setTimeout(() => {
         if (latest.current === fields) autosave.schedule(fields);
       }, RESAVE_AFTER_ERROR_MS);
@@ -61,12 +63,15 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
 
   const missing = state.task.fields.filter((f) => f.required && !(values[f.id] ?? '').trim());
 
+  const missingIds = new Set(checked ? missing.map((f) => f.id) : []);
+
   const requestSubmit = () => {
+    setProblem(null);
     if (missing.length > 0) {
-      setProblem(`Please fill in: ${missing.map((f) => f.label).join(', ')}.`);
+      setChecked(true);
+      document.getElementById(fieldDomId(missing[0]!.id))?.focus();
       return;
     }
-    setProblem(null);
     setConfirming(true);
   };
 
@@ -77,7 +82,7 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
     try {
       await actions.submitArtifact(latest.current);
     } catch (error) {
-      setProblem(`Your work was not submitted: ${messageOf(error)}`);
+      setProblem(`Your work was not submitted: ${actionMessageOf(error)}`);
       setSubmitting(false);
     }
   };
@@ -101,6 +106,8 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
               uploads={state.uploads}
               token={token}
               limits={state.limits}
+              invalid={missingIds.has(field.id)}
+              inputId={fieldDomId(field.id)}
               onChange={(uploadId) => change(field.id, uploadId)}
             />
           ) : (
@@ -108,6 +115,8 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
               key={field.id}
               field={field}
               value={values[field.id] ?? ''}
+              invalid={missingIds.has(field.id)}
+              inputId={fieldDomId(field.id)}
               onChange={(value) => change(field.id, value)}
               onPaste={(chars) => actions.telemetry({ kind: 'paste', chars, target: field.id })}
             />
@@ -116,6 +125,9 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
         <p className={status.kind === 'error' ? 'save-status error' : 'save-status'} role="status" data-save={status.kind}>
           {statusText(status)}
         </p>
+        <ErrorAlert
+          message={missingIds.size > 0 ? `Please fill in: ${missing.map((f) => f.label).join(', ')}.` : null}
+        />
         <ErrorAlert message={problem} />
         <div className="actions">
           <button type="submit" disabled={submitting}>
@@ -152,4 +164,9 @@ function statusText(status: SaveStatus): string {
     case 'error':
       return `Not saved yet: ${status.message} Trying again…`;
   }
+}
+
+/** The DOM id of a field's control, so the first missing field can take focus. */
+export function fieldDomId(fieldId: string): string {
+  return `artifact-field-${fieldId}`;
 }

@@ -1,7 +1,7 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { ArtifactField } from '../../../common/study';
 import type { UploadView } from '../../../common/session';
-import { messageOf } from '../../socket/errors';
+import { actionMessageOf } from '../errorMessages';
 import { uploadImage } from '../api';
 import { useSessionFileUrl } from '../sessionFiles';
 import { ErrorAlert, FieldLabel } from '../../ui/formParts';
@@ -16,6 +16,8 @@ export function ImageField({
   uploads,
   token,
   limits,
+  invalid,
+  inputId,
   onChange,
 }: {
   field: ArtifactField;
@@ -23,9 +25,12 @@ export function ImageField({
   uploads: UploadView[];
   token: string;
   limits: { maxUploadBytes: number; uploadTypes: string[] };
+  /** Required and still without an image after a Submit. */
+  invalid: boolean;
+  inputId: string;
   onChange: (uploadId: string) => void;
 }) {
-  const id = useId();
+  const id = inputId;
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Uploads made since the last state snapshot; the preview is served back by the server, so what
@@ -56,14 +61,14 @@ export function ImageField({
       ]);
       onChange(uploaded.uploadId);
     } catch (err) {
-      setError(`The upload failed: ${messageOf(err)}`);
+      setError(`The upload failed: ${actionMessageOf(err)}`);
     } finally {
       setProgress(null);
     }
   };
 
   return (
-    <div className="field">
+    <div className={invalid ? 'field invalid' : 'field'}>
       <FieldLabel htmlFor={id} text={field.label} required={field.required} />
       {field.help && <p className="hint">{field.help}</p>}
       <input
@@ -72,11 +77,18 @@ export function ImageField({
         type="file"
         accept={limits.uploadTypes.join(',')}
         disabled={progress !== null}
+        aria-invalid={invalid}
+        aria-describedby={invalid ? `${id}-error` : undefined}
         onChange={(event) => {
           void choose(event.target.files?.[0]);
           event.target.value = '';
         }}
       />
+      {invalid && (
+        <p className="field-error" id={`${id}-error`}>
+          Please upload an image.
+        </p>
+      )}
       <p className="hint">
         {preview ? 'Choose another file to replace this image. ' : ''}Images up to {formatBytes(limits.maxUploadBytes)}.
       </p>

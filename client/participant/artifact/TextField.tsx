@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import type { ArtifactField } from '../../../common/study';
 import { FieldLabel } from '../../ui/formParts';
 
@@ -8,19 +7,24 @@ const DEFAULT_MAX = 20_000;
 export function TextField({
   field,
   value,
+  invalid,
+  inputId,
   onChange,
   onPaste,
 }: {
   field: ArtifactField;
   value: string;
+  /** Required and still empty after a Submit: marked and explained until filled. */
+  invalid: boolean;
+  inputId: string;
   onChange: (value: string) => void;
   onPaste: (chars: number) => void;
 }) {
-  const id = useId();
+  const id = inputId;
   const max = field.max_length ?? DEFAULT_MAX;
   const isCode = field.kind === 'code';
   return (
-    <div className="field">
+    <div className={invalid ? 'field invalid' : 'field'}>
       <FieldLabel htmlFor={id} text={field.label} required={field.required} />
       {field.help && (
         <p className="hint" id={`${id}-help`}>
@@ -37,11 +41,17 @@ export function TextField({
         spellCheck={!isCode}
         autoCapitalize={isCode ? 'off' : undefined}
         autoCorrect={isCode ? 'off' : undefined}
-        aria-describedby={`${id}-count${field.help ? ` ${id}-help` : ''}`}
+        aria-invalid={invalid}
+        aria-describedby={`${invalid ? `${id}-error ` : ''}${id}-count${field.help ? ` ${id}-help` : ''}`}
         onChange={(event) => onChange(event.target.value)}
         onPaste={(event) => onPaste(event.clipboardData.getData('text').length)}
         placeholder={isCode && field.language ? `${field.language} code` : undefined}
       />
+      {invalid && (
+        <p className="field-error" id={`${id}-error`}>
+          Please fill in this field.
+        </p>
+      )}
       <span className="counter" id={`${id}-count`}>
         {value.length} / {max} characters
       </span>

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { messageOf } from '../../socket/errors';
+import { actionMessageOf } from '../errorMessages';
 import type { LiveSession } from '../session/liveSession';
 import type { SessionActions } from '../session/useParticipantSession';
 import { Composer } from './Composer';
@@ -32,7 +32,7 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
     try {
       await action();
     } catch (error) {
-      setActionError(messageOf(error));
+      setActionError(actionMessageOf(error));
     }
   };
 

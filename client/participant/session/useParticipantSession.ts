@@ -5,7 +5,8 @@ import type { ArtifactValues } from '../../../common/session';
 import type { SurveyAnswers } from '../../../common/survey';
 import type { Telemetry, ArtifactDraftAck, StepAdvance } from '../../../common/events';
 import { ChatOutbox } from '../../socket/chatOutbox';
-import { RequestError, messageOf } from '../../socket/errors';
+import { RequestError } from '../../socket/errors';
+import { actionMessageOf, platformOf, problemOf, type ParticipantProblem } from '../errorMessages';
 import { SessionSocket, type ConnectionState } from '../../socket/sessionSocket';
 import { fetchStudyPublic, joinStudy } from '../api';
 import { readLaunchParams } from '../launchParams';
@@ -27,13 +28,13 @@ export interface SessionActions {
 export type SessionView =
   | { phase: 'loading'; message: string }
   | { phase: 'preview'; study: StudyPublic | null }
-  | { phase: 'error'; message: string }
+  | { phase: 'error'; problem: ParticipantProblem }
   | { phase: 'live'; live: LiveSession; connection: ConnectionState; connectionNotice: string | null; token: string; actions: SessionActions };
 
 type Boot =
   | { phase: 'loading'; message: string }
   | { phase: 'preview'; study: StudyPublic | null }
-  | { phase: 'error'; message: string }
+  | { phase: 'error'; problem: ParticipantProblem }
   | { phase: 'connected'; token: string; actions: SessionActions };
 
 /**
@@ -59,6 +60,7 @@ export function useParticipantSession(studyId: string): SessionView {
     let socket: SessionSocket | null = null;
     let outbox: ChatOutbox | null = null;
     const launch = readLaunchParams(window.location.search);
+    const platform = platformOf(launch);
 
     const snapshot = (state: SessionState) => {
       if (disposed) return;
@@ -73,7 +75,7 @@ export function useParticipantSession(studyId: string): SessionView {
         send: (m) => s.emit('chat:send', m),
         isConnected: () => s.connected,
         onAck: (ack) => dispatch({ type: 'sent', ack }),
-        onRefused: (_m, error) => dispatch({ type: 'chatError', message: `Your message was not sent: ${error.message}`, retryable: false }),
+        onRefused: (_m, error) => dispatch({ type: 'chatError', message: `Your message was not sent: ${actionMessageOf(error)}`, retryable: false }),
         onChange: (pending) => dispatch({ type: 'pending', pending }),
       });
       outbox = ob;
@@ -109,9 +111,7 @@ export function useParticipantSession(studyId: string): SessionView {
             // On a first load this is fatal; after a reconnect the page keeps what it has and the next
             // reconnect tries again.
             .catch((error) =>
-              setBoot((current) =>
-                current.phase === 'connected' ? current : { phase: 'error', message: `Could not load your session: ${messageOf(error)}` },
-              ),
+              setBoot((current) => (current.phase === 'connected' ? current : { phase: 'error', problem: problemOf(error, platform) })),
             );
         }
         if (state === 'unauthorized') {
@@ -120,7 +120,7 @@ export function useParticipantSession(studyId: string): SessionView {
           forgetToken(studyId);
           // A stored token may be stale (e.g. the database was reset): join afresh once.
           if (fromStorage) void join();
-          else setBoot({ phase: 'error', message: 'This study link is not valid for your session. Please open the original link again.' });
+          else setBoot({ phase: 'error', problem: problemOf(new RequestError('unauthorized', 'token refused'), platform) });
         }
       });
     };
@@ -136,14 +136,14 @@ export function useParticipantSession(studyId: string): SessionView {
         saveToken(studyId, joined.token, launch.raw);
         connect(joined.token, false);
       } catch (error) {
-        if (!disposed) setBoot({ phase: 'error', message: messageOf(error) });
+        if (!disposed) setBoot({ phase: 'error', problem: problemOf(error, platform) });
       }
     };
 
     if (launch.isMturkPreview) {
       fetchStudyPublic(studyId)
         .then((study) => !disposed && setBoot({ phase: 'preview', study }))
-        .catch((error) => !disposed && setBoot({ phase: 'error', message: messageOf(error) }));
+        .catch((error) => !disposed && setBoot({ phase: 'error', problem: problemOf(error, platform) }));
     } else {
       const stored = loadToken(studyId, launch.raw);
       if (stored) connect(stored, true);
@@ -196,7 +196,7 @@ function makeActions(
         const { replyId } = await socket.emit('chat:retry', { clientTs: now() });
         dispatch({ type: 'retrying', replyId });
       } catch (error) {
-        dispatch({ type: 'chatError', message: `Retry failed: ${messageOf(error)}`, retryable: true });
+        dispatch({ type: 'chatError', message: `Retry failed: ${actionMessageOf(error)}`, retryable: true });
       }
     },
     saveDraft: (fields) => resyncOn(socket.emit('artifact:draft', { fields, clientTs: now() })),

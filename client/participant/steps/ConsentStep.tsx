@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SessionState } from '../../../common/session';
-import { messageOf } from '../../socket/errors';
+import { actionMessageOf } from '../errorMessages';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
 import { ErrorAlert } from '../../ui/formParts';
 
@@ -20,7 +20,7 @@ export function ConsentStep({
     try {
       await onRespond(accept, state.consent.version);
     } catch (err) {
-      setError(messageOf(err));
+      setError(actionMessageOf(err));
       setBusy(false);
     }
   };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SessionState } from '../../../common/session';
-import { messageOf } from '../../socket/errors';
+import { actionMessageOf } from '../errorMessages';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
 import { MaterialsList } from './MaterialsList';
 import { ErrorAlert } from '../../ui/formParts';
@@ -15,7 +15,7 @@ export function InstructionsStep({ state, token, onStart }: { state: SessionStat
     try {
       await onStart();
     } catch (err) {
-      setError(messageOf(err));
+      setError(actionMessageOf(err));
       setBusy(false);
     }
   };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { MaterialView } from '../../../common/session';
-import { messageOf } from '../../socket/errors';
+import { actionMessageOf } from '../errorMessages';
 import { ErrorAlert } from '../../ui/formParts';
 import { downloadSessionFile } from '../sessionFiles';
 
@@ -31,7 +31,7 @@ function MaterialItem({ material, token }: { material: MaterialView; token: stri
     try {
       await downloadSessionFile(material.url, token, material.name);
     } catch (err) {
-      setError(`The download failed: ${messageOf(err)}`);
+      setError(`The download failed: ${actionMessageOf(err)}`);
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { SessionState } from '../../../common/session';
 import { checkSurveyAnswers, type PublicSurveyItem, type SurveyAnswers } from '../../../common/survey';
-import { messageOf } from '../../socket/errors';
+import { actionMessageOf } from '../errorMessages';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
 import { LikertItem } from '../survey/LikertItem';
 import { ErrorAlert, FieldLabel } from '../../ui/formParts';
@@ -70,7 +70,7 @@ export function SurveyStep({ state, onSubmit }: { state: SessionState; onSubmit:
     try {
       await onSubmit(answersToSend);
     } catch (err) {
-      setError(`Your answers were not saved: ${messageOf(err)}`);
+      setError(`Your answers were not saved: ${actionMessageOf(err)}`);
       setBusy(false);
     }
   };

@@ -18,7 +18,7 @@ export function LikertItem({ name, question, points, anchors, required, value, i
   const anchorFor = (point: number): string | undefined =>
     anchors.length === points ? anchors[point - 1] : point === 1 ? anchors[0] : point === points ? anchors.at(-1) : undefined;
   return (
-    <fieldset id={`item-${name}`} aria-describedby={invalid ? errorId : undefined}>
+    <fieldset id={`item-${name}`} className={invalid ? 'invalid' : undefined} aria-describedby={invalid ? errorId : undefined}>
       <legend>
         {question}
         <RequiredMark required={required} />
@@ -39,7 +39,7 @@ export function LikertItem({ name, question, points, anchors, required, value, i
         ))}
       </div>
       {invalid && (
-        <p id={errorId} className="error">
+        <p id={errorId} className="field-error">
           Please choose an answer.
         </p>
       )}

@@ -44,6 +44,7 @@ export function conditionDataset(seed: number, { tasks = 3, perTask = 24, effect
       likertItems: ['ease'],
       likert: [ease],
       excludedPilotIds: [],
+      excludedUnconsentedIds: [],
     },
     annotations: null,
     countsSource: 'sessions.csv',
