@@ -1,9 +1,15 @@
 import Database from 'better-sqlite3';
 import type { AttachedImage } from '../../judge/judgeImages';
 import type { SqliteDatabase } from '../database';
-import { AuditRepository } from './audit';
-import { toIdentityRow, type IdentityRaw, type IdentityRow } from './identities';
-import { parseImagesColumn } from './judgements';
+import { AuditRepository } from './repositories/audit';
+import { toIdentityRow, type IdentityRaw } from './repositories/identities';
+import { parseImagesColumn } from './repositories/judgements';
+import type { AuditCounts, AuditEntry, ExportAnnotation, ExportSnapshot, ExportArtifact, ExportEvent, ExportIdentity, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../storeInterface';
+
+/** Re-yields a synchronous iterator as an async one (the SQLite reads are synchronous; the consumer awaits between rows). */
+async function* asAsync<T>(rows: Iterable<T>): AsyncGenerator<T> {
+  for (const row of rows) yield row;
+}
 
 /**
  * Read-only queries for the dataset export, on a connection of its own: the export keeps iterators
@@ -12,83 +18,10 @@ import { parseImagesColumn } from './judgements';
  * All per-session reads are iterators or small lookups, so memory does not grow with the study size.
  */
 
-export interface ExportSessionRow {
-  id: string;
-  taskId: string;
-  conditionId: string;
-  status: string;
-  isPilot: boolean;
-  createdAt: number;
-  submittedAt: number | null;
-  userTokens: number;
-  agentTokens: number;
-  userTurns: number;
-  agentTurns: number;
-  quality: number | null;
-  /** Likert and attention-check answers by item id. */
-  numericAnswers: Record<string, number>;
-  /** Item kinds by item id (to find the attention check). */
-  answerKinds: Record<string, string>;
-}
 
-/** A session's identity row as the exporter reads it (identities.csv and the redaction list). */
-export type ExportIdentity = Omit<IdentityRow, 'sessionId' | 'studyId'>;
 
-export interface ExportMessage {
-  seq: number;
-  role: 'user' | 'assistant';
-  text: string;
-  createdAt: number;
-  tokens: number;
-  model: string | null;
-  ttftMs: number | null;
-  durationMs: number | null;
-  finishReason: string | null;
-  interrupted: boolean;
-  status: string;
-}
 
-export interface ExportEvent {
-  seq: number;
-  type: string;
-  payload: unknown;
-  serverTs: number;
-  clientTs: number | null;
-}
 
-export interface ExportArtifact {
-  version: number;
-  fields: Record<string, string>;
-  submittedAt: number;
-}
-
-export interface ExportUpload {
-  id: string;
-  fieldId: string;
-  fileName: string;
-  contentType: string;
-  storagePath: string;
-}
-
-export interface ExportJudgement {
-  artifactVersion: number;
-  rubricId: string;
-  rubricHash: string;
-  model: string;
-  sample: number;
-  score: number | null;
-  parseOk: boolean;
-  cached: boolean;
-  /** Images shown to the judge (`--images attach`); null for text-only samples and databases before migration 012. */
-  images: AttachedImage[] | null;
-}
-
-export interface ExportAnnotation {
-  turn: number;
-  speaker: string;
-  friction: string | null;
-  grounding: string[];
-}
 
 interface RawSession {
   id: string;
@@ -185,6 +118,14 @@ export class ExportReader {
   /** The audit log on this connection (read only), when the table exists. */
   auditRepository(): AuditRepository | null {
     return this.hasTable('audit_log') ? new AuditRepository(this.db) : null;
+  }
+
+  auditCounts(studyId: string): AuditCounts {
+    return this.auditRepository()?.counts(studyId) ?? { total: 0, byAction: {}, firstAt: null, lastAt: null };
+  }
+
+  auditList(options: { studyId?: string; limit?: number }): AuditEntry[] {
+    return this.auditRepository()?.list(options) ?? [];
   }
 
   countPilotSessions(studyId: string): number {
@@ -347,4 +288,41 @@ export class ExportReader {
     const rows = this.db.prepare('SELECT tombstone FROM withdrawals WHERE study_id = ?').all(studyId) as { tombstone: string }[];
     return new Set(rows.map((r) => r.tombstone));
   }
+}
+
+/** The export snapshot of the store contract over a read-only connection to `file` (one WAL read transaction). */
+export function openSqliteExportSnapshot(file: string): ExportSnapshot {
+  const reader = ExportReader.open(file);
+  try {
+    reader.beginSnapshot();
+  } catch (err) {
+    reader.close();
+    throw err;
+  }
+  const run = <R>(op: () => R): Promise<R> => {
+    try {
+      return Promise.resolve(op());
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  };
+  return {
+    study: (id) => run(() => reader.study(id)),
+    countSessions: (id, pilot) => run(() => reader.countSessions(id, pilot)),
+    countPilotSessions: (id) => run(() => reader.countPilotSessions(id)),
+    likertItemIds: (id) => run(() => reader.likertItemIds(id)),
+    sessions: (id, pilot) => asAsync(reader.sessions(id, pilot)),
+    identity: (id) => run(() => reader.identity(id)),
+    identities: (id) => asAsync(reader.identities(id)),
+    messages: (id) => asAsync(reader.messages(id)),
+    events: (id) => asAsync(reader.events(id)),
+    artifacts: (id) => run(() => reader.artifacts(id)),
+    uploads: (id) => run(() => reader.uploads(id)),
+    judgements: (id) => asAsync(reader.judgements(id)),
+    annotations: (id) => asAsync(reader.annotations(id)),
+    tombstones: (id) => run(() => reader.tombstones(id)),
+    auditCounts: (id) => run(() => reader.auditCounts(id)),
+    auditList: (options) => run(() => reader.auditList(options)),
+    close: () => run(() => reader.close()),
+  };
 }

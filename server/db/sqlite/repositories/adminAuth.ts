@@ -1,23 +1,10 @@
-import type { SqliteDatabase } from '../database';
+import type { SqliteDatabase } from '../../database';
+import type { AdminAuthRepo, AdminCredential, AdminSessionRow } from '../../storeInterface';
+import type { Sync } from '../sync';
 
-export interface AdminCredential {
-  passwordHash: string;
-  source: 'env' | 'generated';
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface AdminSessionRow {
-  tokenHash: string;
-  csrfToken: string;
-  actor: string;
-  createdAt: number;
-  expiresAt: number;
-  lastSeenAt: number;
-}
 
 /** Researcher password hash and login sessions (migration 020). */
-export class AdminAuthRepository {
+export class AdminAuthRepository implements Sync<AdminAuthRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   getCredential(): AdminCredential | undefined {

@@ -1,41 +1,10 @@
-import type { SqliteDatabase } from '../database';
+import type { SqliteDatabase } from '../../database';
+import type { AdminQueriesRepo, ConditionOutcomeCount, JudgeSampleRow, SessionListRow } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 /** Read models for the researcher dashboard: study overview, live monitor, session detail. */
 
-export interface ConditionOutcomeCount {
-  conditionId: string;
-  status: string;
-  isPilot: boolean;
-  n: number;
-}
 
-export interface MonitorRow {
-  sessionId: string;
-  taskId: string;
-  conditionId: string;
-  step: string;
-  status: string;
-  isPilot: boolean;
-  createdAt: number;
-  consentedAt: number | null;
-  endedAt: number | null;
-  lastActivityAt: number;
-  messages: number;
-}
-
-export interface SessionListRow extends MonitorRow {
-  submittedAt: number | null;
-}
-
-export interface JudgeSampleRow {
-  artifactVersion: number;
-  rubricId: string;
-  model: string;
-  sample: number;
-  score: number | null;
-  parseOk: boolean;
-  failureReason: string | null;
-}
 
 const MONITOR_SELECT = `
   SELECT s.id, s.task_id, s.condition_id, s.step, s.status, s.is_pilot, s.created_at, s.consented_at, s.ended_at, s.submitted_at,
@@ -72,7 +41,7 @@ const toMonitor = (r: RawMonitor): SessionListRow => ({
   messages: r.messages,
 });
 
-export class AdminQueriesRepository {
+export class AdminQueriesRepository implements Sync<AdminQueriesRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   private hasTable(name: string): boolean {

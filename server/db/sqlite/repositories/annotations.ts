@@ -1,23 +1,7 @@
 /** The `annotations` table (migration 011): one row per annotated utterance of a session. */
-import type { SqliteDatabase } from '../database';
-
-export interface AnnotationRecord {
-  sessionId: string;
-  turn: number;
-  messageId: string | null;
-  speaker: 'user' | 'agent';
-  /** null when the utterance could not be labelled (method 'failed'). */
-  friction: string | null;
-  grounding: string[];
-  guideHash: string;
-  requestedModel: string;
-  reportedModel: string | null;
-  provider: string;
-  providerUrl: string | null;
-  method: 'batch' | 'batch_retry' | 'single' | 'failed';
-  failureReason: string | null;
-  createdAt: number;
-}
+import type { SqliteDatabase } from '../../database';
+import type { AnnotationRecord, AnnotationsRepo } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface Raw {
   session_id: string;
@@ -53,7 +37,7 @@ const toRecord = (r: Raw): AnnotationRecord => ({
   createdAt: r.created_at,
 });
 
-export class AnnotationsRepository {
+export class AnnotationsRepository implements Sync<AnnotationsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Inserts or replaces the annotation of (session, turn). */

@@ -1,24 +1,11 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { ArtifactDraftRow, ArtifactsRepo, ArtifactVersionRow, FieldValues } from '../../storeInterface';
+import type { Sync } from '../sync';
 
-export type FieldValues = Record<string, string>;
 
-export interface ArtifactDraftRow {
-  sessionId: string;
-  fields: FieldValues;
-  eventSeq: number;
-  savedAt: number;
-}
-
-export interface ArtifactVersionRow {
-  sessionId: string;
-  version: number;
-  fields: FieldValues;
-  eventSeq: number;
-  submittedAt: number;
-}
 
 /** Artifact drafts (one per session, overwritten on autosave) and submitted versions (1, 2, …). */
-export class ArtifactsRepository {
+export class ArtifactsRepository implements Sync<ArtifactsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   saveDraft(d: ArtifactDraftRow): void {

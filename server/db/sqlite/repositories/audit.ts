@@ -1,20 +1,7 @@
-import type { SqliteDatabase } from '../database';
+import type { SqliteDatabase } from '../../database';
+import type { AuditCounts, AuditEntry, AuditRepo } from '../../storeInterface';
+import type { Sync } from '../sync';
 
-export interface AuditEntry {
-  id: number;
-  at: number;
-  actor: string;
-  action: string;
-  studyId: string | null;
-  details: Record<string, unknown>;
-}
-
-export interface AuditCounts {
-  total: number;
-  byAction: Record<string, number>;
-  firstAt: number | null;
-  lastAt: number | null;
-}
 
 interface Raw {
   id: number;
@@ -34,7 +21,7 @@ const toEntry = (r: Raw): AuditEntry => ({
 });
 
 /** The append-only audit log of researcher actions (migration 020). */
-export class AuditRepository {
+export class AuditRepository implements Sync<AuditRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   append(entry: { at: number; actor: string; action: string; studyId: string | null; details?: Record<string, unknown> }): number {

@@ -1,14 +1,6 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-
-/** One trajectory event. `payload` is parsed JSON. */
-export interface EventRow {
-  sessionId: string;
-  seq: number;
-  type: string;
-  payload: unknown;
-  serverTs: number;
-  clientTs: number | null;
-}
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { EventRow, EventsRepo, UnfinishedReply } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface Raw {
   session_id: string;
@@ -28,7 +20,7 @@ const toRow = (r: Raw): EventRow => ({
 });
 
 /** The append-only trajectory. There is no update or delete here on purpose. */
-export class EventsRepository {
+export class EventsRepository implements Sync<EventsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Appends an event with the session's next seq (1, 2, …) and returns that seq. Call inside the store's transaction. */

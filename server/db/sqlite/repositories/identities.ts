@@ -1,16 +1,6 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-
-/** Platform identity of a session: the only place platform ids and raw URL parameters are stored. */
-export interface IdentityRow {
-  sessionId: string;
-  studyId: string;
-  platform: string;
-  platformUserId: string | null;
-  platformStudyId: string | null;
-  platformSessionId: string | null;
-  urlParams: Record<string, string>;
-  createdAt: number;
-}
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { IdentitiesRepo, IdentityRow } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 /** An identities row as SQLite returns it. */
 export interface IdentityRaw {
@@ -35,7 +25,7 @@ export const toIdentityRow = (r: IdentityRaw): IdentityRow => ({
   createdAt: r.created_at,
 });
 
-export class IdentitiesRepository {
+export class IdentitiesRepository implements Sync<IdentitiesRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(row: IdentityRow): void {
@@ -67,5 +57,9 @@ export class IdentitiesRepository {
   get(sessionId: string): IdentityRow | undefined {
     const r = cachedStatement(this.db, 'SELECT * FROM identities WHERE session_id = ?').get(sessionId) as IdentityRaw | undefined;
     return r && toIdentityRow(r);
+  }
+
+  countByPlatformUserId(platformUserId: string): number {
+    return (cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM identities WHERE platform_user_id = ?').get(platformUserId) as { n: number }).n;
   }
 }

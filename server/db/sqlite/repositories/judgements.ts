@@ -1,128 +1,14 @@
 /**
  * Storage for the judge.
  *
- * - ModelReplyCache: a standalone SQLite file (<dataDir or dataset-dir>/.judge-cache.sqlite) of
- *   completed model replies for the judge and the annotator, keyed by a hash of everything that
- *   determines the reply plus the sample index. Only completed replies are stored (callers never
- *   put transport failures), so a rerun re-parses without new calls.
  * - JudgementsRepository: the `judgements` table of the study database (migration 010; the
  *   `images` column, migration 012).
  */
-import Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { AttachedImage } from '../../judge/judgeImages';
-import type { JudgeSample } from '../../judge/runJudge';
-import type { SqliteDatabase } from '../database';
-
-export interface CachedReply {
-  key: string;
-  purpose: string;
-  /** JSON of the request that produced the reply (messages, model, parameters), for audit. */
-  requestJson: string;
-  /** JSON of the CompletionResult as the provider returned it. */
-  resultJson: string;
-  createdAt: number;
-}
-
-export class ModelReplyCache {
-  private readonly getStmt;
-  private readonly putStmt;
-  private readonly countStmt;
-  private readonly linkStmt;
-
-  private constructor(private readonly db: SqliteDatabase) {
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 5000');
-    db.exec(`CREATE TABLE IF NOT EXISTS reply_cache (
-      key TEXT PRIMARY KEY,
-      purpose TEXT NOT NULL,
-      request_json TEXT NOT NULL,
-      result_json TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    ) STRICT;
-    -- Which sessions' text each cached reply was made from, so a withdrawal can purge them.
-    CREATE TABLE IF NOT EXISTS reply_cache_sessions (
-      key TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      PRIMARY KEY (key, session_id)
-    ) STRICT`);
-    this.linkStmt = db.prepare('INSERT OR IGNORE INTO reply_cache_sessions (key, session_id) VALUES (?, ?)');
-    this.getStmt = db.prepare<[string], { key: string; purpose: string; request_json: string; result_json: string; created_at: number }>(
-      'SELECT key, purpose, request_json, result_json, created_at FROM reply_cache WHERE key = ?',
-    );
-    this.putStmt = db.prepare('INSERT OR REPLACE INTO reply_cache (key, purpose, request_json, result_json, created_at) VALUES (?, ?, ?, ?, ?)');
-    this.countStmt = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM reply_cache');
-  }
-
-  static open(file: string): ModelReplyCache {
-    return new ModelReplyCache(new Database(file));
-  }
-
-  get(key: string): CachedReply | undefined {
-    const row = this.getStmt.get(key);
-    if (!row) return undefined;
-    return { key: row.key, purpose: row.purpose, requestJson: row.request_json, resultJson: row.result_json, createdAt: row.created_at };
-  }
-
-  put(entry: CachedReply): void {
-    this.putStmt.run(entry.key, entry.purpose, entry.requestJson, entry.resultJson, entry.createdAt);
-  }
-
-  /** Records that `sessionId`'s data went into the cached reply `key`. */
-  linkSession(key: string, sessionId: string): void {
-    this.linkStmt.run(key, sessionId);
-  }
-
-  /**
-   * Deletes every cached reply made from any of these sessions (for withdrawals: prompts hold their
-   * text). Returns the number of replies deleted.
-   */
-  forgetSessions(sessionIds: readonly string[]): number {
-    const keysOf = this.db.prepare<[string], { key: string }>('SELECT key FROM reply_cache_sessions WHERE session_id = ?');
-    const delReply = this.db.prepare('DELETE FROM reply_cache WHERE key = ?');
-    const delLinks = this.db.prepare('DELETE FROM reply_cache_sessions WHERE key = ?');
-    let deleted = 0;
-    this.db.transaction(() => {
-      for (const id of sessionIds) {
-        for (const { key } of keysOf.all(id)) {
-          deleted += delReply.run(key).changes;
-          delLinks.run(key);
-        }
-      }
-    })();
-    return deleted;
-  }
-
-  count(): number {
-    return this.countStmt.get()?.n ?? 0;
-  }
-
-  close(): void {
-    this.db.close();
-  }
-}
-
-/**
- * A judge sample as stored in the study database: server/judge/runJudge.ts JudgeSample plus the
- * artifact version it scored, with createdAt as ms since the epoch. `images` is present exactly
- * when the sample was judged with `--images attach` (column NULL otherwise).
- */
-export interface JudgementRecord extends Omit<JudgeSample, 'createdAt'> {
-  artifactVersion: number;
-  createdAt: number;
-}
-
-export interface SessionQualityRecord {
-  sessionId: string;
-  artifactVersion: number;
-  rubricId: string;
-  rubricHash: string;
-  requestedModel: string;
-  quality: number | null;
-  samples: number;
-  parsed: number;
-  updatedAt: number;
-}
+import type { AttachedImage } from '../../../judge/judgeImages';
+import type { SqliteDatabase } from '../../database';
+import type { JudgementRecord, JudgementsRepo, SessionQualityRecord } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface JudgementRaw {
   session_id: string;
@@ -222,7 +108,7 @@ const toJudgement = (r: JudgementRaw): JudgementRecord => ({
 });
 
 /** The `judgements` and `judge_quality` tables (migrations 010 and 012). */
-export class JudgementsRepository {
+export class JudgementsRepository implements Sync<JudgementsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Inserts a sample, replacing an earlier one for the same session/version/rubric/model/sample. */

@@ -1,32 +1,7 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-import type { MessageStatus } from '../../../common/session';
-
-export interface MessageRow {
-  id: string;
-  sessionId: string;
-  eventSeq: number;
-  role: 'user' | 'assistant';
-  text: string;
-  clientId: string | null;
-  replyTo: string | null;
-  status: MessageStatus;
-  /** o200k_base token count of `text`. */
-  tokens: number;
-  provider: string | null;
-  providerUrl: string | null;
-  /** Exact model the provider reported. */
-  model: string | null;
-  requestedModel: string | null;
-  params: Record<string, unknown> | null;
-  usage: { promptTokens: number; completionTokens: number; totalTokens: number } | null;
-  ttftMs: number | null;
-  durationMs: number | null;
-  finishReason: string | null;
-  interrupted: boolean;
-  attempts: number | null;
-  error: { kind: string; message: string; status?: number; retryable: boolean } | null;
-  createdAt: number;
-}
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { MessageStatus } from '../../../../common/session';
+import type { MessageRow, MessagesRepo } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface Raw {
   id: string;
@@ -80,7 +55,33 @@ const toRow = (r: Raw): MessageRow => ({
 
 const nullableJson = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
-export class MessagesRepository {
+/** The insert's values in column order. */
+const values = (m: MessageRow): unknown[] => [
+  m.id,
+  m.sessionId,
+  m.eventSeq,
+  m.role,
+  m.text,
+  m.clientId,
+  m.replyTo,
+  m.status,
+  m.tokens,
+  m.provider,
+  m.providerUrl,
+  m.model,
+  m.requestedModel,
+  nullableJson(m.params),
+  nullableJson(m.usage),
+  m.ttftMs,
+  m.durationMs,
+  m.finishReason,
+  m.interrupted ? 1 : 0,
+  m.attempts,
+  nullableJson(m.error),
+  m.createdAt,
+];
+
+export class MessagesRepository implements Sync<MessagesRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(m: MessageRow): void {
@@ -89,30 +90,18 @@ export class MessagesRepository {
       `INSERT INTO messages (id, session_id, event_seq, role, text, client_id, reply_to, status, tokens, provider, provider_url,
          model, requested_model, params, usage, ttft_ms, duration_ms, finish_reason, interrupted, attempts, error, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-        m.id,
-        m.sessionId,
-        m.eventSeq,
-        m.role,
-        m.text,
-        m.clientId,
-        m.replyTo,
-        m.status,
-        m.tokens,
-        m.provider,
-        m.providerUrl,
-        m.model,
-        m.requestedModel,
-        nullableJson(m.params),
-        nullableJson(m.usage),
-        m.ttftMs,
-        m.durationMs,
-        m.finishReason,
-        m.interrupted ? 1 : 0,
-        m.attempts,
-        nullableJson(m.error),
-        m.createdAt,
-      );
+    ).run(...values(m));
+  }
+
+  insertIfNewClientId(m: MessageRow & { clientId: string }): boolean {
+    const r = cachedStatement(
+      this.db,
+      `INSERT INTO messages (id, session_id, event_seq, role, text, client_id, reply_to, status, tokens, provider, provider_url,
+         model, requested_model, params, usage, ttft_ms, duration_ms, finish_reason, interrupted, attempts, error, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (session_id, client_id) DO NOTHING`,
+    ).run(...values(m));
+    return r.changes === 1;
   }
 
   get(id: string): MessageRow | undefined {
@@ -128,5 +117,12 @@ export class MessagesRepository {
   /** All messages of a session in trajectory order. */
   listForSession(sessionId: string): MessageRow[] {
     return (cachedStatement(this.db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY event_seq').all(sessionId) as Raw[]).map(toRow);
+  }
+
+  count(sessionId?: string): number {
+    const r = (sessionId === undefined
+      ? cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM messages').get()
+      : cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId)) as { n: number };
+    return r.n;
   }
 }

@@ -1,17 +1,6 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-
-/** The latest crash checkpoint of a reply that is (or was, when the process died) streaming. */
-export interface ReplyProgressRow {
-  replyId: string;
-  sessionId: string;
-  /** Everything streamed up to the checkpoint. */
-  text: string;
-  provider: string | null;
-  /** Server ms UTC of the first streamed text. */
-  firstDeltaAt: number;
-  /** Server ms UTC of the checkpoint. */
-  updatedAt: number;
-}
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { ReplyProgressRepo, ReplyProgressRow } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface Raw {
   reply_id: string;
@@ -35,7 +24,7 @@ const toRow = (r: Raw): ReplyProgressRow => ({
  * by each checkpoint (a single-row upsert, its own implicit transaction) and removed in the transaction
  * that stores the finished reply. Not part of the trajectory.
  */
-export class ReplyProgressRepository {
+export class ReplyProgressRepository implements Sync<ReplyProgressRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Writes (or overwrites) the checkpoint of a reply. `firstDeltaAt` is kept from the first write. */

@@ -1,21 +1,7 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-import type { SessionStatus, Step } from '../../../common/session';
-
-export interface SessionRow {
-  id: string;
-  studyId: string;
-  taskId: string;
-  conditionId: string;
-  step: Step;
-  status: SessionStatus;
-  isPilot: boolean;
-  consentVersion: string | null;
-  createdAt: number;
-  consentedAt: number | null;
-  submittedAt: number | null;
-  endedAt: number | null;
-  updatedAt: number;
-}
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { SessionStatus, Step } from '../../../../common/session';
+import type { SessionPatch, SessionRow, SessionsRepo } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface Raw {
   id: string;
@@ -48,8 +34,6 @@ const toRow = (r: Raw): SessionRow => ({
   updatedAt: r.updated_at,
 });
 
-export type SessionPatch = Partial<Pick<SessionRow, 'step' | 'status' | 'consentVersion' | 'consentedAt' | 'submittedAt' | 'endedAt'>>;
-
 const COLUMNS: Record<keyof SessionPatch, string> = {
   step: 'step',
   status: 'status',
@@ -59,7 +43,7 @@ const COLUMNS: Record<keyof SessionPatch, string> = {
   endedAt: 'ended_at',
 };
 
-export class SessionsRepository {
+export class SessionsRepository implements Sync<SessionsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): SessionRow {
@@ -108,5 +92,12 @@ export class SessionsRepository {
       cachedStatement(this.db, `SELECT * FROM sessions WHERE status = 'active' AND consented_at IS NOT NULL AND consented_at < ?`)
         .all(consentedBefore) as Raw[]
     ).map(toRow);
+  }
+
+  count(studyId?: string): number {
+    const r = (studyId === undefined
+      ? cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM sessions').get()
+      : cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM sessions WHERE study_id = ?').get(studyId)) as { n: number };
+    return r.n;
   }
 }

@@ -1,14 +1,7 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-import type { StudyStatus } from '../../../common/http';
-
-export interface StudyRow {
-  id: string;
-  title: string;
-  status: StudyStatus;
-  definitionHash: string;
-  createdAt: number;
-  updatedAt: number;
-}
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { StudyStatus } from '../../../../common/http';
+import type { StudiesRepo, StudyRow } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface Raw {
   id: string;
@@ -27,7 +20,7 @@ const toRow = (r: Raw): StudyRow => ({
   updatedAt: r.updated_at,
 });
 
-export class StudiesRepository {
+export class StudiesRepository implements Sync<StudiesRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Records a loaded study file. New studies start with `initialStatus`; an existing row keeps its status. */

@@ -1,17 +1,8 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { SurveyAnswerRow, SurveyAnswersRepo } from '../../storeInterface';
+import type { Sync } from '../sync';
 
-export interface SurveyAnswerRow {
-  sessionId: string;
-  surveyId: string;
-  itemId: string;
-  itemKind: string;
-  valueNum: number | null;
-  valueText: string | null;
-  eventSeq: number;
-  createdAt: number;
-}
-
-export class SurveyAnswersRepository {
+export class SurveyAnswersRepository implements Sync<SurveyAnswersRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(a: SurveyAnswerRow): void {

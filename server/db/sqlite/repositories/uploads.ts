@@ -1,18 +1,6 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-
-export interface UploadRow {
-  id: string;
-  sessionId: string;
-  fieldId: string;
-  fileName: string;
-  contentType: string;
-  bytes: number;
-  sha256: string;
-  /** Relative to the data directory. */
-  storagePath: string;
-  eventSeq: number;
-  createdAt: number;
-}
+import { cachedStatement, type SqliteDatabase } from '../../database';
+import type { UploadRow, UploadsRepo } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 interface Raw {
   id: string;
@@ -39,7 +27,7 @@ const toRow = (r: Raw): UploadRow => ({
   createdAt: r.created_at,
 });
 
-export class UploadsRepository {
+export class UploadsRepository implements Sync<UploadsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(u: UploadRow): void {
@@ -58,5 +46,9 @@ export class UploadsRepository {
 
   listForSession(sessionId: string): UploadRow[] {
     return (cachedStatement(this.db, 'SELECT * FROM uploads WHERE session_id = ? ORDER BY created_at, id').all(sessionId) as Raw[]).map(toRow);
+  }
+
+  count(): number {
+    return (cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM uploads').get() as { n: number }).n;
   }
 }

@@ -1,18 +1,12 @@
-import type { SqliteDatabase } from '../database';
-
-export interface WithdrawalRow {
-  studyId: string;
-  tombstone: string;
-  withdrawnAt: number;
-  deletedSessions: number;
-  actor: string;
-}
+import type { SqliteDatabase } from '../../database';
+import type { WithdrawalRow, WithdrawalsRepo } from '../../storeInterface';
+import type { Sync } from '../sync';
 
 /**
  * Withdrawal of a participant (migration 020): finds their sessions by platform id, deletes them
  * (every science table cascades from sessions), and keeps a tombstone (keyed HMAC, no personal data).
  */
-export class WithdrawalsRepository {
+export class WithdrawalsRepository implements Sync<WithdrawalsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Session ids of the platform user in the study (the identity table is the only place that links them). */
