@@ -76,3 +76,20 @@ export async function appliedPostgresVersions(pool: pg.Pool): Promise<number[]> 
   if (!exists.rows[0]?.t) return [];
   return (await pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version);
 }
+
+/**
+ * Differences between the SQLite migrations (server/db/migrations/) and their PostgreSQL twins: every number
+ * must exist on both engines with the same name, so both schemas end at the same version. Empty when in step.
+ */
+export function migrationTwinProblems(sqliteDir: string, postgresDir = POSTGRES_MIGRATIONS_DIR): string[] {
+  const sqlite = new Map(listPostgresMigrations(sqliteDir).map((m) => [m.version, m]));
+  const postgres = new Map(listPostgresMigrations(postgresDir).map((m) => [m.version, m]));
+  const problems: string[] = [];
+  for (const [v, m] of sqlite) {
+    const twin = postgres.get(v);
+    if (!twin) problems.push(`${path.basename(m.file)} has no PostgreSQL twin in ${postgresDir}`);
+    else if (twin.name !== m.name) problems.push(`migration ${v} is ${path.basename(m.file)} on SQLite but ${path.basename(twin.file)} on PostgreSQL`);
+  }
+  for (const [v, m] of postgres) if (!sqlite.has(v)) problems.push(`${path.basename(m.file)} has no SQLite twin in ${sqliteDir}`);
+  return problems;
+}
