@@ -296,6 +296,8 @@ export async function openPgExportSnapshot(pool: pg.Pool, batchSize = EXPORT_CUR
   const snapshot = new PgExportSnapshot(client, batchSize);
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    // The snapshot is taken by the first statement, not by BEGIN: pin it now, at open.
+    await client.query('SELECT 1');
   } catch (err) {
     await snapshot.close();
     throw toStoreError(err, 'begin export snapshot');
