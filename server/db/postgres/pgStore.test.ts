@@ -24,7 +24,7 @@ afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
 });
 
-const session = (store: Store, id = crypto.randomUUID()) =>
+const session = (store: Store, id: string = crypto.randomUUID()) =>
   store.sessions.insert({ id, studyId: 'study', taskId: 'task', conditionId: 'cond', isPilot: false, createdAt: 2_000 });
 
 function userMessage(sessionId: string, clientId: string, eventSeq: number): MessageRow & { clientId: string } {
