@@ -5,7 +5,7 @@
  * personal data never reaches a model and a prompt built from the database equals the one built from
  * the exported dataset.
  */
-import { ExportReader, type ExportIdentity } from '../server/db/repositories/adminExport';
+import type { ExportIdentity, Store } from '../server/db/store';
 import { createRedactor, IdentityMatcher, type Redactor } from './redaction';
 
 /** Values that identify a participant in text: platform ids, and URL parameter values that look like ids. */
@@ -18,18 +18,18 @@ export function identityStrings(identity: ExportIdentity): string[] {
 }
 
 /** A matcher over the identity strings of the given identities. */
-export function identityMatcher(identities: Iterable<ExportIdentity>): IdentityMatcher {
+export async function identityMatcher(identities: Iterable<ExportIdentity> | AsyncIterable<ExportIdentity>): Promise<IdentityMatcher> {
   const matcher = new IdentityMatcher();
-  for (const identity of identities) for (const s of identityStrings(identity)) matcher.add(s);
+  for await (const identity of identities) for (const s of identityStrings(identity)) matcher.add(s);
   return matcher;
 }
 
-/** Reads the study's identities from the database file and returns a redactor for its text. */
-export function openStudyRedactor(dbFile: string, studyId: string): Redactor {
-  const reader = ExportReader.open(dbFile);
+/** Reads the study's identities from the store and returns a redactor for its text. */
+export async function openStudyRedactor(store: Store, studyId: string): Promise<Redactor> {
+  const snapshot = await store.openExportSnapshot();
   try {
-    return createRedactor(identityMatcher(reader.identities(studyId)));
+    return createRedactor(await identityMatcher(snapshot.identities(studyId)));
   } finally {
-    reader.close();
+    await snapshot.close();
   }
 }

@@ -320,6 +320,12 @@ export interface StudiesRepo {
 export interface SessionsRepo {
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): Promise<SessionRow>;
   get(id: string): Promise<SessionRow | undefined>;
+  /**
+   * Like get, and inside a transaction also locks the session row until commit, so two state changes of one
+   * session (two nodes, two sockets) run one after the other and the second sees the first's result
+   * (PostgreSQL: SELECT … FOR UPDATE; SQLite: the transaction already holds the database's write lock).
+   */
+  getForUpdate(id: string): Promise<SessionRow | undefined>;
   listByStudy(studyId: string): Promise<SessionRow[]>;
   update(id: string, patch: SessionPatch, now: number): Promise<SessionRow>;
   /** Number of non-pilot sessions per condition (conditions with none are absent). */

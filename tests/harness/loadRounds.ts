@@ -95,12 +95,12 @@ export async function runPlatformRound(o: {
     const rigCpu = rig();
     await server.stop();
     const serverLagMs = server.lastStats()?.eventLoopDelayMs ?? null;
-    const store = openStore(server.dataDir);
+    const store = await openStore({ dataDir: server.dataDir });
     let check: LogCheckReport;
     try {
-      check = checkLogAgainstStore(memory.records, store, { expectAnswered: true });
+      check = await checkLogAgainstStore(memory.records, store, { expectAnswered: true });
     } finally {
-      store.close();
+      await store.close();
     }
     return {
       simulation,

@@ -60,6 +60,11 @@ export class SessionsRepository implements Sync<SessionsRepo> {
     return r && toRow(r);
   }
 
+  /** A transaction on SQLite holds the write lock (BEGIN IMMEDIATE), so a plain read already serialises. */
+  getForUpdate(id: string): SessionRow | undefined {
+    return this.get(id);
+  }
+
   listByStudy(studyId: string): SessionRow[] {
     return (cachedStatement(this.db, 'SELECT * FROM sessions WHERE study_id = ? ORDER BY created_at, id').all(studyId) as Raw[]).map(toRow);
   }
