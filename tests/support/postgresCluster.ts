@@ -9,8 +9,9 @@
  * Debian's `postgresql` package provides the binaries (PostgreSQL 15 in /usr/lib/postgresql/15/bin; set
  * PG_BIN to use another folder). PostgreSQL refuses to run as root, so as root the cluster belongs to an
  * unprivileged system user (`tandemtest`, created with useradd when missing); as anyone else it runs as
- * that user. Durability is switched off (fsync, synchronous_commit, full_page_writes): the data is thrown
- * away, and start-up and commits are then fast. Authentication is `trust` on loopback and the socket,
+ * that user. Durability against power loss is switched off (fsync, full_page_writes): the data is thrown
+ * away, and start-up and commits are then fast. synchronous_commit stays on: a COMMIT returns only once its
+ * WAL is written to the OS, so a killed server (restart 'immediate') loses nothing acknowledged, as in production. Authentication is `trust` on loopback and the socket,
  * which lives inside the temp folder, so nothing outside the test can reach it by accident.
  */
 import { execFile, spawnSync } from 'node:child_process';
@@ -27,10 +28,13 @@ export interface PostgresCluster {
   readonly dir: string;
   /** Stops the server (fast shutdown) and removes the temp folder. Safe to call twice. */
   stop(): Promise<void>;
-  /** Fast shutdown (open connections are cut) and start again on the same port; resolves when it accepts connections. */
-  restart(): Promise<void>;
+  /**
+   * Shutdown and start again on the same port; resolves when it accepts connections. 'fast' (default): open
+   * connections are cut, a checkpoint is written. 'immediate': like a crash of the server, WAL replay on start.
+   */
+  restart(mode?: ShutdownMode): Promise<void>;
   /** Shutdown without starting again (for tests of an unreachable server); `start()` brings it back. */
-  halt(): Promise<void>;
+  halt(mode?: ShutdownMode): Promise<void>;
   start(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export interface PostgresClusterOptions {
   /** max_connections (default 200: every test file opens a pool of its own). */
   maxConnections?: number;
 }
+
+export type ShutdownMode = 'fast' | 'immediate';
 
 const TEST_USER = 'tandemtest';
 
@@ -126,7 +132,6 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
       `-k ${socketDir}`,
       `-c listen_addresses=127.0.0.1`,
       `-c fsync=off`,
-      `-c synchronous_commit=off`,
       `-c full_page_writes=off`,
       `-c shared_buffers=16MB`,
       `-c max_connections=${options.maxConnections ?? 200}`,
@@ -147,9 +152,9 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
       }
     }
   };
-  const halt = async (): Promise<void> => {
+  const halt = async (mode: ShutdownMode = 'fast'): Promise<void> => {
     if (!running) return;
-    await run(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-w', '-t', '60', '-m', 'fast', 'stop'], user, 'pg_ctl stop');
+    await run(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-w', '-t', '60', '-m', mode, 'stop'], user, 'pg_ctl stop');
     running = false;
   };
   const stopNow = (): void => {
@@ -188,8 +193,8 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
     dir,
     start: startAgain,
     halt,
-    restart: async () => {
-      await halt();
+    restart: async (mode?: ShutdownMode) => {
+      await halt(mode);
       await startAgain();
     },
     stop: async () => {
