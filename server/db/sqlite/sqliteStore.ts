@@ -140,7 +140,8 @@ class TransactionGate {
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, makeTx: (open: OpenTransaction) => StoreTx): Promise<T> {
     if (this.current !== null && this.context.getStore() === this.current)
       throw new Error('store.transaction() was called inside another: use tx.transaction() for a nested one');
-    await this.afterTransactions();
+    // No await when nothing is open: the transaction takes the gate synchronously (close() then waits for it).
+    while (this.current !== null) await this.current.done;
     if (this.closed) throw new Error('the store is closed');
     let release!: () => void;
     const open: OpenTransaction = { done: new Promise<void>((r) => (release = r)), savepoints: 0, ended: false };
