@@ -41,14 +41,14 @@ describe('chat.max_user_messages', () => {
       await callOk(socket, 'chat:send', { clientId: `budget-${i}`, text: `Message ${i}`, clientTs: Date.now() });
       await done;
     }
-    const messagesBefore = t.server.store.messages.listForSession(j.sessionId).length;
-    const eventsBefore = t.server.store.events.count(j.sessionId);
+    const messagesBefore = (await t.server.store.messages.listForSession(j.sessionId)).length;
+    const eventsBefore = (await t.server.store.events.count(j.sessionId));
 
     const over = await call(socket, 'chat:send', { clientId: `budget-${LIMIT + 1}`, text: 'One more', clientTs: Date.now() });
     expect(over).toMatchObject({ ok: false, error: { code: 'limit_reached' } });
     if (!over.ok) expect(over.error.message).toMatch(new RegExp(`${LIMIT} messages`));
-    expect(t.server.store.messages.listForSession(j.sessionId)).toHaveLength(messagesBefore);
-    expect(t.server.store.events.count(j.sessionId)).toBe(eventsBefore);
+    expect((await t.server.store.messages.listForSession(j.sessionId))).toHaveLength(messagesBefore);
+    expect((await t.server.store.events.count(j.sessionId))).toBe(eventsBefore);
     expect(t.server.participants.chat.repliesInFlight).toBe(0);
 
     // A resend of a message that was stored is acknowledged as a duplicate, not refused.

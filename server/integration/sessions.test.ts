@@ -28,8 +28,8 @@ async function upload(token: string, field: string, body: Buffer, contentType = 
   return { status: res.status, body: (await res.json()) as any };
 }
 
-function eventTypes(sessionId: string): string[] {
-  return t.server.store.events.listForSession(sessionId).map((e) => e.type);
+async function eventTypes(sessionId: string): Promise<string[]> {
+  return (await t.server.store.events.listForSession(sessionId)).map((e) => e.type);
 }
 
 describe('participant session', () => {
@@ -60,7 +60,7 @@ describe('participant session', () => {
     const done = nextPush(socket, 'chat:done');
     await callOk(socket, 'chat:send', { clientId: 'flow-msg-1', text: 'Which plot should I make?', clientTs: Date.now() });
     expect((await done).message.text.length).toBeGreaterThan(0);
-    expect(t.server.store.messages.listForSession(j.sessionId)[1]).toMatchObject({ provider: 'offline', model: 'tandem-offline-demo-1', status: 'complete' });
+    expect((await t.server.store.messages.listForSession(j.sessionId))[1]).toMatchObject({ provider: 'offline', model: 'tandem-offline-demo-1', status: 'complete' });
 
     await callOk(socket, 'telemetry', { kind: 'paste', chars: 120, target: 'code', clientTs: Date.now() });
     await callOk(socket, 'telemetry', { kind: 'blur', clientTs: Date.now() });
@@ -87,9 +87,9 @@ describe('participant session', () => {
     // Once complete, nothing else is accepted.
     expect(await call(socket, 'chat:send', { clientId: 'flow-msg-2', text: 'hi', clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'session_over' } });
 
-    const events = t.server.store.events.listForSession(j.sessionId);
+    const events = (await t.server.store.events.listForSession(j.sessionId));
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-    expect(eventTypes(j.sessionId).filter((x) => !x.startsWith('connection.'))).toEqual([
+    expect((await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'))).toEqual([
       'session.created',
       'consent.accepted',
       'step.changed',
@@ -110,14 +110,14 @@ describe('participant session', () => {
     expect(events.find((e) => e.type === 'consent.accepted')!.payload).toMatchObject({ version: '2026-11-1', textHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(events.find((e) => e.type === 'telemetry.paste')!.payload).toEqual({ step: 'workspace', chars: 120, target: 'code' });
     expect(events.find((e) => e.type === 'survey.submitted')!.payload).toMatchObject({ attentionCheckPassed: true });
-    const session = t.server.store.sessions.get(j.sessionId)!;
+    const session = (await t.server.store.sessions.get(j.sessionId))!;
     expect(session).toMatchObject({ status: 'completed', step: 'complete', consentVersion: '2026-11-1' });
     expect(session.submittedAt).not.toBeNull();
-    expect(t.server.store.surveyAnswers.listForSession(j.sessionId)).toHaveLength(6);
+    expect((await t.server.store.surveyAnswers.listForSession(j.sessionId))).toHaveLength(6);
     // Identity lives only in identities; no science row mentions it.
-    const identity = t.server.store.identities.get(j.sessionId)!;
+    const identity = (await t.server.store.identities.get(j.sessionId))!;
     expect(identity).toMatchObject({ platform: 'prolific', platformStudyId: 'st-1', platformSessionId: 'se-1' });
-    const science = JSON.stringify([events, session, t.server.store.messages.listForSession(j.sessionId)]);
+    const science = JSON.stringify([events, session, (await t.server.store.messages.listForSession(j.sessionId))]);
     expect(science).not.toContain(identity.platformUserId!);
   });
 
@@ -126,7 +126,7 @@ describe('participant session', () => {
     const socket = await connectSocket(t, j.token);
     const state = await callOk(socket, 'consent:respond', { accept: false, version: '2026-11-1', clientTs: Date.now() });
     expect(state).toMatchObject({ step: 'complete', status: 'declined', completion: { outcome: 'declined', code: 'D0TRV2026', redirectUrl: null } });
-    expect(eventTypes(j.sessionId).filter((x) => !x.startsWith('connection.'))).toEqual(['session.created', 'consent.declined', 'step.changed', 'session.completed']);
+    expect((await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'))).toEqual(['session.created', 'consent.declined', 'step.changed', 'session.completed']);
   });
 
   it('reopening the link with the same PROLIFIC_PID resumes the same session', async () => {
@@ -150,22 +150,21 @@ describe('participant session', () => {
     }).then((r) => r.json());
     await callOk(again, 'artifact:submit', { fields: { hypothesis: 'h', code: 'c', plot: upload.data.uploadId, interpretation: 'i' }, clientTs: Date.now() });
     expect((await pushed).step).toBe('survey');
-    const count = t.server.store.db.prepare("SELECT COUNT(*) AS n FROM identities WHERE platform_user_id = ?").get(id) as { n: number };
-    expect(count.n).toBe(1);
+    expect(await t.server.store.identities.countByPlatformUserId(id)).toBe(1);
     // The same id in another study is a different participation.
     const other = await join(t, 'travel-planning', { PROLIFIC_PID: id });
     expect(other.sessionId).not.toBe(first.sessionId);
   });
 
   it('MTurk preview shows the study without creating a session', async () => {
-    const before = (t.server.store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
+    const before = await t.server.store.sessions.count();
     const res = await postJson(`${t.server.url}/api/join`, { studyId: 'visualization', params: { assignmentId: 'ASSIGNMENT_ID_NOT_AVAILABLE', hitId: 'h1' } });
     expect(res.body).toEqual({ ok: true, data: { preview: true } });
-    expect((t.server.store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n).toBe(before);
+    expect(await t.server.store.sessions.count()).toBe(before);
     const pub = await fetch(`${t.server.url}/api/studies/visualization/public`).then((r) => r.json());
     expect(pub).toMatchObject({ ok: true, data: { id: 'visualization', open: true, timeLimitMinutes: 30 } });
     const worker = await join(t, 'visualization', { assignmentId: 'A1', workerId: pid(), hitId: 'h1' });
-    expect(t.server.store.identities.get(worker.sessionId)).toMatchObject({ platform: 'mturk', platformSessionId: 'A1' });
+    expect((await t.server.store.identities.get(worker.sessionId))).toMatchObject({ platform: 'mturk', platformSessionId: 'A1' });
   });
 
   it('a reconnect resumes exactly: step, messages, draft, uploads', async () => {
@@ -188,7 +187,7 @@ describe('participant session', () => {
     expect(after.draft!.fields).toEqual({ hypothesis: 'draft text', plot: up.body.data.uploadId });
     expect(after.uploads).toHaveLength(1);
     expect(after.deadline).toBe(before.deadline);
-    const types = eventTypes(j.sessionId);
+    const types = await eventTypes(j.sessionId);
     expect(types.filter((x) => x === 'connection.opened')).toHaveLength(2);
     expect(types).toContain('connection.closed');
   });
@@ -237,12 +236,12 @@ describe('participant session', () => {
     const j = await join(t, 'visualization', { PROLIFIC_PID: pid() });
     const socket = await connectSocket(t, j.token);
     await toWorkspace(socket);
-    const count = () => ({
-      events: t.server.store.events.count(j.sessionId),
-      messages: t.server.store.messages.listForSession(j.sessionId).length,
-      draft: t.server.store.artifacts.getDraft(j.sessionId),
+    const count = async () => ({
+      events: (await t.server.store.events.count(j.sessionId)),
+      messages: (await t.server.store.messages.listForSession(j.sessionId)).length,
+      draft: (await t.server.store.artifacts.getDraft(j.sessionId)),
     });
-    const before = count();
+    const before = await count();
     const cases: Array<[string, unknown, string | undefined]> = [
       ['chat:send', { clientId: 'short', text: 'hi', clientTs: 1 }, 'clientId'],
       ['chat:send', { clientId: 'valid-id-123', text: '   ', clientTs: 1 }, 'text'],
@@ -268,14 +267,14 @@ describe('participant session', () => {
     }
     const schemaError = await call(socket, 'chat:send', { clientId: 'short', text: 'hi', clientTs: 1 });
     expect(!schemaError.ok && schemaError.error.message).toMatch(/^chat:send: clientId: /);
-    expect(count()).toEqual(before);
+    expect(await count()).toEqual(before);
   });
 
   it('refuses bad uploads with a clear message and stores nothing', async () => {
     const j = await join(t, 'visualization', { PROLIFIC_PID: pid() });
     const socket = await connectSocket(t, j.token);
     await toWorkspace(socket);
-    const eventsBefore = t.server.store.events.count(j.sessionId);
+    const eventsBefore = (await t.server.store.events.count(j.sessionId));
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     expect(await upload(j.token, 'plot', svg, 'image/svg+xml')).toMatchObject({ status: 400, body: { ok: false, error: { field: 'content-type' } } });
     expect(await upload(j.token, 'plot', Buffer.from('not a png at all'), 'image/png')).toMatchObject({ status: 400, body: { error: { field: 'body' } } });
@@ -284,8 +283,8 @@ describe('participant session', () => {
     const big = await upload(j.token, 'plot', huge);
     expect(big).toMatchObject({ status: 413, body: { ok: false, error: { code: 'too_large' } } });
     expect(big.body.error.message).toMatch(/5 MB/);
-    expect(t.server.store.uploads.listForSession(j.sessionId)).toHaveLength(0);
-    expect(t.server.store.events.count(j.sessionId)).toBe(eventsBefore);
+    expect((await t.server.store.uploads.listForSession(j.sessionId))).toHaveLength(0);
+    expect((await t.server.store.events.count(j.sessionId))).toBe(eventsBefore);
   });
 
   it('validates POST /api/join and refuses unknown or closed studies', async () => {
@@ -293,12 +292,12 @@ describe('participant session', () => {
     expect(bad).toMatchObject({ status: 400, body: { ok: false, error: { code: 'invalid_input', field: 'params.PROLIFIC_PID' } } });
     const unknown = await postJson(`${t.server.url}/api/join`, { studyId: 'nope', params: {} });
     expect(unknown).toMatchObject({ status: 404, body: { ok: false, error: { code: 'not_found' } } });
-    t.server.store.studies.setStatus('travel-planning', 'closed', Date.now());
+    (await t.server.store.studies.setStatus('travel-planning', 'closed', Date.now()));
     try {
       const closed = await postJson(`${t.server.url}/api/join`, { studyId: 'travel-planning', params: { PROLIFIC_PID: pid() } });
       expect(closed).toMatchObject({ status: 403, body: { ok: false, error: { code: 'study_unavailable' } } });
     } finally {
-      t.server.store.studies.setStatus('travel-planning', 'live', Date.now());
+      (await t.server.store.studies.setStatus('travel-planning', 'live', Date.now()));
     }
   });
 });

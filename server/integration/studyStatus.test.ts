@@ -25,7 +25,7 @@ const joinRaw = (params: Record<string, string>) => postJson(`${t.server.url}/ap
 
 describe('study status on the participant side', () => {
   it('a draft study answers 404 not_found on its public page, exactly like an unknown study, and reveals nothing', async () => {
-    setStatus('draft');
+    await setStatus('draft');
     const info = await publicInfo();
     expect(info.status).toBe(404);
     expect(info.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
@@ -39,38 +39,38 @@ describe('study status on the participant side', () => {
   });
 
   it('a draft study refuses joins (and MTurk previews) and creates no session', async () => {
-    setStatus('draft');
-    const before = t.server.store.sessions.countByCondition(STUDY);
+    await setStatus('draft');
+    const before = (await t.server.store.sessions.countByCondition(STUDY));
     const res = await joinRaw({ PROLIFIC_PID: 'draft-1' });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
     const preview = await joinRaw({ workerId: 'W1', assignmentId: 'ASSIGNMENT_ID_NOT_AVAILABLE', hitId: 'H1' });
     expect(preview.status).toBe(404);
-    expect(t.server.store.sessions.countByCondition(STUDY)).toEqual(before);
+    expect((await t.server.store.sessions.countByCondition(STUDY))).toEqual(before);
   });
 
   it('pilot works (sessions flagged as pilot); moving back to draft also refuses resuming through the link', async () => {
-    setStatus('pilot');
+    await setStatus('pilot');
     const info = await publicInfo();
     expect(info.body).toMatchObject({ ok: true, data: { status: 'pilot', open: true, title: 'Planning a trip with an AI assistant' } });
     const joined = await join(t, STUDY, { PROLIFIC_PID: 'pilot-1' });
-    expect(t.server.store.sessions.get(joined.sessionId)?.isPilot).toBe(true);
+    expect((await t.server.store.sessions.get(joined.sessionId))?.isPilot).toBe(true);
 
-    setStatus('draft');
+    await setStatus('draft');
     const resume = await joinRaw({ PROLIFIC_PID: 'pilot-1' });
     expect(resume.status).toBe(404);
     expect(resume.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('live accepts joins and resumes; closed shows the study as not accepting participants', async () => {
-    setStatus('live');
+    await setStatus('live');
     const info = await publicInfo();
     expect(info.body).toMatchObject({ ok: true, data: { status: 'live', open: true } });
     const first = await join(t, STUDY, { PROLIFIC_PID: 'live-1' });
     expect(first.resumed).toBe(false);
     expect((await join(t, STUDY, { PROLIFIC_PID: 'live-1' })).sessionId).toBe(first.sessionId);
 
-    setStatus('closed');
+    await setStatus('closed');
     const closed = await publicInfo();
     expect(closed.body).toMatchObject({ ok: true, data: { status: 'closed', open: false } });
     const refused = await joinRaw({ PROLIFIC_PID: 'closed-1' });

@@ -20,17 +20,17 @@ async function serverWithClock() {
 }
 
 /** Polls `probe` every 50 ms until it returns something truthy. */
-async function eventually<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 5_000): Promise<T> {
+async function eventually<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 5_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-const types = (t: TestServer, sessionId: string) => t.server.store.events.listForSession(sessionId).map((e) => e.type);
+const types = async (t: TestServer, sessionId: string) => (await t.server.store.events.listForSession(sessionId)).map((e) => e.type);
 
 describe('time-limit sweep', () => {
   it('ends an overdue session with no socket connected, once, with its events; leaves the others alone', async () => {
@@ -51,31 +51,31 @@ describe('time-limit sweep', () => {
     // One ms before A's deadline nothing happens, even after a sweep.
     clock.now = start + LIMIT_MS - 1;
     await t.server.participants.chat.timeLimitSweep.runOnce();
-    expect(t.server.store.sessions.get(a.sessionId)!.status).toBe('active');
+    expect((await t.server.store.sessions.get(a.sessionId))!.status).toBe('active');
 
     clock.now = start + LIMIT_MS + 5;
-    const ended = await eventually('A timed out by the sweep', () => {
-      const s = t.server.store.sessions.get(a.sessionId)!;
+    const ended = await eventually('A timed out by the sweep', async () => {
+      const s = (await t.server.store.sessions.get(a.sessionId))!;
       return s.status === 'timed_out' ? s : null;
     });
     expect(ended).toMatchObject({ step: 'complete', endedAt: start + LIMIT_MS + 5 });
-    expect(types(t, a.sessionId).slice(-4)).toEqual(['connection.closed', 'session.timed_out', 'step.changed', 'session.completed']);
-    const completed = t.server.store.events.listForSession(a.sessionId).at(-1)!;
+    expect((await types(t, a.sessionId)).slice(-4)).toEqual(['connection.closed', 'session.timed_out', 'step.changed', 'session.completed']);
+    const completed = (await t.server.store.events.listForSession(a.sessionId)).at(-1)!;
     expect(completed.payload).toEqual({ outcome: 'timed_out', code: 'T0TRV2026' });
     expect(completed.serverTs).toBe(start + LIMIT_MS + 5);
 
     // More sweeps change nothing; B (survey), C (consent) and D (not yet due) stay active.
-    const eventsA = types(t, a.sessionId);
+    const eventsA = await types(t, a.sessionId);
     await t.server.participants.chat.timeLimitSweep.runOnce();
     await new Promise((r) => setTimeout(r, 1_200));
-    expect(types(t, a.sessionId)).toEqual(eventsA);
-    expect(t.server.store.sessions.get(b.sessionId)).toMatchObject({ status: 'active', step: 'survey' });
-    expect(t.server.store.sessions.get(c.sessionId)).toMatchObject({ status: 'active', step: 'consent' });
-    expect(t.server.store.sessions.get(d.sessionId)).toMatchObject({ status: 'active', step: 'workspace' });
+    expect(await types(t, a.sessionId)).toEqual(eventsA);
+    expect((await t.server.store.sessions.get(b.sessionId))).toMatchObject({ status: 'active', step: 'survey' });
+    expect((await t.server.store.sessions.get(c.sessionId))).toMatchObject({ status: 'active', step: 'consent' });
+    expect((await t.server.store.sessions.get(d.sessionId))).toMatchObject({ status: 'active', step: 'workspace' });
 
     // D in turn, when its own deadline passes.
     clock.now = start + 10 * 60_000 + LIMIT_MS;
-    await eventually('D timed out', () => t.server.store.sessions.get(d.sessionId)!.status === 'timed_out');
+    await eventually('D timed out', async () => (await t.server.store.sessions.get(d.sessionId))!.status === 'timed_out');
     // The participant who comes back sees the timed-out completion page.
     const back = await connectSocket(t, a.token);
     expect(await callOk(back, 'session:state', {})).toMatchObject({ status: 'timed_out', completion: { outcome: 'timed_out' } });
@@ -88,7 +88,7 @@ describe('time-limit sweep', () => {
     // The per-socket timer is armed in real time (20 minutes away); only the sweep can notice this jump.
     clock.now += LIMIT_MS + 1;
     expect(await pushed).toMatchObject({ step: 'complete', completion: { code: 'T0TRV2026' } });
-    expect(types(t, sessionId).filter((x) => x === 'session.timed_out')).toHaveLength(1);
+    expect((await types(t, sessionId)).filter((x) => x === 'session.timed_out')).toHaveLength(1);
   });
 
   it('ends a reply in flight before the session: reply.finished (interrupted, not retryable) precedes session.timed_out', async () => {
@@ -109,12 +109,12 @@ describe('time-limit sweep', () => {
     expect(error).toMatchObject({ replyId: ack.replyId, retryable: false, partial: { status: 'interrupted', text: 'Day one: Lisbon.' } });
     const state = await timedOut;
     expect(state.replyInFlight).toBeNull();
-    expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ status: 'interrupted', interrupted: true, error: { kind: 'timeout', retryable: false } });
-    const seq = types(t, sessionId);
+    expect((await t.server.store.messages.get(ack.replyId!))).toMatchObject({ status: 'interrupted', interrupted: true, error: { kind: 'timeout', retryable: false } });
+    const seq = await types(t, sessionId);
     expect(seq.indexOf('reply.finished')).toBeGreaterThan(-1);
     expect(seq.indexOf('reply.finished')).toBeLessThan(seq.indexOf('session.timed_out'));
     expect(t.server.participants.chat.repliesInFlight).toBe(0);
-    expect(t.server.store.replyProgress.count()).toBe(0);
+    expect((await t.server.store.replyProgress.count())).toBe(0);
   });
 
   it('a reply still streaming at the deadline is cut at its next delta', async () => {
@@ -131,7 +131,7 @@ describe('time-limit sweep', () => {
     expect(error.partial!.status).toBe('interrupted');
     expect(error.partial!.text.length).toBeLessThan(full.length);
     expect(full.startsWith(error.partial!.text)).toBe(true);
-    await eventually('session timed out', () => t.server.store.sessions.get(sessionId)!.status === 'timed_out');
-    expect(t.server.store.messages.get(ack.replyId!)!.status).toBe('interrupted');
+    await eventually('session timed out', async () => (await t.server.store.sessions.get(sessionId))!.status === 'timed_out');
+    expect((await t.server.store.messages.get(ack.replyId!))!.status).toBe('interrupted');
   });
 });

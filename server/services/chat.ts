@@ -92,7 +92,13 @@ export class ChatService {
     const sent = (await store.messages.listForSession(sessionId)).filter((m) => m.role === 'user').length;
     if (sent >= limit)
       throw new ServiceError('limit_reached', `message limit reached: this session allows ${limit} messages to the assistant; please continue without the chat`);
-    if (this.inFlight.has(sessionId) || this.starting.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
+    const starting = this.starting.get(sessionId);
+    if (starting) {
+      // Another send of this session is being stored (maybe this very message, resent): decide after it.
+      await starting;
+      return this.send(sessionId, p);
+    }
+    if (this.inFlight.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
     this.refuseWhileClosing();
 
     // Reserved before the first await of the write, so a second message of this session waits its turn ('busy').
