@@ -40,8 +40,9 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
     connectionString: url,
     max: options.max ?? (Number(process.env.PGPOOL_MAX) || 10),
     idleTimeoutMillis: 30_000,
-    // A server that does not answer within 5 s is reported as unavailable rather than hanging the caller.
-    connectionTimeoutMillis: 5_000,
+    // Waiting for a free pooled connection or for a server that does not answer: after 10 s the caller gets
+    // StoreUnavailableError (retryable) rather than hanging. (A refused connection fails at once.)
+    connectionTimeoutMillis: 10_000,
     keepAlive: true,
     types,
   });
