@@ -211,7 +211,6 @@ describe.each(STORE_ENGINES)('exportStudy (%s)', (engine) => {
 
     it('closes every file it opened when it fails part-way, so the folder can be removed at once', async () => {
       await seedPersonalSession();
-      await seedPersonalSession();
       const outDir = join(dataDir, 'broken-export');
       // Fails after the first session's rows went to every file (the progress callback runs then).
       const failPartWay = () => {

@@ -11,7 +11,7 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
-const userMessage = (over: Partial<MessageRow> = {}): MessageRow & { clientId: string } => ({
+const userMessage = (over: Partial<MessageRow> & { clientId?: string } = {}): MessageRow & { clientId: string } => ({
   id: 'm1',
   sessionId: 'sess-1',
   eventSeq: 0,
@@ -35,7 +35,6 @@ const userMessage = (over: Partial<MessageRow> = {}): MessageRow & { clientId: s
   error: null,
   createdAt: 1,
   ...over,
-  clientId: over.clientId ?? 'client-1',
 });
 
 describe.each(STORE_ENGINES)('store contract (%s)', (engine) => {

@@ -56,14 +56,14 @@ describe('crash and resume', () => {
     expect(again.ok && (again.data as { duplicate: boolean }).duplicate).toBe(true);
 
     await server.stop();
-    const store = openStore(server.dataDir);
+    const store = await openStore({ dataDir: server.dataDir });
     try {
-      const users = store.messages.listForSession(sessionId).filter((m) => m.role === 'user');
+      const users = (await store.messages.listForSession(sessionId)).filter((m) => m.role === 'user');
       expect(users.map((m) => m.clientId)).toEqual(['crashresend01']);
-      const events = store.events.listForSession(sessionId).filter((e) => (e.payload as { clientId?: string })?.clientId === 'crashresend01');
+      const events = (await store.events.listForSession(sessionId)).filter((e) => (e.payload as { clientId?: string })?.clientId === 'crashresend01');
       expect(events).toHaveLength(1);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -106,9 +106,9 @@ describe('crash and resume', () => {
     expect(completed.text).toBe(long);
 
     await server.stop();
-    const store = openStore(server.dataDir);
+    const store = await openStore({ dataDir: server.dataDir });
     try {
-      const cut = store.messages.get(replyId);
+      const cut = (await store.messages.get(replyId));
       expect(cut?.status).toBe('interrupted');
       expect(cut?.interrupted).toBe(true);
       expect(cut?.replyTo).toBe(message.id);
@@ -116,13 +116,13 @@ describe('crash and resume', () => {
       expect(cut?.text.length).toBeGreaterThan(0);
       expect(seenBeforeCrash.startsWith(cut?.text ?? '<missing>')).toBe(true);
       // …with its outcome event in the trajectory, so no reply.started dangles.
-      const events = store.events.listForSession(sessionId);
+      const events = (await store.events.listForSession(sessionId));
       const started = events.filter((e) => e.type === 'reply.started').map((e) => (e.payload as { replyId: string }).replyId);
       const finished = events.filter((e) => e.type === 'reply.finished').map((e) => (e.payload as { replyId: string }).replyId);
       expect(started).toHaveLength(2);
       expect(finished.sort()).toEqual([...started].sort());
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
