@@ -6,22 +6,26 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cutStream, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { call, callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import type { StoreEngine } from '../db/store';
+import { STORE_ENGINES } from '../../tests/support/testStores';
 
 const MODEL = 'gpt-4o-mini-2024-07-18';
 
 // Provider calls run on the event loop by default; PROVIDER_THREAD=on moves them to a worker thread
 // (server/llm/providerThread). Every chat behaviour must hold both ways.
+// On every store engine (the event-loop mode; the thread mode does not touch storage differently).
 describe.each([
-  { mode: 'on the event loop', providerThread: false },
-  { mode: 'on the provider thread', providerThread: true },
-])('chat, provider calls $mode', ({ providerThread }) => {
+  { mode: 'on the event loop', providerThread: false, engine: 'sqlite' as StoreEngine },
+  { mode: 'on the provider thread', providerThread: true, engine: 'sqlite' as StoreEngine },
+  ...STORE_ENGINES.filter((e) => e !== 'sqlite').map((engine) => ({ mode: 'on the event loop', providerThread: false, engine })),
+])('chat, provider calls $mode, store $engine', ({ providerThread, engine }) => {
   let fake: FakeOpenAI;
   let t: TestServer;
   let participant = 0;
 
   beforeAll(async () => {
     fake = await startFakeOpenAI({ model: MODEL, tokensPerSecond: 0 });
-    t = await startTestServer({ providerThread, openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 5, backoffMaxMs: 20, timeoutMs: 5_000 } });
+    t = await startTestServer({ engine, providerThread, openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 5, backoffMaxMs: 20, timeoutMs: 5_000 } });
   });
   afterAll(async () => {
     await t?.close();
