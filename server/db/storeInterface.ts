@@ -24,6 +24,28 @@ import type { AttachedImage } from '../judge/judgeImages';
 import type { JudgeSample } from '../judge/runJudge';
 
 // ---------------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * The store could not be reached or its connection broke mid-call (PostgreSQL restarting, a failover, a
+ * network cut). Retryable: the store reconnects by itself. A transaction cut before COMMIT stored nothing.
+ */
+export class StoreUnavailableError extends Error {
+  readonly retryable = true;
+  readonly code = 'store_unavailable';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Whether err is a StoreUnavailableError (also one of an engine that defines its own class with that code). */
+export function isStoreUnavailable(err: unknown): boolean {
+  return err instanceof StoreUnavailableError || (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'store_unavailable');
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Rows
 // ---------------------------------------------------------------------------------------------------
 

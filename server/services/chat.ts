@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
 import type { CompletionResult, ProviderError } from '../llm/provider';
 import { countTokens } from '../../common/tokens';
-import type { MessageRow } from '../db/store';
+import { isStoreUnavailable, type MessageRow } from '../db/store';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
 import { requireActive, requireActiveIn } from './lifecycle';
 import { buildConversation, unansweredUserMessage } from './conversation';
@@ -40,6 +40,9 @@ export interface ChatServiceOptions {
   /** Period of the server-side time-limit sweep (default 1000 ms; 0 = off). */
   timeLimitSweepMs?: number;
 }
+
+/** How long a finished reply is retried while the store is unavailable before it is left to start-up recovery. */
+const STORE_RETRY_MS = 30_000;
 
 /** setTimeout silently fires at once for delays beyond 2^31−1 ms. */
 const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
@@ -335,7 +338,7 @@ export class ChatService {
     try {
       // A checkpoint write still in flight lands before the reply's transaction deletes the row.
       await checkpoint?.close();
-      await this.storeReply(s, f, result);
+      await this.storeReplyRetrying(s, f, result);
     } catch (err) {
       // The checkpoint (if any) stays: a restart's recovery stores this reply as interrupted with its text.
       ctx.log.error({ err, sessionId }, 'could not store reply');
@@ -389,6 +392,23 @@ export class ChatService {
     }
   }
 
+  /**
+   * storeReply, tried again while the store is briefly unavailable (a PostgreSQL restart): the reply's text is
+   * in memory and its id makes the write idempotent, so an outage of up to STORE_RETRY_MS loses no reply.
+   */
+  private async storeReplyRetrying(s: SessionContext, f: InFlight, result: CompletionResult): Promise<void> {
+    const started = performance.now();
+    for (let delay = 200; ; delay = Math.min(delay * 2, 3_000)) {
+      try {
+        return await this.storeReply(s, f, result);
+      } catch (err) {
+        if (!isStoreUnavailable(err) || performance.now() - started + delay > STORE_RETRY_MS) throw err;
+        this.ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, retryInMs: delay }, 'store unavailable; storing the reply again shortly');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
   private async storeReply(s: SessionContext, f: InFlight, result: CompletionResult): Promise<void> {
     const { ctx } = this;
     const { store } = ctx;
@@ -398,6 +418,9 @@ export class ChatService {
     const params = { temperature: s.condition.temperature, max_tokens: s.condition.max_tokens };
     const tokens = countTokens(text);
     const row = await store.transaction(async (tx) => {
+      // Stored by an earlier attempt whose COMMIT went through but whose answer was lost with the connection.
+      const already = await tx.messages.get(f.replyId);
+      if (already) return already;
       const provenance = {
         provider: result.provider,
         providerUrl: result.providerUrl,

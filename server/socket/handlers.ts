@@ -7,6 +7,8 @@ import type { SessionState } from '../../common/session';
 import type { ParticipantService } from '../services/participants';
 import { ServiceError } from '../services/context';
 import { sessionForToken } from '../services/participantTokens';
+import { isStoreUnavailable } from '../db/store';
+import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { eventRateLimiter, SessionConnectionGuard } from './sessionBudget';
 
 export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -23,6 +25,11 @@ const STEP_CHANGING = new Set<ClientEventName>(['consent:respond', 'step:advance
 /** Turns whatever a service threw into an error envelope; unexpected errors are logged, never shown raw. */
 export function errorEnvelope(err: unknown, log: Logger, context: Record<string, unknown>): Envelope<never> {
   if (err instanceof ServiceError) return fail(err.code, err.message, err.field);
+  if (isStoreUnavailable(err)) {
+    // Retryable: a resend with the same clientId is stored once whatever happened to this attempt.
+    log.warn({ err: (err as Error).message, ...context }, 'store unavailable');
+    return fail('unavailable', UNAVAILABLE_MESSAGE);
+  }
   log.error({ err, ...context }, 'unexpected error');
   return fail('internal', 'Something went wrong on the server. Please try again.');
 }

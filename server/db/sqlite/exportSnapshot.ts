@@ -3,7 +3,7 @@ import type { AttachedImage } from '../../judge/judgeImages';
 import type { SqliteDatabase } from '../database';
 import { AuditRepository } from './repositories/audit';
 import { toIdentityRow, type IdentityRaw } from './repositories/identities';
-import { parseImagesColumn } from './repositories/judgements';
+import { parseImagesColumn } from '../judgementImages';
 import type { AuditCounts, AuditEntry, ExportAnnotation, ExportSnapshot, ExportArtifact, ExportEvent, ExportIdentity, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../storeInterface';
 
 /** Re-yields a synchronous iterator as an async one (the SQLite reads are synchronous; the consumer awaits between rows). */
