@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from './postgresCluster';
@@ -40,6 +42,32 @@ describe('startPostgresCluster', () => {
     expect(fs.existsSync(dir)).toBe(false);
     await expect(query(cluster.url, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
     cluster = undefined;
+  });
+});
+
+describe('a cluster whose test process was killed', () => {
+  it('is stopped and removed by the next startPostgresCluster', async () => {
+    // A child process starts a cluster, prints its folder and port, and is SIGKILLed (no exit hook runs).
+    const script = `import { startPostgresCluster } from ${JSON.stringify(path.resolve(import.meta.dirname, 'postgresCluster.ts'))};
+      const c = await startPostgresCluster(); console.log(JSON.stringify({ dir: c.dir, url: c.url })); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString())));
+    const abandoned = JSON.parse(line) as { dir: string; url: string };
+    await query(abandoned.url, 'SELECT 1');
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    // Still running after its owner died…
+    const ownerPid = Number(fs.readFileSync(path.join(abandoned.dir, 'owner.pid'), 'utf8'));
+    expect(() => process.kill(ownerPid, 0)).toThrow();
+    await query(abandoned.url, 'SELECT 1');
+    // …until the next start cleans it up.
+    const next = await startPostgresCluster();
+    try {
+      expect(fs.existsSync(abandoned.dir)).toBe(false);
+      await expect(query(abandoned.url, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await next.stop();
+    }
   });
 });
 

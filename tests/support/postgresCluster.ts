@@ -105,7 +105,9 @@ function run(bin: string, args: string[], user: { uid: number; gid: number } | u
 export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const user = serverUser();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-pg-'));
+  stopAbandonedClusters(bin, user);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), DIR_PREFIX));
+  fs.writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
   const dataDir = path.join(dir, 'data');
   const socketDir = path.join(dir, 'sock');
   fs.mkdirSync(socketDir);
@@ -209,6 +211,40 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
       stopNow();
     },
   };
+}
+
+const DIR_PREFIX = 'tandem-pg-';
+const OWNER_FILE = 'owner.pid';
+
+/**
+ * A test process killed by a signal runs no exit hook, and pg_ctl's server outlives it. Such clusters (their
+ * owner process is gone) are stopped and removed here, so a shared machine does not fill up with servers.
+ */
+function stopAbandonedClusters(bin: string, user: { uid: number; gid: number } | undefined): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(DIR_PREFIX)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    let owner: number;
+    try {
+      owner = Number(fs.readFileSync(path.join(dir, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // not ours, or still being created
+    }
+    if (!Number.isInteger(owner) || owner <= 0 || isAlive(owner)) continue;
+    if (fs.existsSync(path.join(dir, 'data', 'postmaster.pid'))) {
+      spawnSync(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-w', '-m', 'immediate', 'stop'], { stdio: 'ignore', uid: user?.uid, gid: user?.gid });
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function readLog(file: string): string {
