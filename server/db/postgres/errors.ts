@@ -7,15 +7,10 @@
  * - `describeConnectError(url, err)`: the one line start-up prints when DATABASE_URL cannot be reached.
  */
 
-/** Thrown by the PostgreSQL store when the database is unreachable or the connection broke. Retry later. */
-export class StoreUnavailableError extends Error {
-  readonly retryable = true;
-  readonly code = 'store_unavailable';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StoreUnavailableError';
-  }
-}
+import { StoreUnavailableError } from '../storeInterface';
+
+/** The contract's retryable outage error (server/db/storeInterface.ts), thrown by the PostgreSQL store. */
+export { StoreUnavailableError };
 
 interface PgLikeError {
   code?: string;

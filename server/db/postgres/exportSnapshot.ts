@@ -19,7 +19,7 @@ import type {
   ExportSnapshot,
   ExportUpload,
 } from '../storeInterface';
-import { parseImagesColumn } from '../sqlite/repositories/judgements';
+import { parseImagesColumn } from '../judgementImages';
 import { ClientRunner } from './connection';
 import { isConnectionError, toStoreError } from './errors';
 import { auditCounts, auditEntry, listAudit } from './repositories/audit';

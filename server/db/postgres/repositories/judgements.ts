@@ -1,6 +1,6 @@
 /** The `judgements` and `judge_quality` tables (migrations 010 and 012). */
 import type { JudgementRecord, JudgementsRepo, SessionQualityRecord } from '../../storeInterface';
-import { imagesColumn, parseImagesColumn } from '../../sqlite/repositories/judgements';
+import { imagesColumn, parseImagesColumn } from '../../judgementImages';
 import type { Runner } from '../connection';
 
 interface JudgementRaw {
