@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One throwaway PostgreSQL cluster per run for the PostgreSQL variants of the storage tests.
+    globalSetup: ['./tests/support/postgresGlobalSetup.ts'],
     reporters: ['default', './tests/support/summaryReporter.ts'],
   },
 });

@@ -12,15 +12,19 @@
  *
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
  *                    [--rounds 3] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
- *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>]
+ *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>] [--database sqlite|postgres]
  *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
  *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
  *                   openai docs write it), tandem = the platform's own reader, to isolate the platform's work per token
  *   --profile: V8 CPU profiles of the server, one per thread
+ *   --database: the server's store (default sqlite); postgres starts a throwaway local cluster for the run
+ *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
  *
  * Stops by itself: every participant has a deadline and a watchdog ends the run after --max-seconds.
  */
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
@@ -28,6 +32,7 @@ import { JsonlLog } from '../tests/harness/jsonlLog';
 import { runPlatformRound, runRelayRound, type RelayRound, type RigCpu } from '../tests/harness/loadRounds';
 import { formatMs, formatSummary, median } from '../tests/harness/stats';
 import { formatReport } from '../tests/harness/checkLog';
+import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresCluster';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(2000).default(500),
@@ -44,13 +49,14 @@ const Flags = z.object({
   'provider-thread': z.enum(['on', 'off']).default('off'),
   'relay-reader': z.enum(['sdk', 'tandem']).default('sdk'),
   profile: z.string().optional(),
+  database: z.enum(['sqlite', 'postgres']).default('sqlite'),
 });
 const { values } = parseArgs({
   options: {
     participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
     'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
     'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
-    profile: { type: 'string' },
+    profile: { type: 'string' }, database: { type: 'string' },
   },
   strict: true,
 });
@@ -80,6 +86,20 @@ const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness
 });
 killers.push(() => provider.kill('SIGKILL'));
 const fileLog = f.log ? new JsonlLog(f.log) : undefined;
+const cluster = f.database === 'postgres' ? await startPostgresCluster() : undefined;
+if (cluster) {
+  killers.push(() => cluster.stop());
+  console.log(`  store: PostgreSQL (throwaway cluster on 127.0.0.1:${cluster.port}, fsync off)`);
+}
+/** A fresh, empty database of the cluster for one round (createdb: the bench itself holds no driver). */
+function roundDatabase(round: number): string | undefined {
+  if (!cluster) return undefined;
+  const name = `bench_round_${round}_${process.pid}`;
+  execFileSync(path.join(postgresBinDir(), 'createdb'), ['-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', name]);
+  const url = new URL(cluster.url);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 // Timed samples: every mark-every-th token carries its send time (the rest are plain one-token words).
 const expectedTokens = f.participants * f.turns * Math.ceil(f.tokens / f['mark-every']);
 const ratios: Array<{ p50: number; p99: number }> = [];
@@ -91,9 +111,10 @@ for (let round = 1; round <= f.rounds; round++) {
     providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, studyId: f.study, participants: f.participants, turns: f.turns, think,
     sessionDeadlineMs: (f['max-seconds'] - 10) * 1000, ...(fileLog ? { log: fileLog } : {}), onServer: (kill) => killers.push(kill),
     serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, ...(f.profile ? { profileDir: f.profile } : {}),
+    ...(cluster ? { databaseUrl: roundDatabase(round)! } : {}),
   });
   const s = p.simulation;
-  console.log('platform (Tandem server, SQLite, validation, trajectory):');
+  console.log(`platform (Tandem server, ${cluster ? 'PostgreSQL' : 'SQLite'}, validation, trajectory):`);
   console.log(`  completed ${s.completed}/${s.participants}, errors ${s.errors}${s.errorSamples.length ? ` (${s.errorSamples.join(' | ')})` : ''}, wall ${(s.wallMs / 1000).toFixed(1)} s`);
   console.log(`  chat messages acked: ${s.messagesAcked} → ${s.messagesPerSecond.toFixed(1)} messages/s; timed tokens delivered ${p.tokens.count}/${expectedTokens}; all tokens → ${((p.tokens.count * f['mark-every']) / (s.wallMs / 1000)).toFixed(0)} tokens/s`);
   console.log(`  replies streaming at once (mean): ${p.meanConcurrentReplies.toFixed(0)}; streamed replies that did not add up to the stored text: ${s.streamMismatches}`);
@@ -120,6 +141,7 @@ for (let round = 1; round <= f.rounds; round++) {
 }
 await fileLog?.close();
 await provider.kill('SIGTERM');
+await cluster?.stop();
 
 if (ratios.length > 0) {
   console.log(

@@ -19,6 +19,10 @@ export function cliDataDir(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function cliDataDirAnnounced(env: NodeJS.ProcessEnv = process.env, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): string {
   const dir = cliDataDir(env);
+  if (env.DATABASE_URL) {
+    write('database: PostgreSQL (DATABASE_URL)');
+    return dir;
+  }
   const file = join(dir, DATABASE_FILE_NAME);
   if (existsSync(file)) write(`database: ${file}${env.DATA_DIR ? ' (DATA_DIR)' : ' (default ./data; set DATA_DIR for another)'}`);
   return dir;

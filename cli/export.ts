@@ -10,11 +10,10 @@ import { SingleBar, Presets } from 'cli-progress';
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE_NAME, openStore } from '../server/db/store';
+import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../server/db/store';
 import { cliDataDirAnnounced } from './dataDir';
-import { AuditRepository } from '../server/db/repositories/audit';
 import { exportStudy, ExportError } from '../exports/exportStudy';
-import { cliActor, dataDirFromEnv, flagErrors, StudyIdFlag, surveyOfStudy } from '../exports/cliSupport';
+import { cliActor, flagErrors, StudyIdFlag, surveyOfStudy } from '../exports/cliSupport';
 
 const USAGE = 'usage: npm run export -- --study <id> --out <dir> [--include-pilot] [--include-unconsented] [--include-identities]';
 
@@ -60,26 +59,25 @@ async function main(): Promise<number> {
   const { study, out, includePilot, includeUnconsented, includeIdentities } = flags.data;
   const dataDir = cliDataDirAnnounced();
 
-  if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) {
+  const config = storeConfigFromEnv(dataDir);
+  if (!config.databaseUrl && !existsSync(join(dataDir, DATABASE_FILE_NAME))) {
     console.error(`no database at ${join(dataDir, DATABASE_FILE_NAME)} (set DATA_DIR to the server's data folder)`);
     return 1;
   }
-  const store = openStore(dataDir); // applies pending migrations, so the audit table exists
-  try {
-    if (!store.studies.get(study)) {
-      console.error(`no study "${study}" in ${store.file} (known: ${store.studies.list().map((s) => s.id).join(', ') || 'none'})`);
-      return 1;
-    }
-    new AuditRepository(store.db).append({ at: Date.now(), actor: cliActor(), action: 'export', studyId: study, details: { out, includePilot, includeUnconsented, includeIdentities, via: 'cli' } });
-  } finally {
-    store.close();
-  }
-
-  const { survey, freeText, note } = surveyOfStudy(study);
-  if (note) console.error(`note: Likert columns taken from the answers (${note})`);
+  const store = await openStore(config); // applies pending migrations, so the audit table exists
   const bar = process.stderr.isTTY ? new SingleBar({ format: 'export {bar} {value}/{total} sessions' }, Presets.shades_classic) : null;
   try {
+    if (!(await store.studies.get(study))) {
+      const known = (await store.studies.list()).map((s) => s.id).join(', ') || 'none';
+      console.error(`no study "${study}" in ${store.description} (known: ${known})`);
+      return 1;
+    }
+    await store.audit.append({ at: Date.now(), actor: cliActor(), action: 'export', studyId: study, details: { out, includePilot, includeUnconsented, includeIdentities, via: 'cli' } });
+
+    const { survey, freeText, note } = surveyOfStudy(study);
+    if (note) console.error(`note: Likert columns taken from the answers (${note})`);
     const result = await exportStudy({
+      store,
       dataDir,
       studyId: study,
       outDir: out,
@@ -110,6 +108,8 @@ async function main(): Promise<number> {
       return 1;
     }
     throw error;
+  } finally {
+    await store.close();
   }
 }
 

@@ -8,10 +8,10 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE_NAME, openStore } from '../server/db/store';
+import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../server/db/store';
 import { cliDataDirAnnounced } from './dataDir';
 import { withdrawParticipant } from '../server/admin/withdrawal';
-import { cliActor, dataDirFromEnv, flagErrors, StudyIdFlag } from '../exports/cliSupport';
+import { cliActor, flagErrors, StudyIdFlag } from '../exports/cliSupport';
 
 const USAGE = 'usage: npm run withdraw -- --study <id> --participant <platform id>';
 
@@ -22,7 +22,7 @@ const Flags = z
   })
   .strict();
 
-function main(): number {
+async function main(): Promise<number> {
   let raw;
   try {
     raw = parseArgs({ options: { study: { type: 'string' }, participant: { type: 'string' } }, strict: true, allowPositionals: false }).values;
@@ -36,17 +36,18 @@ function main(): number {
     return 2;
   }
   const dataDir = cliDataDirAnnounced();
-  if (!existsSync(join(dataDir, DATABASE_FILE_NAME))) {
+  const config = storeConfigFromEnv(dataDir);
+  if (!config.databaseUrl && !existsSync(join(dataDir, DATABASE_FILE_NAME))) {
     console.error(`no database at ${join(dataDir, DATABASE_FILE_NAME)} (set DATA_DIR to the server's data folder)`);
     return 1;
   }
-  const store = openStore(dataDir);
+  const store = await openStore(config);
   try {
-    if (!store.studies.get(flags.data.study)) {
-      console.error(`no study "${flags.data.study}" in ${store.file}`);
+    if (!(await store.studies.get(flags.data.study))) {
+      console.error(`no study "${flags.data.study}" in ${store.description}`);
       return 1;
     }
-    const result = withdrawParticipant(store, {
+    const result = await withdrawParticipant(store, {
       dataDir,
       studyId: flags.data.study,
       platformUserId: flags.data.participant,
@@ -60,8 +61,8 @@ function main(): number {
     );
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

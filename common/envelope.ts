@@ -19,6 +19,7 @@ export const ErrorCode = z.enum([
   'rate_limited',
   'study_unavailable', // study closed / draft
   'session_over', // session completed, declined or timed out
+  'unavailable', // the server's database is briefly unavailable; retrying helps
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

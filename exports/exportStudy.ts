@@ -1,8 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { ExportReader, type ExportSessionRow } from '../server/db/repositories/adminExport';
-import { AuditRepository } from '../server/db/repositories/audit';
+import type { ExportSessionRow, ExportSnapshot, Store } from '../server/db/store';
 import { renderCodebook } from './codebook';
 import { columnNames, datasetFiles, numericColumnNames, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
 import { buildDataPackage } from './datapackage';
@@ -23,10 +22,10 @@ import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } fr
  */
 
 export interface ExportOptions {
-  /** Holds the key for pseudonyms and tombstones (DATA_DIR). */
+  /** The study's store (either engine): the export reads one consistent snapshot of it. */
+  store: Store;
+  /** Holds the key for pseudonyms and tombstones, and the uploaded files (DATA_DIR). */
   dataDir: string;
-  /** SQLite file; defaults to <dataDir>/tandem.sqlite. */
-  dbFile?: string;
   studyId: string;
   outDir: string;
   includePilot: boolean;
@@ -103,27 +102,24 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   const createdAt = now().toISOString();
   const outDir = resolve(options.outDir);
   const dataDir = resolve(options.dataDir);
-  const dbFile = options.dbFile ?? join(dataDir, 'tandem.sqlite');
-  if (!existsSync(dbFile)) throw new ExportError(`no database at ${dbFile} (set DATA_DIR to the server's data folder)`);
   const key = loadOrCreatePseudonymKey(dataDir);
   const includeUnconsented = options.includeUnconsented ?? false;
   const freeText = options.freeText ?? 'omitted';
 
-  const reader = ExportReader.open(dbFile);
+  const reader = await options.store.openExportSnapshot();
   // Writers opened so far: a failed export closes them before it throws (the caller may delete the folder).
   const opened: Array<RowWriter<Record<string, unknown>>> = [];
   try {
-    reader.beginSnapshot();
-    const study = reader.study(options.studyId);
-    if (!study) throw new ExportError(`no study "${options.studyId}" in ${dbFile}`);
+    const study = await reader.study(options.studyId);
+    if (!study) throw new ExportError(`no study "${options.studyId}" in ${options.store.description}`);
     await ensureEmptyDir(outDir);
 
-    const tombstones = reader.tombstones(options.studyId);
-    const studyRedactor = createRedactor(identityMatcher(reader.identities(options.studyId)));
+    const tombstones = await reader.tombstones(options.studyId);
+    const studyRedactor = createRedactor(await identityMatcher(reader.identities(options.studyId)));
 
     const likert = options.survey
       ? likertFromSurvey(options.survey.items)
-      : reader.likertItemIds(options.studyId).map((id) => ({ id, prompt: id, points: 0 }));
+      : (await reader.likertItemIds(options.studyId)).map((id) => ({ id, prompt: id, points: 0 }));
     const checkItem = options.survey?.items.find((i) => i.kind === 'attention_check');
     const check = checkItem?.kind === 'attention_check' ? { id: checkItem.id, expected: checkItem.expected } : null;
     const files = datasetFiles({ likertItems: likert, includeIdentities: options.includeIdentities });
@@ -143,7 +139,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const annotations = open('annotations.csv');
     const identities = options.includeIdentities ? open('identities.csv') : null;
 
-    const total = reader.countSessions(options.studyId, options.includePilot);
+    const total = await reader.countSessions(options.studyId, options.includePilot);
     let done = 0;
     let withdrawnSessions = 0;
     let unconsentedSessions = 0;
@@ -152,8 +148,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const artifactEntries: ManifestFile[] = [];
     const warnings: string[] = [];
 
-    for (const s of reader.sessions(options.studyId, options.includePilot)) {
-      const identity = reader.identity(s.id);
+    for await (const s of reader.sessions(options.studyId, options.includePilot)) {
+      const identity = await reader.identity(s.id);
       if (identity?.platformUserId && tombstones.has(participantTombstone(key, options.studyId, identity.platformUserId))) {
         withdrawnSessions++;
         options.onProgress?.(++done, total);
@@ -171,7 +167,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       const pseudonym = sessionPseudonym(key, s.id);
       await sessions.write(sessionRow(s, pseudonym, likert, check));
 
-      for (const m of reader.messages(s.id)) {
+      for await (const m of reader.messages(s.id)) {
         await messages.write({
           session_id: pseudonym,
           seq: m.seq,
@@ -190,7 +186,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
 
       // Uploaded files: copied under artifacts/<pseudonym>/ with neutral names (the participant's file name may be personal).
       const uploadPaths = new Map<string, string>();
-      const uploads = reader.uploads(s.id);
+      const uploads = await reader.uploads(s.id);
       for (const [i, u] of uploads.entries()) {
         const rel = `artifacts/${pseudonym}/${i + 1}-${u.fieldId}.${CONTENT_TYPE_EXT[u.contentType] ?? 'bin'}`;
         const source = resolve(dataDir, u.storagePath);
@@ -204,7 +200,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         artifactEntries.push({ path: rel, rows: null, bytes: copied.bytes, sha256: copied.sha256 });
       }
 
-      for (const e of reader.events(s.id)) {
+      for await (const e of reader.events(s.id)) {
         const survey = applyFreeTextSetting(e.type, e.payload, freeText);
         freeTextAnswers += survey.answers;
         await events.write({
@@ -217,7 +213,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         });
       }
 
-      for (const a of reader.artifacts(s.id)) {
+      for (const a of await reader.artifacts(s.id)) {
         const fields: Record<string, string> = {};
         const files: string[] = [];
         for (const [fieldId, value] of Object.entries(a.fields)) {
@@ -228,7 +224,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         await artifacts.write({ session_id: pseudonym, version: a.version, submitted_at: iso(a.submittedAt), fields, files });
       }
 
-      for (const j of reader.judgements(s.id)) {
+      for await (const j of reader.judgements(s.id)) {
         await judgements.write({
           session_id: pseudonym,
           rubric_id: j.rubricId,
@@ -244,7 +240,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         });
       }
 
-      for (const a of reader.annotations(s.id)) {
+      for await (const a of reader.annotations(s.id)) {
         await annotations.write({ session_id: pseudonym, turn: a.turn, speaker: a.speaker, friction: a.friction, grounding: a.grounding });
       }
 
@@ -291,7 +287,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       ...artifactEntries,
     ];
     const rows = (p: string) => written.get(p)?.rows ?? 0;
-    const audit = auditSummary(reader.auditRepository(), options.studyId);
+    const audit = await auditSummary(reader, options.studyId);
     const manifest = buildManifest({
       createdAt,
       filters: { studyId: options.studyId, includePilot: options.includePilot, includeIdentities: options.includeIdentities, includeUnconsented },
@@ -305,7 +301,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         judgements: rows('judgements.csv'),
         annotations: rows('annotations.csv'),
         identities: options.includeIdentities ? rows('identities.csv') : null,
-        excluded_pilot_sessions: options.includePilot ? 0 : reader.countPilotSessions(options.studyId),
+        excluded_pilot_sessions: options.includePilot ? 0 : await reader.countPilotSessions(options.studyId),
         excluded_unconsented_sessions: unconsentedSessions,
         withdrawn_participants: tombstones.size,
       },
@@ -322,18 +318,17 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     await Promise.all(opened.map((w) => w.abort()));
     throw err;
   } finally {
-    reader.close();
+    await reader.close();
   }
 }
 
-function auditSummary(audit: AuditRepository | null, studyId: string): AuditSummary {
-  if (!audit) return { total: 0, byAction: {}, firstAt: null, lastAt: null, recent: [] };
-  const counts = audit.counts(studyId);
+async function auditSummary(snapshot: ExportSnapshot, studyId: string): Promise<AuditSummary> {
+  const counts = await snapshot.auditCounts(studyId);
   return {
     total: counts.total,
     byAction: counts.byAction,
     firstAt: iso(counts.firstAt),
     lastAt: iso(counts.lastAt),
-    recent: audit.list({ studyId, limit: 20 }).map((e) => ({ at: new Date(e.at).toISOString(), actor: e.actor, action: e.action })),
+    recent: (await snapshot.auditList({ studyId, limit: 20 })).map((e) => ({ at: new Date(e.at).toISOString(), actor: e.actor, action: e.action })),
   };
 }

@@ -29,12 +29,12 @@ interface ChildReport {
   seconds: number;
 }
 
-function seed(dataDir: string, studyId: string, n: number): void {
-  const store = openStore(dataDir);
-  seedStudyRow(store, studyId);
+async function seed(dataDir: string, studyId: string, n: number): Promise<void> {
+  const store = await openStore({ dataDir });
+  await seedStudyRow(store, studyId);
   const text = 'Could you help me plan the next step? Here is what I have so far, with a few numbers: 12, 40, 7.5. '.repeat(2);
   for (let i = 0; i < n; i++) {
-    seedSession(store, dataDir, studyId, {
+    await seedSession(store, dataDir, studyId, {
       platformUserId: `pid${i.toString(16).padStart(21, '0')}`,
       messages: [
         { role: 'user', text: `${text} mail me at user${i}@example.org` },
@@ -47,7 +47,7 @@ function seed(dataDir: string, studyId: string, n: number): void {
       startedAt: Date.UTC(2026, 10, 2) + i * 1000,
     });
   }
-  store.close();
+  await store.close();
 }
 
 async function child(dataDir: string, studyId: string): Promise<void> {
@@ -62,10 +62,12 @@ async function child(dataDir: string, studyId: string): Promise<void> {
     peakHeap = Math.max(peakHeap, m.heapUsed);
     peakRss = Math.max(peakRss, m.rss);
   }, 20);
+  const store = await openStore({ dataDir });
   const started = Date.now();
-  const { manifest } = await exportStudy({ dataDir, studyId, outDir: join(dataDir, `out-${studyId}`), includePilot: false, includeIdentities: false });
+  const { manifest } = await exportStudy({ store, dataDir, studyId, outDir: join(dataDir, `out-${studyId}`), includePilot: false, includeIdentities: false });
   const seconds = (Date.now() - started) / 1000;
   clearInterval(timer);
+  await store.close();
   // What the identity matcher alone costs for this many identities (it is the one structure that scales).
   global.gc?.();
   const before = process.memoryUsage().heapUsed;
@@ -126,8 +128,8 @@ async function main(): Promise<number> {
   try {
     if (!values.reuse) {
       const t0 = Date.now();
-      seed(dataDir, 'small', small);
-      seed(dataDir, 'large', large);
+      await seed(dataDir, 'small', small);
+      await seed(dataDir, 'large', large);
       console.log(`seeded ${small} + ${large} sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
     for (const study of ['small', 'large']) rmSync(join(dataDir, `out-${study}`), { recursive: true, force: true });

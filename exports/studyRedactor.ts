@@ -6,7 +6,7 @@
  * personal data never reaches a model and a prompt built from the database equals the one built from
  * the exported dataset.
  */
-import { ExportReader, type ExportIdentity } from '../server/db/repositories/adminExport';
+import type { ExportIdentity, Store } from '../server/db/store';
 import { createRedactor, IdentityMatcher, type Redactor } from './redaction';
 
 /**
@@ -31,9 +31,9 @@ export function sessionIdentityStrings(identity: ExportIdentity | undefined): st
 }
 
 /** A matcher over the identity strings of the given identities. */
-export function identityMatcher(identities: Iterable<ExportIdentity>): IdentityMatcher {
+export async function identityMatcher(identities: Iterable<ExportIdentity> | AsyncIterable<ExportIdentity>): Promise<IdentityMatcher> {
   const matcher = new IdentityMatcher();
-  for (const identity of identities) for (const s of identityStrings(identity)) matcher.add(s);
+  for await (const identity of identities) for (const s of identityStrings(identity)) matcher.add(s);
   return matcher;
 }
 
@@ -49,14 +49,14 @@ export interface StudyRedactor extends Redactor {
   forSessionId(sessionId: string): Redactor;
 }
 
-/** Reads the study's identities from the database file and returns a redactor for its text. */
-export function openStudyRedactor(dbFile: string, studyId: string): StudyRedactor {
-  const reader = ExportReader.open(dbFile);
+/** Reads the study's identities from the store and returns a redactor for its text. */
+export async function openStudyRedactor(store: Store, studyId: string): Promise<StudyRedactor> {
+  const snapshot = await store.openExportSnapshot();
   try {
     // One pass: the study-wide matcher, and per session only its own strings (not whole identity rows).
     const studyWide = new IdentityMatcher();
     const own = new Map<string, string[]>();
-    for (const identity of reader.identities(studyId)) {
+    for await (const identity of snapshot.identities(studyId)) {
       for (const v of identityStrings(identity)) studyWide.add(v);
       own.set(identity.sessionId, sessionIdentityStrings(identity));
     }
@@ -68,6 +68,6 @@ export function openStudyRedactor(dbFile: string, studyId: string): StudyRedacto
     };
     return Object.assign(redactor, { forSessionId });
   } finally {
-    reader.close();
+    await snapshot.close();
   }
 }

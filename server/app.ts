@@ -8,7 +8,6 @@ import helmet from 'helmet';
 import { Server } from 'socket.io';
 import type { Logger } from 'pino';
 import { openStore, type Store } from './db/store';
-import { startWalCheckpointer } from './db/walCheckpointer';
 import { loadConfig, type LoadedConfig } from './services/config';
 import type { ServiceContext } from './services/context';
 import { ParticipantService } from './services/participants';
@@ -31,8 +30,10 @@ import { DEFAULT_TRUST_PROXY, TrustProxySetting, type TrustProxy } from './trust
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface StartServerOptions {
-  /** Where the SQLite file (tandem.sqlite) and uploads live. Created if missing. */
+  /** Where the SQLite file (tandem.sqlite, unless databaseUrl is given), uploads and the pseudonym key live. Created if missing. */
   dataDir: string;
+  /** postgres://… selects the PostgreSQL store (main.ts passes DATABASE_URL); otherwise SQLite in dataDir. */
+  databaseUrl?: string | undefined;
   /** 0 = a random free port. Default 3000. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -101,19 +102,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDataDir(dataDir, log);
-  const store = openStore(dataDir);
+  const store = await openStore({ dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
   try {
     for (const study of config.studies.values())
-      store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
-    const recovered = recoverInterruptedReplies(store, config, now());
+      await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
+    const recovered = await recoverInterruptedReplies(store, config, now());
     if (recovered > 0) log.warn({ recovered }, 'stored replies cut by a previous crash as interrupted');
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
-  // WAL checkpoints (the only fsyncs with synchronous=NORMAL) run on a worker, not inside a participant's commit.
-  const walCheckpointer = startWalCheckpointer(store.db, store.file, { log });
+  // SQLite: WAL checkpoints (the only fsyncs with synchronous=NORMAL) run on a worker, not inside a participant's commit.
+  const walCheckpointer = store.startMaintenance(log);
 
   const app = express();
   app.disable('x-powered-by');
@@ -190,7 +191,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await participants.chat.shutdown();
     await providerThread?.close();
     await walCheckpointer.stop();
-    store.close();
+    await store.close();
     throw err;
   }
   const address = httpServer.address() as AddressInfo;
@@ -206,7 +207,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       await walCheckpointer.stop();
-      store.close();
+      await store.close();
     })());
 
   return { url, port: address.port, store, config, participants, io, close };

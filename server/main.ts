@@ -2,7 +2,8 @@
  * `npm start`: serves the platform. Env: PORT (3000), HOST (0.0.0.0), DATA_DIR (./data),
  * OPENAI_API_KEY / OPENAI_BASE_URL (without a key the offline demo assistant answers), LOG_LEVEL,
  * TRUST_PROXY (express 'trust proxy': loopback by default; see server/trustProxy.ts),
- * PROVIDER_THREAD (on | off, default off; on: OpenAI-compatible calls run on a worker thread; see BENCHMARKS.md).
+ * PROVIDER_THREAD (on | off, default off; on: OpenAI-compatible calls run on a worker thread; see BENCHMARKS.md),
+ * DATABASE_URL (postgres://… selects the PostgreSQL store; unset: SQLite at DATA_DIR/tandem.sqlite; docs/storage.md).
  */
 import path from 'node:path';
 import { startServer } from './app';
@@ -34,13 +35,14 @@ try {
   const server = await startServer({
     trustProxy,
     dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),
+    databaseUrl: process.env.DATABASE_URL,
     port,
     host: process.env.HOST ?? '0.0.0.0',
     providerThread: providerThread === 'on',
     logger: log,
   });
   const base = `http://localhost:${server.port}`;
-  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.file}`, 'Study links:'];
+  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.description}`, 'Study links:'];
   for (const study of server.config.studies.values()) lines.push(`  ${base}/study/${study.id}?PROLIFIC_PID=test-1   (${study.title})`);
   // The generated password is printed once, at the first start; every start says how to reset it.
   lines.push(
@@ -61,6 +63,15 @@ try {
   if (err instanceof ConfigError) {
     console.error(err.message);
     process.exit(1);
+  }
+  // An unreachable DATABASE_URL: one line (host, port, the driver's reason), no stack trace.
+  if (process.env.DATABASE_URL) {
+    const { describeStartupError } = await import('./db/postgres/index');
+    const line = describeStartupError(err);
+    if (line) {
+      console.error(line);
+      process.exit(1);
+    }
   }
   throw err;
 }

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { AdminAuthRepository, type AdminSessionRow } from '../db/repositories/adminAuth';
-import type { Store } from '../db/store';
+import type { AdminAuthRepo, AdminSessionRow, Store } from '../db/store';
 import { sendFail } from '../http/respond';
 
 /**
@@ -37,30 +36,30 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 export class AdminSessions {
-  private readonly repo: AdminAuthRepository;
+  private readonly repo: AdminAuthRepo;
 
   constructor(store: Store, private readonly now: () => number) {
-    this.repo = new AdminAuthRepository(store.db);
+    this.repo = store.adminAuth;
   }
 
-  create(actor: string): { token: string; csrfToken: string; expiresAt: number } {
+  async create(actor: string): Promise<{ token: string; csrfToken: string; expiresAt: number }> {
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
     const now = this.now();
-    this.repo.deleteExpired(now);
+    await this.repo.deleteExpired(now);
     const expiresAt = now + SESSION_TTL_MS;
-    this.repo.insertSession({ tokenHash: sha256(token), csrfToken, actor, createdAt: now, expiresAt, lastSeenAt: now });
+    await this.repo.insertSession({ tokenHash: sha256(token), csrfToken, actor, createdAt: now, expiresAt, lastSeenAt: now });
     return { token, csrfToken, expiresAt };
   }
 
   /** The live session for a cookie token, or undefined. */
-  resolve(token: string | undefined): AdminSessionRow | undefined {
+  async resolve(token: string | undefined): Promise<AdminSessionRow | undefined> {
     if (!token || token.length > 200) return undefined;
     return this.repo.findLiveSession(sha256(token), this.now());
   }
 
-  end(tokenHash: string): void {
-    this.repo.deleteSession(tokenHash);
+  async end(tokenHash: string): Promise<void> {
+    await this.repo.deleteSession(tokenHash);
   }
 }
 
@@ -80,10 +79,14 @@ export function clearSessionCookies(req: Request, res: Response): void {
 export function requireAdmin(sessions: AdminSessions) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const token = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
-    const session = sessions.resolve(token);
-    if (!session) return sendFail(res, 'unauthorized', 'researcher login required');
-    req.admin = { actor: session.actor, tokenHash: session.tokenHash, csrfToken: session.csrfToken };
-    next();
+    sessions.resolve(token).then(
+      (session) => {
+        if (!session) return sendFail(res, 'unauthorized', 'researcher login required');
+        req.admin = { actor: session.actor, tokenHash: session.tokenHash, csrfToken: session.csrfToken };
+        next();
+      },
+      (err: unknown) => next(err),
+    );
   };
 }
 

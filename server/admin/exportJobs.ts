@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Response } from 'express';
 import { ZipArchive } from 'archiver';
 import type { Logger } from 'pino';
+import type { Store } from '../db/store';
 import type { LoadedConfig } from '../services/config';
 import { exportStudy } from '../../exports/exportStudy';
 
@@ -27,6 +28,7 @@ export class ExportJobs {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
+    private readonly store: Store,
     private readonly dataDir: string,
     private readonly config: LoadedConfig,
     private readonly log: Logger,
@@ -51,6 +53,7 @@ export class ExportJobs {
     const survey = study ? this.config.surveys.get(study.survey) : undefined;
     try {
       const { manifest } = await exportStudy({
+        store: this.store,
         dataDir: this.dataDir,
         studyId: input.studyId,
         outDir: dir,

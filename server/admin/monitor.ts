@@ -1,7 +1,6 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from 'pino';
 import { fail, failFromZod, ok } from '../../common/envelope';
-import { AdminQueriesRepository } from '../db/repositories/adminQueries';
 import type { Store } from '../db/store';
 import { sessionRoom } from '../socket/handlers';
 import {
@@ -44,22 +43,29 @@ export interface AdminNamespace {
   disconnectSession(tokenHash: string): void;
   /** Pushes to researchers (export progress). */
   emitToAll<E extends AdminPushName>(event: E, payload: AdminPush<E>): void;
-  snapshot(studyId: string): MonitorSnapshot;
+  snapshot(studyId: string): Promise<MonitorSnapshot>;
   close(): void;
 }
 
 export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number): AdminNamespace {
-  const queries = new AdminQueriesRepository(store.db);
+  const queries = store.adminQueries;
   const participants = io.of('/');
   const ns: AdminNs = io.of('/admin');
 
   ns.use((socket, next) => {
     const token = cookieFromHeader(socket.handshake.headers.cookie, SESSION_COOKIE);
-    const session = sessions.resolve(token);
-    if (!session) return next(new Error('unauthorized'));
-    (socket.data as AdminSocketData).tokenHash = session.tokenHash;
-    (socket.data as AdminSocketData).actor = session.actor;
-    next();
+    sessions.resolve(token).then(
+      (session) => {
+        if (!session) return next(new Error('unauthorized'));
+        (socket.data as AdminSocketData).tokenHash = session.tokenHash;
+        (socket.data as AdminSocketData).actor = session.actor;
+        next();
+      },
+      (err: unknown) => {
+        log.warn({ err }, 'could not check a researcher session');
+        next(new Error('unavailable'));
+      },
+    );
   });
 
   const connectionOf = (sessionId: string, lastActivityAt: number, at: number): ConnectionState => {
@@ -68,12 +74,13 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     return at - lastActivityAt > IDLE_AFTER_MS ? 'idle' : 'connected';
   };
 
-  const snapshot = (studyId: string): MonitorSnapshot => {
+  const snapshot = async (studyId: string): Promise<MonitorSnapshot> => {
     const at = now();
+    const rows = await queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS);
     return {
       studyId,
       at,
-      sessions: queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS).map((r) => ({
+      sessions: rows.map((r) => ({
         sessionId: r.sessionId,
         taskId: r.taskId,
         conditionId: r.conditionId,
@@ -97,14 +104,19 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
       for (const room of socket.rooms) if (room.startsWith('monitor:')) void socket.leave(room);
     };
 
-    listen('monitor:subscribe', (payload: unknown, ack?: unknown) => {
+    listen('monitor:subscribe', async (payload: unknown, ack?: unknown) => {
       const reply = replyTo(ack);
       const parsed = adminClientEvents['monitor:subscribe'].payload.safeParse(payload);
       if (!parsed.success) return reply(failFromZod(parsed.error, 'monitor:subscribe'));
-      if (!store.studies.get(parsed.data.studyId)) return reply(fail('not_found', `no study "${parsed.data.studyId}"`));
-      leaveMonitors();
-      void socket.join(monitorRoom(parsed.data.studyId));
-      reply(ok(snapshot(parsed.data.studyId)));
+      try {
+        if (!(await store.studies.get(parsed.data.studyId))) return reply(fail('not_found', `no study "${parsed.data.studyId}"`));
+        leaveMonitors();
+        void socket.join(monitorRoom(parsed.data.studyId));
+        reply(ok(await snapshot(parsed.data.studyId)));
+      } catch (err) {
+        log.error({ err }, 'monitor subscribe failed');
+        reply(fail('internal', 'the monitor could not be read; please try again'));
+      }
     });
     listen('monitor:unsubscribe', (payload?: unknown, ack?: unknown) => {
       // emit('monitor:unsubscribe', ack) without a payload puts the ack first
@@ -120,19 +132,24 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   // Change detection: newest event id + number of participant sockets; idle transitions need a periodic push too.
   let lastSignature = '';
   let lastPushAt = 0;
+  let polling = false;
+  const poll = async () => {
+    const rooms = [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:'));
+    if (rooms.length === 0) return;
+    const signature = `${await queries.lastEventId()}:${participants.sockets.size}`;
+    const at = now();
+    if (signature === lastSignature && at - lastPushAt < 10_000) return;
+    lastSignature = signature;
+    lastPushAt = at;
+    for (const room of rooms) ns.to(room).emit('monitor:update', await snapshot(room.slice('monitor:'.length)));
+  };
   const timer = setInterval(() => {
-    try {
-      const rooms = [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:'));
-      if (rooms.length === 0) return;
-      const signature = `${queries.lastEventId()}:${participants.sockets.size}`;
-      const at = now();
-      if (signature === lastSignature && at - lastPushAt < 10_000) return;
-      lastSignature = signature;
-      lastPushAt = at;
-      for (const room of rooms) ns.to(room).emit('monitor:update', snapshot(room.slice('monitor:'.length)));
-    } catch (err) {
-      log.error({ err }, 'admin monitor push failed');
-    }
+    // Polls never overlap (a slow database must not pile them up).
+    if (polling) return;
+    polling = true;
+    poll()
+      .catch((err: unknown) => log.error({ err }, 'admin monitor push failed'))
+      .finally(() => (polling = false));
   }, POLL_MS);
   timer.unref();
 

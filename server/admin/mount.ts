@@ -16,7 +16,7 @@ export async function mountAdmin(deps: AppDeps, env: NodeJS.ProcessEnv = process
   await ensureAdminPassword(deps.store, env, deps.log);
   const sessions = new AdminSessions(deps.store, deps.now);
   const namespace = attachAdminNamespace(deps.io, deps.store, sessions, deps.log, deps.now);
-  const exports = new ExportJobs(deps.dataDir, deps.config, deps.log, deps.now);
+  const exports = new ExportJobs(deps.store, deps.dataDir, deps.config, deps.log, deps.now);
   const runs = new AdminRuns({ store: deps.store, config: deps.config, dataDir: deps.dataDir, log: deps.log, now: deps.now, env }, (p) =>
     namespace.emitToAll('run:progress', p),
   );

@@ -1,7 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Store } from '../db/store';
-import { AdminAuthRepository } from '../db/repositories/adminAuth';
 
 /**
  * The researcher password: ADMIN_PASSWORD from the environment, or generated at first start and printed
@@ -46,21 +45,21 @@ export async function ensureAdminPassword(
   announce: (text: string) => void = (text) => console.log(text),
   now = Date.now(),
 ): Promise<'env' | 'generated' | 'existing'> {
-  const repo = new AdminAuthRepository(store.db);
+  const repo = store.adminAuth;
   const fromEnv = env.ADMIN_PASSWORD;
   if (fromEnv !== undefined && fromEnv !== '') {
     if (fromEnv.length < MIN_ADMIN_PASSWORD_LENGTH) throw new Error(`ADMIN_PASSWORD must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters`);
-    const current = repo.getCredential();
+    const current = await repo.getCredential();
     if (!current || !(await verifyPassword(fromEnv, current.passwordHash))) {
-      repo.setCredential(await hashPassword(fromEnv), 'env', now);
-      repo.deleteAllSessions();
+      await repo.setCredential(await hashPassword(fromEnv), 'env', now);
+      await repo.deleteAllSessions();
       log.info('researcher password set from ADMIN_PASSWORD');
     }
     return 'env';
   }
-  if (repo.getCredential()) return 'existing';
+  if (await repo.getCredential()) return 'existing';
   const generated = randomBytes(18).toString('base64url');
-  if (repo.insertCredentialIfAbsent(await hashPassword(generated), 'generated', now)) {
+  if (await repo.insertCredentialIfAbsent(await hashPassword(generated), 'generated', now)) {
     announce(
       [
         '──────────────────────────────────────────────────────────────',

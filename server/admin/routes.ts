@@ -4,9 +4,6 @@ import express, { Router, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import { rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { AdminAuthRepository } from '../db/repositories/adminAuth';
-import { AdminQueriesRepository } from '../db/repositories/adminQueries';
-import { AuditRepository } from '../db/repositories/audit';
 import type { Store } from '../db/store';
 import { sendFail, sendOk as sendAny, sendZodFail } from '../http/respond';
 import type { LoadedConfig } from '../services/config';
@@ -68,9 +65,7 @@ const ACTOR = 'researcher';
  */
 export function adminRoutes(deps: AdminRouteDeps): Router {
   const { store, log, now, sessions } = deps;
-  const audit = new AuditRepository(store.db);
-  const queries = new AdminQueriesRepository(store.db);
-  const authRepo = new AdminAuthRepository(store.db);
+  const { audit, adminQueries: queries, adminAuth: authRepo } = store;
   const router = Router();
   const json = express.json({ limit: '16kb' });
   router.use('/api/admin', cookieParser(), (_req, res, next) => {
@@ -92,14 +87,14 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     async (req, res) => {
       const parsed = LoginRequest.safeParse(req.body);
       if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/admin/login');
-      const credential = authRepo.getCredential();
+      const credential = await authRepo.getCredential();
       if (!credential || !(await verifyPassword(parsed.data.password, credential.passwordHash))) {
-        audit.append({ at: now(), actor: 'anonymous', action: 'login_failed', studyId: null });
+        await audit.append({ at: now(), actor: 'anonymous', action: 'login_failed', studyId: null });
         return sendFail(res, 'unauthorized', 'wrong password');
       }
-      const session = sessions.create(ACTOR);
+      const session = await sessions.create(ACTOR);
       setSessionCookies(req, res, session);
-      audit.append({ at: now(), actor: ACTOR, action: 'login', studyId: null });
+      await audit.append({ at: now(), actor: ACTOR, action: 'login', studyId: null });
       sendOk<LoginResponse>(res, { actor: ACTOR, csrfToken: session.csrfToken });
     },
   );
@@ -110,18 +105,20 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
 
   guarded.get('/api/admin/me', (req, res) => sendOk<LoginResponse>(res, { actor: req.admin!.actor, csrfToken: req.admin!.csrfToken }));
 
-  guarded.post('/api/admin/logout', (req, res) => {
-    sessions.end(req.admin!.tokenHash);
+  guarded.post('/api/admin/logout', async (req, res) => {
+    await sessions.end(req.admin!.tokenHash);
     deps.namespace.disconnectSession(req.admin!.tokenHash);
     clearSessionCookies(req, res);
-    audit.append({ at: now(), actor: req.admin!.actor, action: 'logout', studyId: null });
+    await audit.append({ at: now(), actor: req.admin!.actor, action: 'logout', studyId: null });
     sendOk<EmptyReply>(res, {});
   });
 
-  guarded.get('/api/admin/studies', (_req, res) => {
-    const list: StudySummary[] = store.studies.list().map((row) => {
+  guarded.get('/api/admin/studies', async (_req, res) => {
+    const rows = await store.studies.list();
+    const countsOf = await Promise.all(rows.map((row) => queries.countsByConditionAndStatus(row.id)));
+    const list: StudySummary[] = rows.map((row, i) => {
       const def = deps.config.studies.get(row.id);
-      const counts = queries.countsByConditionAndStatus(row.id);
+      const counts = countsOf[i]!;
       return {
         id: row.id,
         title: row.title,
@@ -137,54 +134,54 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     sendOk<StudySummary[]>(res, list);
   });
 
-  const studyOr404 = (req: Request, res: Response): string | undefined => {
+  const studyOr404 = async (req: Request, res: Response): Promise<string | undefined> => {
     const id = String(req.params.studyId);
-    if (!store.studies.get(id)) {
+    if (!(await store.studies.get(id))) {
       sendFail(res, 'not_found', `no study "${id}"`);
       return undefined;
     }
     return id;
   };
 
-  guarded.post('/api/admin/studies/:studyId/status', json, (req, res) => {
-    const studyId = studyOr404(req, res);
+  guarded.post('/api/admin/studies/:studyId/status', json, async (req, res) => {
+    const studyId = await studyOr404(req, res);
     if (!studyId) return;
     const parsed = StatusChangeRequest.safeParse(req.body);
     if (!parsed.success) return sendZodFail(res, parsed.error, 'POST status');
-    const from = store.studies.get(studyId)!.status;
-    store.transaction(() => {
-      store.studies.setStatus(studyId, parsed.data.status, now());
-      audit.append({ at: now(), actor: req.admin!.actor, action: 'status_change', studyId, details: { from, to: parsed.data.status } });
+    await store.transaction(async (tx) => {
+      const from = (await tx.studies.get(studyId))!.status;
+      await tx.studies.setStatus(studyId, parsed.data.status, now());
+      await tx.audit.append({ at: now(), actor: req.admin!.actor, action: 'status_change', studyId, details: { from, to: parsed.data.status } });
     });
     sendOk<StatusChangeResponse>(res, { studyId, status: parsed.data.status });
   });
 
-  guarded.get('/api/admin/studies/:studyId/monitor', (req, res) => {
-    const studyId = studyOr404(req, res);
-    if (studyId) sendOk<MonitorSnapshot>(res, deps.namespace.snapshot(studyId));
+  guarded.get('/api/admin/studies/:studyId/monitor', async (req, res) => {
+    const studyId = await studyOr404(req, res);
+    if (studyId) sendOk<MonitorSnapshot>(res, await deps.namespace.snapshot(studyId));
   });
 
-  guarded.get('/api/admin/studies/:studyId/sessions', (req, res) => {
-    const studyId = studyOr404(req, res);
+  guarded.get('/api/admin/studies/:studyId/sessions', async (req, res) => {
+    const studyId = await studyOr404(req, res);
     if (!studyId) return;
     const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
     const offset = Math.max(Number(req.query.offset ?? 0) || 0, 0);
-    sendOk<SessionListEntry[]>(res, queries.listSessions(studyId, limit, offset));
+    sendOk<SessionListEntry[]>(res, await queries.listSessions(studyId, limit, offset));
   });
 
-  guarded.get('/api/admin/studies/:studyId/audit', (req, res) => {
-    const studyId = studyOr404(req, res);
-    if (studyId) sendOk<AuditEntryView[]>(res, audit.list({ studyId, limit: 200 }));
+  guarded.get('/api/admin/studies/:studyId/audit', async (req, res) => {
+    const studyId = await studyOr404(req, res);
+    if (studyId) sendOk<AuditEntryView[]>(res, await audit.list({ studyId, limit: 200 }));
   });
 
-  guarded.get('/api/admin/sessions/:sessionId', (req, res) => {
-    const detail = sessionDetail(store, String(req.params.sessionId));
+  guarded.get('/api/admin/sessions/:sessionId', async (req, res) => {
+    const detail = await sessionDetail(store, String(req.params.sessionId));
     if (!detail) return sendFail(res, 'not_found', 'no such session');
     sendOk<SessionDetail>(res, detail);
   });
 
-  guarded.get('/api/admin/sessions/:sessionId/uploads/:uploadId', (req, res) => {
-    const upload = store.uploads.get(String(req.params.uploadId));
+  guarded.get('/api/admin/sessions/:sessionId/uploads/:uploadId', async (req, res) => {
+    const upload = await store.uploads.get(String(req.params.uploadId));
     if (!upload || upload.sessionId !== req.params.sessionId) return sendFail(res, 'not_found', 'no such upload');
     const root = resolve(deps.dataDir);
     const file = resolve(root, upload.storagePath);
@@ -196,11 +193,11 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
   });
 
   guarded.post('/api/admin/studies/:studyId/exports', json, async (req, res) => {
-    const studyId = studyOr404(req, res);
+    const studyId = await studyOr404(req, res);
     if (!studyId) return;
     const parsed = ExportRequest.safeParse(req.body ?? {});
     if (!parsed.success) return sendZodFail(res, parsed.error, 'POST export');
-    audit.append({ at: now(), actor: req.admin!.actor, action: 'export', studyId, details: { ...parsed.data, via: 'dashboard' } });
+    await audit.append({ at: now(), actor: req.admin!.actor, action: 'export', studyId, details: { ...parsed.data, via: 'dashboard' } });
     try {
       let lastEmit = 0;
       const job = await deps.exports.run({
@@ -228,19 +225,19 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     deps.exports.streamZip(ticket, job, res);
   });
 
-  guarded.post('/api/admin/studies/:studyId/withdrawals', json, (req, res) => {
-    const studyId = studyOr404(req, res);
+  guarded.post('/api/admin/studies/:studyId/withdrawals', json, async (req, res) => {
+    const studyId = await studyOr404(req, res);
     if (!studyId) return;
     const parsed = WithdrawRequest.safeParse(req.body);
     if (!parsed.success) return sendZodFail(res, parsed.error, 'POST withdrawal');
-    const result = withdrawParticipant(store, { dataDir: deps.dataDir, studyId, platformUserId: parsed.data.participant, actor: req.admin!.actor });
+    const result = await withdrawParticipant(store, { dataDir: deps.dataDir, studyId, platformUserId: parsed.data.participant, actor: req.admin!.actor });
     // An analysis report made before the withdrawal may still count the person: drop it so it is rerun.
     deps.runs.discardReport(studyId);
     sendOk<WithdrawalResult>(res, result);
   });
 
-  guarded.post('/api/admin/studies/:studyId/runs/:kind', json, (req, res) => {
-    const studyId = studyOr404(req, res);
+  guarded.post('/api/admin/studies/:studyId/runs/:kind', json, async (req, res) => {
+    const studyId = await studyOr404(req, res);
     if (!studyId) return;
     const parsedKind = RunKind.safeParse(req.params.kind);
     if (!parsedKind.success) return sendFail(res, 'not_found', 'runs are "judge" or "analysis"', 'kind');
@@ -257,14 +254,14 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     sendOk<RunStarted>(res, { started: true }, 202);
   });
 
-  guarded.get('/api/admin/studies/:studyId/runs', (req, res) => {
-    const studyId = studyOr404(req, res);
+  guarded.get('/api/admin/studies/:studyId/runs', async (req, res) => {
+    const studyId = await studyOr404(req, res);
     if (studyId) sendOk<RunsStatus>(res, { ...deps.runs.status(studyId), hasReport: deps.runs.hasReport(studyId) });
   });
 
   // The analysis report (its plots are SVG rendered on the server) for a sandboxed iframe: no scripts at all.
-  guarded.get('/api/admin/studies/:studyId/analysis/report', (req, res) => {
-    const studyId = studyOr404(req, res);
+  guarded.get('/api/admin/studies/:studyId/analysis/report', async (req, res) => {
+    const studyId = await studyOr404(req, res);
     if (!studyId) return;
     if (!deps.runs.hasReport(studyId)) return sendFail(res, 'not_found', 'no analysis yet: run the analysis first');
     res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
@@ -272,7 +269,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     res.type('html').sendFile(deps.runs.reportFile(studyId));
   });
 
-  registerSessionListRoutes(guarded, { db: store.db, dataDir: deps.dataDir, log, now, studyTitle: (id) => store.studies.get(id)?.title });
+  registerSessionListRoutes(guarded, { store, dataDir: deps.dataDir, log, now, studyTitle: async (id) => (await store.studies.get(id))?.title });
   router.use(guarded);
   // Unknown admin routes answer 401 to strangers (no route discovery) and 404 to researchers.
   router.all('/api/admin/*rest', requireAdmin(sessions), (_req, res) => sendFail(res, 'not_found', 'no such admin route'));

@@ -5,7 +5,6 @@ import { runAnalysis } from '../../analysis/runAnalysis';
 import { DEFAULT_OPTIONS } from '../../analysis/summary';
 import { exportStudy } from '../../exports/exportStudy';
 import type { Store } from '../db/store';
-import { AuditRepository } from '../db/repositories/audit';
 import type { ImageMode } from '../judge/judgeImages';
 import { judgeStudy } from '../judge/judgeStudy';
 import { providerFromEnv } from '../judge/judgeProvider';
@@ -71,10 +70,11 @@ export class AdminRuns {
     if (this.running.has(key)) return { started: false, finished: Promise.resolve({ studyId, kind, state: 'failed', done: 0, total: 0, message: 'already running' }) };
     this.running.add(key);
     const details = request.kind === 'judge' ? { images: request.images } : {};
-    new AuditRepository(this.deps.store.db).append({ at: this.deps.now(), actor, action: `${kind}_run`, studyId, details });
+    // The audit entry is written before the run's work starts (the work awaits it).
+    const audited = this.deps.store.audit.append({ at: this.deps.now(), actor, action: `${kind}_run`, studyId, details });
     const progress = (done: number, total: number, message: string) => this.report({ studyId, kind, state: 'running', done, total, message });
     progress(0, 0, 'starting');
-    const work = request.kind === 'judge' ? this.judge(studyId, request.images, progress) : this.analysis(studyId, progress);
+    const work = audited.then(() => (request.kind === 'judge' ? this.judge(studyId, request.images, progress) : this.analysis(studyId, progress)));
     const finished = work
       .then((message): RunProgress => ({ studyId, kind, state: 'done', done: 1, total: 1, message }))
       .catch((err: unknown): RunProgress => {
@@ -139,6 +139,7 @@ export class AdminRuns {
     const dataset = join(this.deps.dataDir, 'admin-analysis', `${studyId}.dataset-${this.deps.now()}`);
     try {
       const { manifest } = await exportStudy({
+        store: this.deps.store,
         dataDir: this.deps.dataDir,
         studyId,
         outDir: dataset,

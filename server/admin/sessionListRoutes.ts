@@ -7,14 +7,13 @@ import {
   type SessionListPage,
 } from '../../common/adminSessionList';
 import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../exports/pseudonym';
-import type { SqliteDatabase } from '../db/database';
-import { AdminSessionListRepository, type SessionListFilter } from '../db/repositories/adminSessionList';
+import type { SessionListFilter, Store } from '../db/store';
 import { sendFail, sendOk, sendZodFail } from '../http/respond';
 import { costOf, dashboardData, timeOnTaskOf } from './sessionListDashboard';
 import { renderDashboardPage } from './sessionListPlots';
 
 export interface SessionListRouteDeps {
-  db: SqliteDatabase;
+  store: Store;
   dataDir: string;
   log: Logger;
   now: () => number;
@@ -30,7 +29,7 @@ const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
  * router: every session of a study (filtered, sorted, paged, pseudonym search) and the plots.
  */
 export function registerSessionListRoutes(guarded: Router, deps: SessionListRouteDeps): void {
-  const repo = new AdminSessionListRepository(deps.db);
+  const repo = deps.store.sessionList;
   let key: Buffer | undefined;
   const pseudonymOf = (sessionId: string) => sessionPseudonym((key ??= loadOrCreatePseudonymKey(deps.dataDir)), sessionId);
 

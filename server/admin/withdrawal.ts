@@ -1,12 +1,8 @@
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Store } from '../db/store';
 import type { WithdrawalResult } from '../../common/admin';
-import { AuditRepository } from '../db/repositories/audit';
-import { WithdrawalsRepository } from '../db/repositories/withdrawals';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
-import { ModelReplyCache } from '../db/repositories/judgements';
-import { JUDGE_CACHE_FILE } from '../judge/judgeDataset';
 
 /**
  * Withdraws a participant from a study: deletes every session they had (all science rows cascade from
@@ -17,24 +13,21 @@ import { JUDGE_CACHE_FILE } from '../judge/judgeDataset';
 
 export type { WithdrawalResult };
 
-export function withdrawParticipant(
+export async function withdrawParticipant(
   store: Store,
   input: { dataDir: string; studyId: string; platformUserId: string; actor: string; now?: number },
-): WithdrawalResult {
+): Promise<WithdrawalResult> {
   const platformUserId = input.platformUserId.trim();
   if (platformUserId.length === 0) throw new Error('the platform id is empty');
-  if (!store.studies.get(input.studyId)) throw new Error(`no study "${input.studyId}"`);
+  if (!(await store.studies.get(input.studyId))) throw new Error(`no study "${input.studyId}"`);
   const now = input.now ?? Date.now();
   const key = loadOrCreatePseudonymKey(input.dataDir);
   const tombstone = participantTombstone(key, input.studyId, platformUserId);
-  const withdrawals = new WithdrawalsRepository(store.db);
-  const audit = new AuditRepository(store.db);
-
-  const { deleted, sessionIds } = store.transaction(() => {
-    const ids = withdrawals.findSessionIds(input.studyId, platformUserId);
-    const n = withdrawals.deleteSessions(ids);
-    withdrawals.recordTombstone({ studyId: input.studyId, tombstone, withdrawnAt: now, deletedSessions: n, actor: input.actor });
-    audit.append({
+  const { deleted, sessionIds } = await store.transaction(async (tx) => {
+    const ids = await tx.withdrawals.findSessionIds(input.studyId, platformUserId);
+    const n = await tx.withdrawals.deleteSessions(ids);
+    await tx.withdrawals.recordTombstone({ studyId: input.studyId, tombstone, withdrawnAt: now, deletedSessions: n, actor: input.actor });
+    await tx.audit.append({
       at: now,
       actor: input.actor,
       action: 'withdrawal',
@@ -58,17 +51,16 @@ export function withdrawParticipant(
       // best effort; the rows are already gone
     }
   }
-  return { deletedSessions: deleted, deletedFiles, purgedCachedReplies: purgeJudgeCache(input.dataDir, sessionIds), reference: tombstone.slice(0, 12) };
+  return { deletedSessions: deleted, deletedFiles, purgedCachedReplies: await purgeJudgeCache(store, sessionIds), reference: tombstone.slice(0, 12) };
 }
 
 /** Cached judge/annotator replies hold the prompts built from the person's artifacts and dialogue: drop them. */
-function purgeJudgeCache(dataDir: string, sessionIds: readonly string[]): number {
-  const file = join(dataDir, JUDGE_CACHE_FILE);
-  if (!existsSync(file) || sessionIds.length === 0) return 0;
-  const cache = ModelReplyCache.open(file);
+async function purgeJudgeCache(store: Store, sessionIds: readonly string[]): Promise<number> {
+  if (sessionIds.length === 0) return 0;
+  const cache = await store.openReplyCache();
   try {
-    return cache.forgetSessions(sessionIds);
+    return await cache.forgetSessions(sessionIds);
   } finally {
-    cache.close();
+    await cache.close();
   }
 }

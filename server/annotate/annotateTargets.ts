@@ -7,9 +7,8 @@
  * Replies are cached in <dir>/.judge-cache.sqlite, shared with the judge.
  */
 import { join } from 'node:path';
-import { AnnotationsRepository } from '../db/repositories/annotations';
-import { ModelReplyCache } from '../db/repositories/judgements';
 import type { Store } from '../db/store';
+import { openFileReplyCache } from '../db/replyCacheFile';
 import type { LlmProvider } from '../llm/provider';
 import { CachedModelClient, type ProviderInfo } from '../judge/cachedModelClient';
 import { writeCsv, writeJsonl } from '../judge/csvFiles';
@@ -42,7 +41,7 @@ export function annotationCsvRow(a: UtteranceAnnotation): Record<string, unknown
 
 export async function annotateDataset(dir: string, options: AnnotateCommon): Promise<AnnotateOutcome> {
   const sessions = readDatasetSessions(dir);
-  const cache = ModelReplyCache.open(join(dir, JUDGE_CACHE_FILE));
+  const cache = openFileReplyCache(join(dir, JUDGE_CACHE_FILE));
   try {
     const client = new CachedModelClient(options.provider, options.providerInfo, cache);
     const run = await runAnnotate(sessions, options.settings, options.guide, client, hooksOf(options));
@@ -52,15 +51,15 @@ export async function annotateDataset(dir: string, options: AnnotateCommon): Pro
     }
     return { ...run, stats: client.stats };
   } finally {
-    cache.close();
+    await cache.close();
   }
 }
 
 export async function annotateStudy(store: Store, dataDir: string, studyId: string, options: AnnotateCommon): Promise<AnnotateOutcome> {
-  if (!store.studies.get(studyId)) throw new Error(`study "${studyId}" is not in the database ${store.file}`);
-  const sessions = readStudySessions(store, studyId);
-  const repo = new AnnotationsRepository(store.db);
-  const cache = ModelReplyCache.open(join(dataDir, JUDGE_CACHE_FILE));
+  if (!(await store.studies.get(studyId))) throw new Error(`study "${studyId}" is not in the database ${store.description}`);
+  const sessions = await readStudySessions(store, dataDir, studyId);
+  const repo = store.annotations;
+  const cache = await store.openReplyCache();
   try {
     const client = new CachedModelClient(options.provider, options.providerInfo, cache);
     const run = await runAnnotate(sessions, options.settings, options.guide, client, {
@@ -70,7 +69,7 @@ export async function annotateStudy(store: Store, dataDir: string, studyId: stri
     });
     return { ...run, stats: client.stats };
   } finally {
-    cache.close();
+    await cache.close();
   }
 }
 

@@ -103,6 +103,6 @@ describe('runAnnotate', () => {
     expect(bed.fake.requests).toHaveLength(2); // provider retry only; no re-ask, no per-utterance calls
     expect(annotations.every((a) => a.method === 'failed' && a.friction === null)).toBe(true);
     expect(annotations[0]!.failureReason).toContain('transport: server');
-    expect(bed.cache.count()).toBe(0);
+    expect(await bed.cache.count()).toBe(0);
   });
 });

@@ -75,7 +75,7 @@ export async function runAnnotate(
   settings: AnnotateSettings,
   guide: AnnotationGuide,
   client: CachedModelClient,
-  hooks: { signal?: AbortSignal; onProgress?: (p: AnnotateProgress) => void; onChunk?: (labels: UtteranceAnnotation[]) => void } = {},
+  hooks: { signal?: AbortSignal; onProgress?: (p: AnnotateProgress) => void; onChunk?: (labels: UtteranceAnnotation[]) => void | Promise<void> } = {},
 ): Promise<{ annotations: UtteranceAnnotation[]; interrupted: boolean }> {
   const chunks = chunkSessions(sessions, settings.chunkSize, settings.contextSize);
   const total = chunks.reduce((n, c) => n + c.targets.length, 0);
@@ -90,7 +90,7 @@ export async function runAnnotate(
       const labels = await annotateChunk(chunk, settings, guide, client, hooks.signal);
       if (!labels) return;
       annotations.push(...labels);
-      hooks.onChunk?.(labels);
+      await hooks.onChunk?.(labels);
       progress();
     },
     hooks.signal,

@@ -1,138 +1,159 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+/**
+ * The store contract, on every engine (tests/support/testStores.ts): numbering, atomic transactions,
+ * exactly-once resends, withdrawal cascades, study status, counts.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from './database';
-import { listMigrations, migrate } from './migrate';
-import { openStore, type Store } from './store';
+import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
+import type { MessageRow, Store } from './store';
 
-const temps: string[] = [];
 const stores: Store[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-  for (const d of temps.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
 });
-function tempDir(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-db-'));
-  temps.push(d);
-  return d;
-}
-function store(): Store {
-  const s = openStore(tempDir());
-  stores.push(s);
-  return s;
-}
-function seedSession(s: Store, id = 'sess-1'): void {
-  s.studies.upsertLoaded('study', 'A study', 'hash', 'live', 1);
-  s.sessions.insert({ id, studyId: 'study', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 1 });
-}
 
-describe('database', () => {
-  it('opens with WAL, foreign keys and a busy timeout', () => {
-    const s = store();
-    expect(s.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(s.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(s.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+const userMessage = (over: Partial<MessageRow> & { clientId?: string } = {}): MessageRow & { clientId: string } => ({
+  id: 'm1',
+  sessionId: 'sess-1',
+  eventSeq: 0,
+  role: 'user',
+  text: 'hi',
+  clientId: 'client-1',
+  replyTo: null,
+  status: 'complete',
+  tokens: 1,
+  provider: null,
+  providerUrl: null,
+  model: null,
+  requestedModel: null,
+  params: null,
+  usage: null,
+  ttftMs: null,
+  durationMs: null,
+  finishReason: null,
+  interrupted: false,
+  attempts: null,
+  error: null,
+  createdAt: 1,
+  ...over,
+});
+
+describe.each(STORE_ENGINES)('store contract (%s)', (engine) => {
+  async function store(): Promise<Store> {
+    const s = await openTestStore(engine, 'contract');
+    stores.push(s);
+    return s;
+  }
+  async function seedSession(s: Store, id = 'sess-1'): Promise<void> {
+    await s.studies.upsertLoaded('study', 'A study', 'hash', 'live', 1);
+    await s.sessions.insert({ id, studyId: 'study', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 1 });
+  }
+
+  it('names its engine and describes itself without a password', async () => {
+    const s = await store();
+    expect(s.engine).toBe(engine);
+    expect(s.description).not.toMatch(/:[^:@/]+@/);
+    expect(await s.schemaVersion()).toBeGreaterThanOrEqual(20);
   });
 
-  it('applies migrations in numeric order, once, from every area', () => {
-    const dir = tempDir();
-    const migrations = path.join(dir, 'migrations');
-    fs.mkdirSync(migrations);
-    fs.writeFileSync(path.join(migrations, '010_b.sql'), 'ALTER TABLE a ADD COLUMN y INTEGER;');
-    fs.writeFileSync(path.join(migrations, '002_a.sql'), 'CREATE TABLE a (x INTEGER);');
-    fs.writeFileSync(path.join(migrations, '020_c.sql'), 'CREATE TABLE c (z INTEGER);');
-    fs.writeFileSync(path.join(migrations, 'README.md'), 'ignored');
-    const db = openDatabase(path.join(dir, 'x.sqlite'));
-    try {
-      expect(migrate(db, migrations)).toEqual([2, 10, 20]);
-      expect(migrate(db, migrations)).toEqual([]);
-      expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual([2, 10, 20]);
-      fs.writeFileSync(path.join(migrations, '003_late.sql'), 'CREATE TABLE late (q INTEGER);');
-      expect(migrate(db, migrations)).toEqual([3]);
-    } finally {
-      db.close();
-    }
-  });
-
-  it('rejects badly named or duplicate-numbered migrations, and rolls back a failing one', () => {
-    const dir = tempDir();
-    fs.writeFileSync(path.join(dir, '001_a.sql'), 'CREATE TABLE a (x INTEGER);');
-    fs.writeFileSync(path.join(dir, '001_b.sql'), 'CREATE TABLE b (x INTEGER);');
-    expect(() => listMigrations(dir)).toThrow(/two migrations share number 1/);
-    fs.rmSync(path.join(dir, '001_b.sql'));
-    fs.writeFileSync(path.join(dir, 'two.sql'), '');
-    expect(() => listMigrations(dir)).toThrow(/must look like 001_name\.sql/);
-    fs.rmSync(path.join(dir, 'two.sql'));
-    fs.writeFileSync(path.join(dir, '002_bad.sql'), 'CREATE TABLE ok2 (x INTEGER); THIS IS NOT SQL;');
-    const db = openDatabase(path.join(dir, 'x.sqlite'));
-    try {
-      expect(() => migrate(db, dir)).toThrow(/002_bad\.sql failed/);
-      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'ok2'").get()).toBeUndefined();
-      expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
-    } finally {
-      db.close();
-    }
-  });
-
-  it('numbers events 1, 2, 3… per session and keeps them append-only', () => {
-    const s = store();
-    seedSession(s, 'a');
-    seedSession(s, 'b');
-    expect(s.events.append('a', 'x', { n: 1 }, 10, null)).toBe(1);
-    expect(s.events.append('a', 'y', { n: 2 }, 11, 5)).toBe(2);
-    expect(s.events.append('b', 'x', {}, 12, null)).toBe(1);
-    expect(s.events.listForSession('a')).toEqual([
+  it('numbers events 1, 2, 3… per session', async () => {
+    const s = await store();
+    await seedSession(s, 'a');
+    await seedSession(s, 'b');
+    expect(await s.events.append('a', 'x', { n: 1 }, 10, null)).toBe(1);
+    expect(await s.events.append('a', 'y', { n: 2 }, 11, 5)).toBe(2);
+    expect(await s.events.append('b', 'x', {}, 12, null)).toBe(1);
+    expect(await s.events.listForSession('a')).toEqual([
       { sessionId: 'a', seq: 1, type: 'x', payload: { n: 1 }, serverTs: 10, clientTs: null },
       { sessionId: 'a', seq: 2, type: 'y', payload: { n: 2 }, serverTs: 11, clientTs: 5 },
     ]);
-    expect(() => s.db.prepare("UPDATE events SET type = 'z' WHERE session_id = 'a'").run()).toThrow(/append-only/);
-    expect(() => s.db.prepare("INSERT INTO events (session_id, seq, type, payload, server_ts) VALUES ('a', 2, 'dup', '{}', 1)").run()).toThrow(/UNIQUE/);
   });
 
-  it('writes an event and its derived row atomically: a failure leaves neither', () => {
-    const s = store();
-    seedSession(s);
-    const row = {
-      id: 'm1', sessionId: 'sess-1', eventSeq: 0, role: 'user' as const, text: 'hi', clientId: 'client-1', replyTo: null, status: 'complete' as const,
-      tokens: 1, provider: null, providerUrl: null, model: null, requestedModel: null, params: null, usage: null, ttftMs: null,
-      durationMs: null, finishReason: null, interrupted: false, attempts: null, error: null, createdAt: 1,
-    };
-    s.transaction(() => {
-      const seq = s.events.append('sess-1', 'message.user', {}, 1, 1);
-      s.messages.insert({ ...row, eventSeq: seq });
+  it('numbers concurrent appends to one session without gaps or duplicates', async () => {
+    const s = await store();
+    await seedSession(s, 'a');
+    const seqs = await Promise.all(Array.from({ length: 25 }, (_, i) => s.events.append('a', 'e', { i }, i, null)));
+    expect([...seqs].sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it('writes an event and its derived row atomically: a failure leaves neither', async () => {
+    const s = await store();
+    await seedSession(s);
+    await s.transaction(async (tx) => {
+      const seq = await tx.events.append('sess-1', 'message.user', {}, 1, 1);
+      await tx.messages.insert(userMessage({ eventSeq: seq }));
     });
     // Same clientId again: the message insert fails, so the event must not survive either.
-    expect(() =>
-      s.transaction(() => {
-        const seq = s.events.append('sess-1', 'message.user', {}, 2, 2);
-        s.messages.insert({ ...row, id: 'm2', eventSeq: seq });
+    await expect(
+      s.transaction(async (tx) => {
+        const seq = await tx.events.append('sess-1', 'message.user', {}, 2, 2);
+        await tx.messages.insert(userMessage({ id: 'm2', eventSeq: seq }));
       }),
-    ).toThrow(/UNIQUE/);
-    expect(s.events.count('sess-1')).toBe(1);
-    expect(s.messages.listForSession('sess-1').map((m) => m.id)).toEqual(['m1']);
+    ).rejects.toThrow();
+    expect(await s.events.count('sess-1')).toBe(1);
+    expect((await s.messages.listForSession('sess-1')).map((m) => m.id)).toEqual(['m1']);
   });
 
-  it('deleting a session (withdrawal) removes all its rows', () => {
-    const s = store();
-    seedSession(s);
-    s.identities.insert({ sessionId: 'sess-1', studyId: 'study', platform: 'prolific', platformUserId: 'P', platformStudyId: null, platformSessionId: null, urlParams: { PROLIFIC_PID: 'P' }, createdAt: 1 });
-    s.tokens.insert('h', 'sess-1', 1);
-    const seq = s.events.append('sess-1', 'message.user', {}, 1, 1);
-    const base = { sessionId: 'sess-1', text: 't', status: 'complete' as const, tokens: 1, provider: null, providerUrl: null, model: null, requestedModel: null, params: null, usage: null, ttftMs: null, durationMs: null, finishReason: null, interrupted: false, attempts: null, error: null, createdAt: 1 };
-    s.messages.insert({ ...base, id: 'u', eventSeq: seq, role: 'user', clientId: 'c1', replyTo: null });
-    s.messages.insert({ ...base, id: 'r', eventSeq: seq + 1, role: 'assistant', clientId: null, replyTo: 'u' });
-    s.artifacts.insertVersion('sess-1', { a: 'b' }, seq, 1);
-    s.db.prepare("DELETE FROM sessions WHERE id = 'sess-1'").run();
-    for (const table of ['identities', 'participant_tokens', 'events', 'messages', 'artifacts'])
-      expect(s.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get(), table).toBe(0);
+  it('stores a resend once: insertIfNewClientId lets exactly one of two racing transactions in', async () => {
+    const s = await store();
+    await seedSession(s);
+    const attempt = (id: string) =>
+      s
+        .transaction(async (tx) => {
+          const seq = await tx.events.append('sess-1', 'message.user', { id }, 1, 1);
+          if (!(await tx.messages.insertIfNewClientId(userMessage({ id, eventSeq: seq })))) throw new Error('duplicate');
+          return 'stored';
+        })
+        .catch((err: Error) => err.message);
+    const outcomes = await Promise.all([attempt('m1'), attempt('m2'), attempt('m3')]);
+    expect(outcomes.filter((o) => o === 'stored')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(2);
+    expect(await s.messages.count('sess-1')).toBe(1);
+    expect(await s.events.count('sess-1')).toBe(1);
+    const stored = await s.messages.findByClientId('sess-1', 'client-1');
+    expect(['m1', 'm2', 'm3']).toContain(stored?.id);
   });
 
-  it('keeps a study status across reloads of its file', () => {
-    const s = store();
-    s.studies.upsertLoaded('x', 'X', 'h1', 'live', 1);
-    s.studies.setStatus('x', 'closed', 2);
-    const again = s.studies.upsertLoaded('x', 'X v2', 'h2', 'live', 3);
+  it('deleting a session (withdrawal) removes all its rows in every table', async () => {
+    const s = await store();
+    await seedSession(s);
+    await s.identities.insert({ sessionId: 'sess-1', studyId: 'study', platform: 'prolific', platformUserId: 'P', platformStudyId: null, platformSessionId: null, urlParams: { PROLIFIC_PID: 'P' }, createdAt: 1 });
+    await s.tokens.insert('h', 'sess-1', 1);
+    const seq = await s.events.append('sess-1', 'message.user', {}, 1, 1);
+    await s.messages.insert(userMessage({ id: 'u', eventSeq: seq, clientId: 'c1' }));
+    await s.messages.insert({ ...userMessage({ id: 'r', eventSeq: seq + 1 }), role: 'assistant', clientId: null, replyTo: 'u' });
+    await s.artifacts.insertVersion('sess-1', { a: 'b' }, seq, 1);
+    expect(await s.withdrawals.findSessionIds('study', ' P ')).toEqual(['sess-1']);
+    const deleted = await s.transaction((tx) => tx.withdrawals.deleteSessions(['sess-1']));
+    expect(deleted).toBe(1);
+    const counts = await s.countRows();
+    for (const table of ['sessions', 'identities', 'participant_tokens', 'events', 'messages', 'artifacts'] as const) expect(counts[table], table).toBe(0);
+    expect(counts.studies).toBe(1);
+  });
+
+  it('keeps a study status across reloads of its file', async () => {
+    const s = await store();
+    await s.studies.upsertLoaded('x', 'X', 'h1', 'live', 1);
+    await s.studies.setStatus('x', 'closed', 2);
+    const again = await s.studies.upsertLoaded('x', 'X v2', 'h2', 'live', 3);
     expect(again).toMatchObject({ status: 'closed', title: 'X v2', definitionHash: 'h2' });
+  });
+
+  it('lets the first of several credential inserts win', async () => {
+    const s = await store();
+    const results = await Promise.all(['a', 'b', 'c'].map((h) => s.adminAuth.insertCredentialIfAbsent(h, 'generated', 1)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(['a', 'b', 'c']).toContain((await s.adminAuth.getCredential())?.passwordHash);
+  });
+
+  it('counts what tests ask about without SQL', async () => {
+    const s = await store();
+    await seedSession(s);
+    await s.tokens.insert('hash-1', 'sess-1', 5);
+    await s.identities.insert({ sessionId: 'sess-1', studyId: 'study', platform: 'prolific', platformUserId: 'P', platformStudyId: null, platformSessionId: null, urlParams: {}, createdAt: 1 });
+    expect(await s.sessions.count()).toBe(1);
+    expect(await s.sessions.count('other')).toBe(0);
+    expect(await s.tokens.listAll()).toEqual([{ tokenHash: 'hash-1', sessionId: 'sess-1', createdAt: 5 }]);
+    expect(await s.identities.countByPlatformUserId('P')).toBe(1);
+    expect(await s.uploads.count()).toBe(0);
   });
 });

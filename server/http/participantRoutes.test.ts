@@ -14,7 +14,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const uploadCount = () => (t.server.store.db.prepare('SELECT COUNT(*) AS n FROM uploads').get() as { n: number }).n;
+const uploadCount = () => t.server.store.uploads.count();
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function participantWithUpload(label: string): Promise<{ token: string; uploadId: string }> {
@@ -46,7 +46,7 @@ describe('participant session routes', () => {
   it('refuse a token in the URL (?token=) on every session route, with a message naming the header', async () => {
     const p = await participantWithUpload('routes-query');
     const q = `token=${encodeURIComponent(p.token)}`;
-    const before = uploadCount();
+    const before = await uploadCount();
     const targets: [string, RequestInit][] = [
       [`/api/session/uploads/${p.uploadId}?${q}`, {}],
       [`/api/session/materials/study_habits.csv?${q}`, {}],
@@ -61,7 +61,7 @@ describe('participant session routes', () => {
       expect(JSON.stringify(body)).not.toContain(p.token);
     }
     // the refused upload stored nothing
-    expect(uploadCount()).toBe(before);
+    expect(await uploadCount()).toBe(before);
   });
 
   it('a valid header wins over a stale ?token=, and a query token never rescues a bad header', async () => {

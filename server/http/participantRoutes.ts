@@ -37,9 +37,9 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
   const router = Router();
   const json = express.json({ limit: '32kb' });
 
-  const authSession = (req: Request, res: Response): string | undefined => {
+  const authSession = async (req: Request, res: Response): Promise<string | undefined> => {
     const token = tokenOf(req);
-    const sessionId = token ? sessionForToken(ctx.store, token) : undefined;
+    const sessionId = token ? await sessionForToken(ctx.store, token) : undefined;
     if (!sessionId) {
       const inUrl = !token && req.query.token !== undefined;
       sendFail(res, 'unauthorized', inUrl ? 'a token in the URL is not accepted; send it as "Authorization: Bearer <token>"' : 'missing or unknown participant token');
@@ -57,22 +57,22 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
       handler: (_req, res) => sendFail(res, 'rate_limited', 'too many join requests; please wait a minute'),
     }),
     json,
-    (req, res) => {
+    async (req, res) => {
       const parsed = JoinRequest.safeParse(req.body);
       if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join');
       try {
-        sendOk(res, joinStudy(ctx, parsed.data));
+        sendOk(res, await joinStudy(ctx, parsed.data));
       } catch (err) {
         sendError(res, err, log, 'join');
       }
     },
   );
 
-  router.get('/api/studies/:id/public', (req, res) => {
+  router.get('/api/studies/:id/public', async (req, res) => {
     const id = Slug.safeParse(req.params.id);
     if (!id.success) return sendFail(res, 'not_found', 'no such study');
     try {
-      sendOk(res, studyPublic(ctx, id.data));
+      sendOk(res, await studyPublic(ctx, id.data));
     } catch (err) {
       sendError(res, err, log, 'study public');
     }
@@ -81,21 +81,25 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
   router.post(
     '/api/session/upload',
     // The token is checked before the body is read: a stranger cannot make the server buffer 5 MB.
-    (req, res, next) => {
-      const sessionId = authSession(req, res);
-      if (!sessionId) return;
-      res.locals.sessionId = sessionId;
-      next();
+    async (req, res, next) => {
+      try {
+        const sessionId = await authSession(req, res);
+        if (!sessionId) return;
+        res.locals.sessionId = sessionId;
+        next();
+      } catch (err) {
+        sendError(res, err, log, 'upload auth');
+      }
     },
     // Any content type is read as bytes (capped) so a wrong type gets a clear message rather than an empty body.
     express.raw({ type: () => true, limit: MAX_UPLOAD_BYTES }),
-    (req, res) => {
+    async (req, res) => {
       const sessionId = res.locals.sessionId as string;
       const query = UploadQuery.safeParse(req.query);
       if (!query.success) return sendZodFail(res, query.error, 'POST /api/session/upload');
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       try {
-        const data = storeUpload(ctx, sessionId, {
+        const data = await storeUpload(ctx, sessionId, {
           fieldId: query.data.field,
           fileName: query.data.name,
           contentType: req.get('content-type') ?? '',
@@ -108,13 +112,13 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     },
   );
 
-  router.get('/api/session/uploads/:id', (req, res) => {
-    const sessionId = authSession(req, res);
-    if (!sessionId) return;
-    const id = z.uuid().safeParse(req.params.id);
-    if (!id.success) return sendFail(res, 'not_found', 'no such upload in this session');
+  router.get('/api/session/uploads/:id', async (req, res) => {
     try {
-      const file = uploadFile(ctx, sessionId, id.data);
+      const sessionId = await authSession(req, res);
+      if (!sessionId) return;
+      const id = z.uuid().safeParse(req.params.id);
+      if (!id.success) return sendFail(res, 'not_found', 'no such upload in this session');
+      const file = await uploadFile(ctx, sessionId, id.data);
       // Shown inline as the image it was checked to be; never sniffed, never a script context if opened directly.
       res
         .type(file.contentType)
@@ -130,11 +134,11 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     }
   });
 
-  router.get('/api/session/materials/:name', (req, res) => {
-    const sessionId = authSession(req, res);
-    if (!sessionId) return;
+  router.get('/api/session/materials/:name', async (req, res) => {
     try {
-      const s = loadSession(ctx, sessionId);
+      const sessionId = await authSession(req, res);
+      if (!sessionId) return;
+      const s = await loadSession(ctx, sessionId);
       const material = s.task.materials.find((m) => m.name === req.params.name);
       if (!material) return sendFail(res, 'not_found', `no material "${req.params.name}" in this task`);
       // Checked again now: the file may have been replaced by a link to outside studies/ since start-up.

@@ -3,6 +3,10 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { fail, failFromZod, ok, type ErrorCode } from '../../common/envelope';
 import { ServiceError } from '../services/context';
+import { isStoreUnavailable } from '../db/store';
+
+/** What a participant or researcher sees while the database is briefly away (the request may be repeated as is). */
+export const UNAVAILABLE_MESSAGE = 'The server is briefly unavailable. Please try again in a moment.';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -17,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
   limit_reached: 429,
   study_unavailable: 403,
   session_over: 409,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -35,6 +40,10 @@ export function sendZodFail(res: Response, error: z.ZodError, context: string): 
 /** Sends the envelope for an error a service threw; logs unexpected ones without exposing them. */
 export function sendError(res: Response, err: unknown, log: Logger, context: string): void {
   if (err instanceof ServiceError) return sendFail(res, err.code, err.message, err.field);
+  if (isStoreUnavailable(err)) {
+    log.warn({ err: (err as Error).message, context }, 'store unavailable');
+    return sendFail(res, 'unavailable', UNAVAILABLE_MESSAGE);
+  }
   log.error({ err, context }, 'unexpected error');
   sendFail(res, 'internal', 'Something went wrong on the server. Please try again.');
 }

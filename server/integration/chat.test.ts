@@ -6,22 +6,26 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cutStream, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { call, callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import type { StoreEngine } from '../db/store';
+import { STORE_ENGINES } from '../../tests/support/testStores';
 
 const MODEL = 'gpt-4o-mini-2024-07-18';
 
 // Provider calls run on the event loop by default; PROVIDER_THREAD=on moves them to a worker thread
 // (server/llm/providerThread). Every chat behaviour must hold both ways.
+// On every store engine (the event-loop mode; the thread mode does not touch storage differently).
 describe.each([
-  { mode: 'on the event loop', providerThread: false },
-  { mode: 'on the provider thread', providerThread: true },
-])('chat, provider calls $mode', ({ providerThread }) => {
+  { mode: 'on the event loop', providerThread: false, engine: 'sqlite' as StoreEngine },
+  { mode: 'on the provider thread', providerThread: true, engine: 'sqlite' as StoreEngine },
+  ...STORE_ENGINES.filter((e) => e !== 'sqlite').map((engine) => ({ mode: 'on the event loop', providerThread: false, engine })),
+])('chat, provider calls $mode, store $engine', ({ providerThread, engine }) => {
   let fake: FakeOpenAI;
   let t: TestServer;
   let participant = 0;
 
   beforeAll(async () => {
     fake = await startFakeOpenAI({ model: MODEL, tokensPerSecond: 0 });
-    t = await startTestServer({ providerThread, openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 5, backoffMaxMs: 20, timeoutMs: 5_000 } });
+    t = await startTestServer({ engine, providerThread, openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 5, backoffMaxMs: 20, timeoutMs: 5_000 } });
   });
   afterAll(async () => {
     await t?.close();
@@ -51,7 +55,7 @@ describe.each([
     expect(deltas.length).toBeGreaterThanOrEqual(2);
     expect(deltas.join('')).toBe(message.text);
 
-    const rows = t.server.store.messages.listForSession(sessionId);
+    const rows = (await t.server.store.messages.listForSession(sessionId));
     expect(rows).toHaveLength(2);
     const [user, assistant] = rows;
     expect(user).toMatchObject({ role: 'user', text: 'How do I start?', tokens: encode('How do I start?').length, status: 'complete' });
@@ -78,7 +82,7 @@ describe.each([
     expect(sent.messages[0].content).toContain('study_habits.csv');
     expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'How do I start?' });
 
-    const events = t.server.store.events.listForSession(sessionId);
+    const events = (await t.server.store.events.listForSession(sessionId));
     const userEvent = events.find((e) => e.type === 'message.user')!;
     expect(userEvent.clientTs).toBe(1_700_000_000_000);
     expect(events.map((e) => e.type).slice(-3)).toEqual(['message.user', 'reply.started', 'reply.finished']);
@@ -98,9 +102,9 @@ describe.each([
     expect(b.message.id).toBe(a.message.id);
     expect(c.message.id).toBe(a.message.id);
     expect(c.replyId).toBe(a.replyId);
-    const users = t.server.store.messages.listForSession(sessionId).filter((m) => m.role === 'user');
+    const users = (await t.server.store.messages.listForSession(sessionId)).filter((m) => m.role === 'user');
     expect(users).toHaveLength(1);
-    const events = t.server.store.events.listForSession(sessionId);
+    const events = (await t.server.store.events.listForSession(sessionId));
     expect(events.filter((e) => e.type === 'message.user')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'reply.started')).toHaveLength(1);
     expect(fake.requests).toHaveLength(1);
@@ -118,7 +122,7 @@ describe.each([
     expect(error.partial!.text.length).toBeGreaterThan(0);
     expect(error.message).toMatch(/Retry/);
 
-    const stored = t.server.store.messages.get(ack.replyId!)!;
+    const stored = (await t.server.store.messages.get(ack.replyId!))!;
     expect(stored).toMatchObject({ status: 'interrupted', interrupted: true, text: error.partial!.text });
     expect(stored.error).toMatchObject({ kind: 'stream' });
 
@@ -139,7 +143,7 @@ describe.each([
     expect(state.messages.map((m) => `${m.role}:${m.status}`)).toEqual(['user:complete', 'assistant:interrupted', 'assistant:complete']);
     expect(state.replyInFlight).toBeNull();
     expect(state.canRetry).toBe(false);
-    expect(t.server.store.events.listForSession(sessionId).filter((e) => e.type === 'reply.finished')).toHaveLength(2);
+    expect((await t.server.store.events.listForSession(sessionId)).filter((e) => e.type === 'reply.finished')).toHaveLength(2);
   });
 
   it('completes the turn when a 429 is followed by success', async () => {
@@ -153,8 +157,8 @@ describe.each([
     expect(message).toMatchObject({ id: ack.replyId, status: 'complete', text: 'Worth the wait.' });
     expect(errors).toBe(0);
     expect(fake.requests).toHaveLength(2);
-    expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ attempts: 2, status: 'complete', error: null });
-    expect(t.server.store.messages.listForSession(sessionId)).toHaveLength(2);
+    expect((await t.server.store.messages.get(ack.replyId!))).toMatchObject({ attempts: 2, status: 'complete', error: null });
+    expect((await t.server.store.messages.listForSession(sessionId))).toHaveLength(2);
   });
 
   it('reports persistent provider failure as a retryable error; the session is not stuck', async () => {
@@ -186,8 +190,8 @@ describe.each([
     expect(message.status).toBe('stopped');
     expect(message.text.length).toBeGreaterThan(0);
     expect(message.text.length).toBeLessThan('word '.repeat(400).length);
-    expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ status: 'stopped', finishReason: 'aborted', interrupted: false });
-    expect(t.server.store.messages.listForSession(sessionId).filter((m) => m.role === 'user')).toHaveLength(1);
+    expect((await t.server.store.messages.get(ack.replyId!))).toMatchObject({ status: 'stopped', finishReason: 'aborted', interrupted: false });
+    expect((await t.server.store.messages.listForSession(sessionId)).filter((m) => m.role === 'user')).toHaveLength(1);
     expect(await callOk(socket, 'chat:stop', { clientTs: Date.now() })).toEqual({ stopped: false });
   });
 
@@ -197,23 +201,23 @@ describe.each([
     const done = nextPush(socket, 'chat:done');
     await callOk(socket, 'chat:send', { clientId: id, text: 'The first words', clientTs: Date.now() });
     await done;
-    const eventsBefore = t.server.store.events.count(sessionId);
+    const eventsBefore = (await t.server.store.events.count(sessionId));
     const reused = await call(socket, 'chat:send', { clientId: id, text: 'Other words', clientTs: Date.now() });
     expect(reused).toMatchObject({ ok: false, error: { code: 'conflict', field: 'clientId' } });
     expect(!reused.ok && reused.error.message).toMatch(/already used for a different message/);
-    expect(t.server.store.events.count(sessionId)).toBe(eventsBefore);
-    const users = t.server.store.messages.listForSession(sessionId).filter((m) => m.role === 'user');
+    expect((await t.server.store.events.count(sessionId))).toBe(eventsBefore);
+    const users = (await t.server.store.messages.listForSession(sessionId)).filter((m) => m.role === 'user');
     expect(users.map((m) => m.text)).toEqual(['The first words']);
   });
 
   it('refuses an oversized message with a message and stores nothing', async () => {
     const { socket, sessionId } = await workspaceSession();
-    const before = t.server.store.events.count(sessionId);
+    const before = (await t.server.store.events.count(sessionId));
     const reply = await call(socket, 'chat:send', { clientId: clientId(), text: 'x'.repeat(4001), clientTs: Date.now() });
     expect(reply).toMatchObject({ ok: false, error: { code: 'too_large', field: 'text' } });
     expect(!reply.ok && reply.error.message).toMatch(/at most 4000/);
-    expect(t.server.store.events.count(sessionId)).toBe(before);
-    expect(t.server.store.messages.listForSession(sessionId)).toHaveLength(0);
+    expect((await t.server.store.events.count(sessionId))).toBe(before);
+    expect((await t.server.store.messages.listForSession(sessionId))).toHaveLength(0);
   });
 
   it('submitting the artifact during a reply stops the reply first, then moves to the survey', async () => {
@@ -233,7 +237,7 @@ describe.each([
     const state = await callOk(socket, 'artifact:submit', { fields, clientTs: Date.now() });
     expect(state.step).toBe('survey');
     expect((await done).message).toMatchObject({ id: ack.replyId, status: 'stopped' });
-    const types = t.server.store.events.listForSession(sessionId).map((e) => e.type);
+    const types = (await t.server.store.events.listForSession(sessionId)).map((e) => e.type);
     expect(types.indexOf('reply.finished')).toBeLessThan(types.indexOf('artifact.submitted'));
     const late = await call(socket, 'chat:send', { clientId: clientId(), text: 'One more', clientTs: Date.now() });
     expect(late).toMatchObject({ ok: false, error: { code: 'wrong_step' } });

@@ -41,7 +41,7 @@ describe('a reply that never ends', () => {
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Hello?', clientTs: Date.now() });
     const error = await failed;
     expect(error).toMatchObject({ replyId: ack.replyId, retryable: true, partial: { status: 'error', text: '' } });
-    expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ status: 'error', error: { kind: 'timeout' } });
+    expect((await t.server.store.messages.get(ack.replyId!))).toMatchObject({ status: 'error', error: { kind: 'timeout' } });
     expect(t.server.participants.chat.repliesInFlight).toBe(0);
 
     const done = nextPush(socket, 'chat:done');
@@ -50,7 +50,7 @@ describe('a reply that never ends', () => {
     scripted.fake.script(reply('Here now.'));
     await callOk(socket, 'chat:retry', { clientTs: Date.now() });
     expect((await done).message).toMatchObject({ status: 'complete', text: 'Here now.' });
-    const types = t.server.store.events.listForSession(sessionId).map((e) => e.type);
+    const types = (await t.server.store.events.listForSession(sessionId)).map((e) => e.type);
     expect(types.filter((x) => x === 'reply.started')).toHaveLength(2);
     expect(types.filter((x) => x === 'reply.finished')).toHaveLength(2);
   });
@@ -63,7 +63,7 @@ describe('a reply that never ends', () => {
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Go on', clientTs: Date.now() });
     const error = await failed;
     expect(error.partial).toMatchObject({ status: 'interrupted', text: 'Part one, part two,' });
-    expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ status: 'interrupted', interrupted: true, error: { kind: 'timeout' } });
+    expect((await t.server.store.messages.get(ack.replyId!))).toMatchObject({ status: 'interrupted', interrupted: true, error: { kind: 'timeout' } });
     expect((await callOk(socket, 'session:state', {})).canRetry).toBe(true);
   });
 
@@ -78,7 +78,7 @@ describe('a reply that never ends', () => {
     // Before: the reply stayed in flight until the provider's own 60 s timeout and every send got "busy".
     expect(Date.now() - sentAt).toBeLessThan(8_000);
     expect(error).toMatchObject({ replyId: ack.replyId, retryable: true, partial: { status: 'error' } });
-    expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ status: 'error', finishReason: 'error', error: { kind: 'timeout' } });
+    expect((await t.server.store.messages.get(ack.replyId!))).toMatchObject({ status: 'error', finishReason: 'error', error: { kind: 'timeout' } });
     const state = await callOk(socket, 'session:state', {});
     expect(state.replyInFlight).toBeNull();
     expect(state.canRetry).toBe(true);
@@ -104,7 +104,7 @@ describe('a reply that never ends', () => {
     const next = nextPush(socket, 'chat:done', (d) => d.message.text === 'Next answer.');
     await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Next', clientTs: Date.now() });
     await next;
-    expect(t.server.store.events.listForSession(sessionId).filter((e) => e.type === 'chat.stop_requested')).toHaveLength(1);
+    expect((await t.server.store.events.listForSession(sessionId)).filter((e) => e.type === 'chat.stop_requested')).toHaveLength(1);
   });
 
   it('server shutdown does not wait forever for a provider that ignores its abort', async () => {
@@ -117,13 +117,13 @@ describe('a reply that never ends', () => {
     scripted.release(t);
     await t.server.close();
     expect(Date.now() - started).toBeLessThan(5_000);
-    const store = openStore(t.dataDir);
+    const store = await openStore({ dataDir: t.dataDir });
     try {
-      expect(store.messages.get(ack.replyId!)).toMatchObject({ status: 'error', error: { kind: 'network', retryable: true } });
-      const finished = store.events.listForSession(sessionId).filter((e) => e.type === 'reply.finished');
+      expect((await store.messages.get(ack.replyId!))).toMatchObject({ status: 'error', error: { kind: 'network', retryable: true } });
+      const finished = (await store.events.listForSession(sessionId)).filter((e) => e.type === 'reply.finished');
       expect(finished.map((e) => (e.payload as { replyId: string }).replyId)).toEqual([ack.replyId]);
     } finally {
-      store.close();
+      await store.close();
       fs.rmSync(t.dataDir, { recursive: true, force: true });
     }
   });
@@ -140,7 +140,7 @@ describe('connection and timing races', () => {
     await firstDelta;
     socket.disconnect();
     await t.server.participants.chat.settled(sessionId);
-    expect(t.server.store.messages.get(ack.replyId!)).toMatchObject({ status: 'complete', text: full });
+    expect((await t.server.store.messages.get(ack.replyId!))).toMatchObject({ status: 'complete', text: full });
     expect(t.server.participants.chat.repliesInFlight).toBe(0);
     const back = await connectSocket(t, token);
     const state = await callOk(back, 'session:state', {});
@@ -166,21 +166,21 @@ describe('connection and timing races', () => {
       ]);
       const status = await ended;
       await t.server.participants.chat.settled(sessionId);
-      const stored = t.server.store.messages.get(ack.replyId!)!;
+      const stored = (await t.server.store.messages.get(ack.replyId!))!;
       expect(stored.status).toBe(status);
       if (a.stopped || b.stopped) expect(['stopped', 'complete']).toContain(status);
       else expect(status).toBe('complete');
       outcomes.push(status);
     }
     expect(t.server.participants.chat.repliesInFlight).toBe(0);
-    const events = t.server.store.events.listForSession(sessionId);
+    const events = (await t.server.store.events.listForSession(sessionId));
     expect(events.filter((e) => e.type === 'reply.started')).toHaveLength(6);
     expect(events.filter((e) => e.type === 'reply.finished')).toHaveLength(6);
     // A Stop after the reply was stored is a no-op and writes nothing.
-    const before = t.server.store.events.count(sessionId);
-    const lastReply = t.server.store.messages.listForSession(sessionId).at(-1)!;
+    const before = (await t.server.store.events.count(sessionId));
+    const lastReply = (await t.server.store.messages.listForSession(sessionId)).at(-1)!;
     expect(await callOk(socket, 'chat:stop', { replyId: lastReply.id, clientTs: Date.now() })).toEqual({ stopped: false });
-    expect(t.server.store.events.count(sessionId)).toBe(before);
+    expect((await t.server.store.events.count(sessionId))).toBe(before);
     expect(outcomes).toHaveLength(6);
   });
 
@@ -192,9 +192,9 @@ describe('connection and timing races', () => {
     const done = nextPush(socket, 'chat:done');
     await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Talk', clientTs: Date.now() });
     await firstDelta;
-    const before = t.server.store.events.count(sessionId);
+    const before = (await t.server.store.events.count(sessionId));
     expect(await call(socket, 'chat:retry', { clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'busy' } });
-    expect(t.server.store.events.count(sessionId)).toBe(before);
+    expect((await t.server.store.events.count(sessionId))).toBe(before);
     expect((await done).message.status).toBe('complete');
     expect(await call(socket, 'chat:retry', { clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(scripted.fake.requests).toHaveLength(1);
@@ -218,15 +218,15 @@ describe('crash checkpoint while streaming', () => {
     const ack = await callOk(socket, 'chat:send', { clientId: clientId(), text: 'Count slowly', clientTs: Date.now() });
     await nextPush(socket, 'chat:delta');
     await sleep(900);
-    const checkpoint = t.server.store.replyProgress.get(ack.replyId!);
+    const checkpoint = (await t.server.store.replyProgress.get(ack.replyId!));
     expect(checkpoint).toBeDefined();
     expect(checkpoint!.text.length).toBeGreaterThan(0);
     expect(received.startsWith(checkpoint!.text)).toBe(true);
     expect(checkpoint!.provider).toBe('openai-compatible');
 
     expect((await done).message.text).toBe(full);
-    expect(t.server.store.replyProgress.get(ack.replyId!)).toBeUndefined();
-    expect(t.server.store.replyProgress.count()).toBe(0);
+    expect((await t.server.store.replyProgress.get(ack.replyId!))).toBeUndefined();
+    expect((await t.server.store.replyProgress.count())).toBe(0);
     const writes = checkpointStats.writes - writesBefore;
     expect(writes).toBeGreaterThanOrEqual(1);
     expect(writes).toBeLessThan(deltas / 4); // one upsert per ~500 ms, not one per token

@@ -61,27 +61,27 @@ async function endToEnd(checkpoints: boolean) {
   }
 }
 
-function micro(n = 20_000) {
+async function micro(n = 20_000) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cpbench-'));
-  const store = openStore(dir);
+  const store = await openStore({ dataDir: dir });
   try {
-    store.db.prepare(`INSERT INTO studies (id, title, definition_hash, created_at, updated_at) VALUES ('s', 's', 'h', 0, 0)`).run();
-    store.db.prepare(`INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, created_at, updated_at) VALUES ('x', 's', 't', 'c', 'workspace', 'active', 0, 0)`).run();
+    await store.studies.upsertLoaded('s', 's', 'h', 'live', 0);
+    await store.sessions.insert({ id: 'x', studyId: 's', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 0 });
     const chunk = ' token'.repeat(25); // ~500 ms of text at 50 tokens/s
     const started = process.hrtime.bigint();
     for (let i = 0; i < n; i++) {
       const reply = i % 8; // 8 checkpoints per reply, text growing to ~1.2 kB
-      store.replyProgress.save({ replyId: `r${Math.floor(i / 8)}`, sessionId: 'x', text: chunk.repeat(reply + 1), provider: 'p', firstDeltaAt: 0, updatedAt: i });
-      if (reply === 7) store.replyProgress.delete(`r${Math.floor(i / 8)}`);
+      await store.replyProgress.save({ replyId: `r${Math.floor(i / 8)}`, sessionId: 'x', text: chunk.repeat(reply + 1), provider: 'p', firstDeltaAt: 0, updatedAt: i });
+      if (reply === 7) await store.replyProgress.delete(`r${Math.floor(i / 8)}`);
     }
     return Number(process.hrtime.bigint() - started) / 1e3 / n;
   } finally {
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const usPerWrite = micro();
+const usPerWrite = await micro();
 console.log(`micro: one checkpoint upsert (WAL, synchronous=NORMAL, text ≤ 1.2 kB): ${usPerWrite.toFixed(1)} µs`);
 const off = await endToEnd(false);
 const on = await endToEnd(true);

@@ -119,21 +119,21 @@ describe('SIGKILL mid-reply', () => {
     second.process.kill('SIGTERM');
     await second.exited;
 
-    const store = openStore(dataDir);
+    const store = await openStore({ dataDir: dataDir });
     try {
-      const row = store.messages.get(ack.replyId!)!;
+      const row = (await store.messages.get(ack.replyId!))!;
       expect(row).toMatchObject({ status: 'interrupted', interrupted: true, text: cut.text, finishReason: 'error', provider: 'openai-compatible' });
       expect(row.tokens).toBeGreaterThan(0);
       expect(row.durationMs).toBeGreaterThan(0);
-      const events = store.events.listForSession(j.sessionId);
+      const events = (await store.events.listForSession(j.sessionId));
       const recovered = events.find((e) => e.type === 'reply.finished' && (e.payload as { replyId: string }).replyId === ack.replyId)!;
       expect(recovered.payload).toMatchObject({ status: 'interrupted', text: cut.text, recovered: true });
       const started = events.filter((e) => e.type === 'reply.started').map((e) => (e.payload as { replyId: string }).replyId);
       const finished = events.filter((e) => e.type === 'reply.finished').map((e) => (e.payload as { replyId: string }).replyId);
       expect(finished.sort()).toEqual(started.sort());
-      expect(store.replyProgress.count()).toBe(0);
+      expect((await store.replyProgress.count())).toBe(0);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

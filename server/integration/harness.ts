@@ -1,6 +1,7 @@
 /**
- * Test harness for the participant server: a real server on 127.0.0.1:0 with a real SQLite file in a
- * temp dir, real HTTP (fetch) and real socket.io clients. Used by the integration tests beside it.
+ * Test harness for the participant server: a real server on 127.0.0.1:0 with a real store (a SQLite file
+ * in a temp dir, or with `engine: 'postgres'` a fresh database in the test cluster), real HTTP (fetch) and
+ * real socket.io clients. Used by the integration tests beside it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,8 @@ import { startServer, type RunningServer, type StartServerOptions } from '../app
 import type { Envelope } from '../../common/envelope';
 import type { AckData, ClientEventName, ClientPayload, ClientToServerEvents, ServerToClientEvents } from '../../common/events';
 import type { JoinResponse } from '../../common/http';
+import type { StoreEngine } from '../db/store';
+import { createTestStoreTarget } from '../../tests/support/testStores';
 
 export type ParticipantClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -21,9 +24,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-server-'));
-  const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, offline: { tokensPerSecond: 0 }, env: {}, logger: createLogger('error'), ...options });
+export async function startTestServer(options: Partial<StartServerOptions> & { engine?: StoreEngine } = {}): Promise<TestServer> {
+  const { engine = 'sqlite', ...rest } = options;
+  const target = engine === 'sqlite' ? { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-server-')), databaseUrl: undefined } : await createTestStoreTarget(engine, 'server');
+  const dataDir = rest.dataDir ?? target.dataDir;
+  options = rest;
+  const server = await startServer({ dataDir, databaseUrl: target.databaseUrl, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, offline: { tokensPerSecond: 0 }, env: {}, logger: createLogger('error'), ...options });
   const sockets: ParticipantClient[] = [];
   return {
     server,

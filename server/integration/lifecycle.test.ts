@@ -36,11 +36,11 @@ describe('time limit', () => {
     clock += 20 * 60_000 + 1;
     const after = await callOk(socket, 'session:state', {});
     expect(after).toMatchObject({ step: 'complete', status: 'timed_out', completion: { outcome: 'timed_out', code: 'T0TRV2026' } });
-    const types = t.server.store.events.listForSession(j.sessionId).map((e) => e.type);
+    const types = (await t.server.store.events.listForSession(j.sessionId)).map((e) => e.type);
     expect(types.slice(-3)).toEqual(['session.timed_out', 'step.changed', 'session.completed']);
     // Asking again changes nothing.
     await callOk(socket, 'session:state', {});
-    expect(t.server.store.events.listForSession(j.sessionId).map((e) => e.type)).toEqual(types);
+    expect((await t.server.store.events.listForSession(j.sessionId)).map((e) => e.type)).toEqual(types);
   });
 
   it('pushes session:state to a connected participant when the time runs out', async () => {
@@ -75,14 +75,14 @@ describe('assignment through /api/join', () => {
   it('balances conditions over non-pilot sessions; pilot sessions are flagged and not counted', async () => {
     const t = await server();
     for (let i = 0; i < 21; i++) await join(t, 'visualization', { PROLIFIC_PID: `bal-${i}` });
-    const counts = [...t.server.store.sessions.countByCondition('visualization').values()];
+    const counts = [...(await t.server.store.sessions.countByCondition('visualization')).values()];
     expect(counts.sort()).toEqual([10, 11]);
 
-    t.server.store.studies.setStatus('visualization', 'pilot', Date.now());
+    (await t.server.store.studies.setStatus('visualization', 'pilot', Date.now()));
     for (let i = 0; i < 5; i++) await join(t, 'visualization', { PROLIFIC_PID: `pilot-${i}` });
-    const sessions = t.server.store.sessions.listByStudy('visualization');
+    const sessions = (await t.server.store.sessions.listByStudy('visualization'));
     expect(sessions.filter((s) => s.isPilot)).toHaveLength(5);
-    expect([...t.server.store.sessions.countByCondition('visualization').values()].reduce((a, b) => a + b)).toBe(21);
+    expect([...(await t.server.store.sessions.countByCondition('visualization')).values()].reduce((a, b) => a + b)).toBe(21);
   });
 });
 
@@ -222,16 +222,16 @@ describe('crash recovery at start-up', () => {
       const ack = await callOk(socket, 'chat:send', { clientId: 'crash-msg-01', text: 'Go', clientTs: Date.now() });
       await firstDelta;
       // "Crash": the database connection disappears before the reply can be stored.
-      first.store.db.close();
+      await first.store.close();
       socket.disconnect();
       await first.close();
 
       fake.script(reply('Recovered answer.'));
       const second = await startServer(options);
       try {
-        const cut = second.store.messages.get(ack.replyId!);
+        const cut = (await second.store.messages.get(ack.replyId!));
         expect(cut).toMatchObject({ status: 'interrupted', interrupted: true, text: '', replyTo: ack.message.id, requestedModel: 'gpt-4o-mini' });
-        const events = second.store.events.listForSession(j.sessionId);
+        const events = (await second.store.events.listForSession(j.sessionId));
         expect(events.at(-1)).toMatchObject({ type: 'reply.finished', payload: { replyId: ack.replyId, status: 'interrupted', recovered: true } });
         expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
         const t2: TestServer = { server: second, dataDir, sockets: [], close: () => second.close() };
@@ -247,7 +247,7 @@ describe('crash recovery at start-up', () => {
       }
       // A third start finds nothing left to recover.
       const third = await startServer(options);
-      expect(third.store.messages.listForSession(j.sessionId).filter((m) => m.status === 'interrupted')).toHaveLength(1);
+      expect((await third.store.messages.listForSession(j.sessionId)).filter((m) => m.status === 'interrupted')).toHaveLength(1);
       await third.close();
     } finally {
       await fake.close();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import { DATABASE_FILE_NAME } from '../db/store';
 
 const SECRET = 's3cretPW';
 let fake: FakeOpenAI;
@@ -35,17 +36,18 @@ describe('provider URL provenance', () => {
     await ended;
     await t.server.participants.chat.settled(j.sessionId);
 
-    const assistant = t.server.store.messages.listForSession(j.sessionId).find((m) => m.id === ack.replyId);
+    const assistant = (await t.server.store.messages.listForSession(j.sessionId)).find((m) => m.id === ack.replyId);
     expect(assistant?.providerUrl).toBe(fake.url);
-    const finished = t.server.store.events.listForSession(j.sessionId).find((e) => e.type === 'reply.finished');
+    const finished = (await t.server.store.events.listForSession(j.sessionId)).find((e) => e.type === 'reply.finished');
     expect(finished?.payload).toMatchObject({ replyId: ack.replyId, providerUrl: fake.url });
 
     // Nothing in the database files (main file and write-ahead log) holds the secret.
-    const base = path.basename(t.server.store.file);
-    const files = fs.readdirSync(path.dirname(t.server.store.file)).filter((f) => f.startsWith(base));
+    const dbFile = path.join(t.dataDir, DATABASE_FILE_NAME);
+    const base = path.basename(dbFile);
+    const files = fs.readdirSync(path.dirname(dbFile)).filter((f) => f.startsWith(base));
     expect(files.length).toBeGreaterThan(0);
     for (const name of files) {
-      expect(fs.readFileSync(path.join(path.dirname(t.server.store.file), name)).includes(SECRET), name).toBe(false);
+      expect(fs.readFileSync(path.join(path.dirname(dbFile), name)).includes(SECRET), name).toBe(false);
     }
   });
 });

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import type { StartServerOptions } from '../app';
 import { startTestServer, type TestServer } from './harness';
+import type { StoreEngine } from '../db/store';
 
 /** Provider settings of a test server; where it connects (the fake) is filled in. */
 export type ProviderSettings = Omit<NonNullable<StartServerOptions['openai']>, 'baseURL' | 'apiKey'>;
@@ -19,7 +20,7 @@ export interface ScriptedProvider {
   /** The fake OpenAI server (started before the file's first test, so use it inside tests). */
   readonly fake: FakeOpenAI;
   /** A test server answered by the fake, closed after the test. `openai` replaces the file's provider settings. */
-  server(options?: Omit<Partial<StartServerOptions>, 'openai'> & { openai?: ProviderSettings }): Promise<TestServer>;
+  server(options?: Omit<Partial<StartServerOptions>, 'openai'> & { openai?: ProviderSettings; engine?: StoreEngine }): Promise<TestServer>;
   /** Leaves `t` to the test, which closes it itself (it is no longer closed after the test). */
   release(t: TestServer): void;
 }

@@ -5,75 +5,78 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join, postJson, startTestServer, type TestServer } from './harness';
+import { STORE_ENGINES } from '../../tests/support/testStores';
 
-let t: TestServer;
-const STUDY = 'travel-planning';
+describe.each(STORE_ENGINES)('study status on the store (%s)', (engine) => {
+  let t: TestServer;
+  const STUDY = 'travel-planning';
 
-beforeAll(async () => {
-  t = await startTestServer({ initialStudyStatus: 'draft' });
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const setStatus = (status: 'draft' | 'pilot' | 'live' | 'closed') => t.server.store.studies.setStatus(STUDY, status, Date.now());
-const publicInfo = async () => {
-  const res = await fetch(`${t.server.url}/api/studies/${STUDY}/public`);
-  return { status: res.status, body: (await res.json()) as any };
-};
-const joinRaw = (params: Record<string, string>) => postJson(`${t.server.url}/api/join`, { studyId: STUDY, params });
-
-describe('study status on the participant side', () => {
-  it('a draft study answers 404 not_found on its public page, exactly like an unknown study, and reveals nothing', async () => {
-    setStatus('draft');
-    const info = await publicInfo();
-    expect(info.status).toBe(404);
-    expect(info.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    const text = JSON.stringify(info.body);
-    expect(text).not.toContain('Planning a trip');
-    expect(text).not.toContain('city-weekend');
-
-    const unknown = await fetch(`${t.server.url}/api/studies/no-such-study/public`);
-    expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as any).error.message).toBe(info.body.error.message.replace(STUDY, 'no-such-study'));
+  beforeAll(async () => {
+    t = await startTestServer({ engine, initialStudyStatus: 'draft' });
+  });
+  afterAll(async () => {
+    await t?.close();
   });
 
-  it('a draft study refuses joins (and MTurk previews) and creates no session', async () => {
-    setStatus('draft');
-    const before = t.server.store.sessions.countByCondition(STUDY);
-    const res = await joinRaw({ PROLIFIC_PID: 'draft-1' });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    const preview = await joinRaw({ workerId: 'W1', assignmentId: 'ASSIGNMENT_ID_NOT_AVAILABLE', hitId: 'H1' });
-    expect(preview.status).toBe(404);
-    expect(t.server.store.sessions.countByCondition(STUDY)).toEqual(before);
-  });
+  const setStatus = (status: 'draft' | 'pilot' | 'live' | 'closed') => t.server.store.studies.setStatus(STUDY, status, Date.now());
+  const publicInfo = async () => {
+    const res = await fetch(`${t.server.url}/api/studies/${STUDY}/public`);
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const joinRaw = (params: Record<string, string>) => postJson(`${t.server.url}/api/join`, { studyId: STUDY, params });
 
-  it('pilot works (sessions flagged as pilot); moving back to draft also refuses resuming through the link', async () => {
-    setStatus('pilot');
-    const info = await publicInfo();
-    expect(info.body).toMatchObject({ ok: true, data: { status: 'pilot', open: true, title: 'Planning a trip with an AI assistant' } });
-    const joined = await join(t, STUDY, { PROLIFIC_PID: 'pilot-1' });
-    expect(t.server.store.sessions.get(joined.sessionId)?.isPilot).toBe(true);
+  describe('study status on the participant side', () => {
+    it('a draft study answers 404 not_found on its public page, exactly like an unknown study, and reveals nothing', async () => {
+      await setStatus('draft');
+      const info = await publicInfo();
+      expect(info.status).toBe(404);
+      expect(info.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      const text = JSON.stringify(info.body);
+      expect(text).not.toContain('Planning a trip');
+      expect(text).not.toContain('city-weekend');
 
-    setStatus('draft');
-    const resume = await joinRaw({ PROLIFIC_PID: 'pilot-1' });
-    expect(resume.status).toBe(404);
-    expect(resume.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
-  });
+      const unknown = await fetch(`${t.server.url}/api/studies/no-such-study/public`);
+      expect(unknown.status).toBe(404);
+      expect(((await unknown.json()) as any).error.message).toBe(info.body.error.message.replace(STUDY, 'no-such-study'));
+    });
 
-  it('live accepts joins and resumes; closed shows the study as not accepting participants', async () => {
-    setStatus('live');
-    const info = await publicInfo();
-    expect(info.body).toMatchObject({ ok: true, data: { status: 'live', open: true } });
-    const first = await join(t, STUDY, { PROLIFIC_PID: 'live-1' });
-    expect(first.resumed).toBe(false);
-    expect((await join(t, STUDY, { PROLIFIC_PID: 'live-1' })).sessionId).toBe(first.sessionId);
+    it('a draft study refuses joins (and MTurk previews) and creates no session', async () => {
+      await setStatus('draft');
+      const before = (await t.server.store.sessions.countByCondition(STUDY));
+      const res = await joinRaw({ PROLIFIC_PID: 'draft-1' });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      const preview = await joinRaw({ workerId: 'W1', assignmentId: 'ASSIGNMENT_ID_NOT_AVAILABLE', hitId: 'H1' });
+      expect(preview.status).toBe(404);
+      expect((await t.server.store.sessions.countByCondition(STUDY))).toEqual(before);
+    });
 
-    setStatus('closed');
-    const closed = await publicInfo();
-    expect(closed.body).toMatchObject({ ok: true, data: { status: 'closed', open: false } });
-    const refused = await joinRaw({ PROLIFIC_PID: 'closed-1' });
-    expect(refused.body).toMatchObject({ ok: false, error: { code: 'study_unavailable', message: expect.stringMatching(/not accepting participants/) } });
+    it('pilot works (sessions flagged as pilot); moving back to draft also refuses resuming through the link', async () => {
+      await setStatus('pilot');
+      const info = await publicInfo();
+      expect(info.body).toMatchObject({ ok: true, data: { status: 'pilot', open: true, title: 'Planning a trip with an AI assistant' } });
+      const joined = await join(t, STUDY, { PROLIFIC_PID: 'pilot-1' });
+      expect((await t.server.store.sessions.get(joined.sessionId))?.isPilot).toBe(true);
+
+      await setStatus('draft');
+      const resume = await joinRaw({ PROLIFIC_PID: 'pilot-1' });
+      expect(resume.status).toBe(404);
+      expect(resume.body).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    });
+
+    it('live accepts joins and resumes; closed shows the study as not accepting participants', async () => {
+      await setStatus('live');
+      const info = await publicInfo();
+      expect(info.body).toMatchObject({ ok: true, data: { status: 'live', open: true } });
+      const first = await join(t, STUDY, { PROLIFIC_PID: 'live-1' });
+      expect(first.resumed).toBe(false);
+      expect((await join(t, STUDY, { PROLIFIC_PID: 'live-1' })).sessionId).toBe(first.sessionId);
+
+      await setStatus('closed');
+      const closed = await publicInfo();
+      expect(closed.body).toMatchObject({ ok: true, data: { status: 'closed', open: false } });
+      const refused = await joinRaw({ PROLIFIC_PID: 'closed-1' });
+      expect(refused.body).toMatchObject({ ok: false, error: { code: 'study_unavailable', message: expect.stringMatching(/not accepting participants/) } });
+    });
   });
 });

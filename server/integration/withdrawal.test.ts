@@ -1,38 +1,35 @@
 /**
- * Withdrawal seen from the participant side: once a person has withdrawn, their platform id cannot start
- * the study again, and the judge's reply cache no longer holds prompts built from their sessions.
+ * Withdrawal seen from the participant side, on every store engine: once a person has withdrawn, their
+ * platform id cannot start the study again, and the judge's reply cache no longer holds prompts built
+ * from their sessions.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join, postJson, startTestServer, type TestServer } from './harness';
 import { withdrawParticipant } from '../admin/withdrawal';
-import { ModelReplyCache } from '../db/repositories/judgements';
-import { JUDGE_CACHE_FILE } from '../judge/judgeDataset';
+import { STORE_ENGINES } from '../../tests/support/testStores';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+describe.each(STORE_ENGINES)('after a withdrawal (%s)', (engine) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ engine });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-describe('after a withdrawal', () => {
   it('refuses a new session for the same platform id and purges cached judge replies built from their data', async () => {
     const withdrawn = await join(t, 'visualization', { PROLIFIC_PID: 'withdrawing-person-1' });
     const other = await join(t, 'visualization', { PROLIFIC_PID: 'staying-person-2' });
 
     // Two cached judge replies, one made from each person's session.
-    const cacheFile = path.join(t.dataDir, JUDGE_CACHE_FILE);
-    const cache = ModelReplyCache.open(cacheFile);
+    const cache = await t.server.store.openReplyCache();
     for (const [key, sessionId] of [['k-withdrawn', withdrawn.sessionId], ['k-other', other.sessionId]] as const) {
-      cache.put({ key, purpose: 'judge', requestJson: '{}', resultJson: '{}', createdAt: 1 });
-      cache.linkSession(key, sessionId);
+      await cache.put({ key, purpose: 'judge', requestJson: '{}', resultJson: '{}', createdAt: 1 });
+      await cache.linkSession(key, sessionId);
     }
-    cache.close();
+    await cache.close();
 
-    const result = withdrawParticipant(t.server.store, {
+    const result = await withdrawParticipant(t.server.store, {
       dataDir: t.dataDir,
       studyId: 'visualization',
       platformUserId: 'withdrawing-person-1',
@@ -40,16 +37,17 @@ describe('after a withdrawal', () => {
     });
     expect(result).toMatchObject({ deletedSessions: 1, purgedCachedReplies: 1 });
 
-    expect(existsSync(cacheFile)).toBe(true);
-    const after = ModelReplyCache.open(cacheFile);
-    expect(after.get('k-withdrawn')).toBeUndefined();
-    expect(after.get('k-other')).toBeDefined();
-    after.close();
+    const after = await t.server.store.openReplyCache();
+    expect(await after.get('k-withdrawn')).toBeUndefined();
+    expect(await after.get('k-other')).toBeDefined();
+    await after.close();
 
     const again = await postJson(`${t.server.url}/api/join`, { studyId: 'visualization', params: { PROLIFIC_PID: 'withdrawing-person-1' } });
     expect(again.body).toMatchObject({ ok: false, error: { code: 'study_unavailable' } });
     expect(again.body.error.message).toMatch(/withdrawn/);
-    expect(t.server.store.sessions.get(withdrawn.sessionId)).toBeUndefined();
+    expect(await t.server.store.sessions.get(withdrawn.sessionId)).toBeUndefined();
+    expect(await t.server.store.withdrawals.count('visualization')).toBe(1);
+    expect((await t.server.store.audit.list({ studyId: 'visualization' })).map((e) => e.action)).toContain('withdrawal');
 
     // Everyone else still joins (and resumes) as before.
     const resumed = await join(t, 'visualization', { PROLIFIC_PID: 'staying-person-2' });

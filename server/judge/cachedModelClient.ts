@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../common/rubric';
-import type { ModelReplyCache } from '../db/repositories/judgements';
+import type { ModelReplyCache } from '../db/store';
 import type { ChatMessage, CompletionResult, LlmProvider, ToolChoice, ToolDefinition } from '../llm/provider';
 import { auditableMessages } from './judgeImages';
 
@@ -88,12 +88,12 @@ export class CachedModelClient {
   async complete(call: ModelCall, signal?: AbortSignal): Promise<ModelCallOutcome> {
     const key = modelCallKey(this.providerInfo, call);
     const outcome = await this.lookupOrSend(key, call, signal);
-    if (call.sessionId !== undefined && (outcome.cached || isCompletedReply(outcome.result))) this.cache.linkSession(key, call.sessionId);
+    if (call.sessionId !== undefined && (outcome.cached || isCompletedReply(outcome.result))) await this.cache.linkSession(key, call.sessionId);
     return outcome;
   }
 
   private async lookupOrSend(key: string, call: ModelCall, signal?: AbortSignal): Promise<ModelCallOutcome> {
-    const hit = this.cache.get(key);
+    const hit = await this.cache.get(key);
     if (hit) {
       this.stats.cacheHits++;
       return { result: JSON.parse(hit.resultJson) as CompletionResult, key, cached: true, merged: false };
@@ -124,7 +124,7 @@ export class CachedModelClient {
     this.stats.tokensSpent += result.usage?.totalTokens ?? 0;
     if (isCompletedReply(result)) {
       const { purpose, model, messages, temperature, maxTokens, seed, sampleIndex } = call;
-      this.cache.put({
+      await this.cache.put({
         key,
         purpose,
         requestJson: JSON.stringify({ model, messages: auditableMessages(messages), temperature, maxTokens, seed, sampleIndex, provider: this.providerInfo }),

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
-import { openStore, type Store } from '../db/store';
+import { openStore, storeConfigFromEnv, type Store } from '../db/store';
 import { loadConfig } from '../services/config';
 import { judgeTasksOf, type StudyTaskDefinition } from './studySource';
 
@@ -35,14 +35,17 @@ export function existingDatasetDir(dir: string): string {
   return abs;
 }
 
-/** Opens the study database in `dataDir`, runs `work` on it and closes it again (also on failure). */
+/**
+ * Opens the study store (DATABASE_URL, or <dataDir>/tandem.sqlite), runs `work` on it and closes it again
+ * (also on failure). `file` describes the store for messages (the SQLite path, or the URL without password).
+ */
 export async function withStudyStore<T>(dataDir: string, work: (store: Store, dataDir: string) => Promise<T>): Promise<{ result: T; file: string }> {
   const abs = resolve(dataDir);
-  const store = openStore(abs);
+  const store = await openStore(storeConfigFromEnv(abs));
   try {
-    return { result: await work(store, abs), file: store.file };
+    return { result: await work(store, abs), file: store.description };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { reply, type RecordedRequest } from '../../tests/support/fakeOpenAI';
-import { ModelReplyCache } from '../db/repositories/judgements';
+import { openFileReplyCache } from '../db/replyCacheFile';
 import { runCli } from './cliTestSupport';
 import { datasetCliBed } from './testBeds';
 
@@ -69,11 +69,11 @@ describe('npm run judge -- <dataset-dir>', () => {
   it('Ctrl-C keeps finished replies (cached, no partial CSV) and a rerun resumes', async () => {
     bed.fake.setResponder((r) => reply('Fine. Therefore, the final score is 3.', { delayMs: r.body.seed === 0 ? 30 : 30_000 }));
     const interrupted = await runJudge([bed.dir, '--samples', '2', '--concurrency', '6'], bed.env, (kill) => {
-      const poll = setInterval(() => {
+      const poll = setInterval(async () => {
         if (existsSync(join(bed.dir, '.judge-cache.sqlite'))) {
-          const cache = ModelReplyCache.open(join(bed.dir, '.judge-cache.sqlite'));
-          const n = cache.count();
-          cache.close();
+          const cache = openFileReplyCache(join(bed.dir, '.judge-cache.sqlite'));
+          const n = await cache.count();
+          await cache.close();
           if (n >= 3) {
             clearInterval(poll);
             kill();

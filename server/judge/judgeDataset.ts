@@ -6,7 +6,7 @@
  * (the cache keeps every finished reply) and a rerun resumes.
  */
 import { join } from 'node:path';
-import { ModelReplyCache } from '../db/repositories/judgements';
+import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from '../db/replyCacheFile';
 import type { LlmProvider } from '../llm/provider';
 import { CachedModelClient, type ProviderInfo } from './cachedModelClient';
 import { writeCsv, writeJsonl } from './csvFiles';
@@ -16,7 +16,7 @@ import type { LoadedRubric } from './rubricFiles';
 import { runJudge, type JudgeProgress, type JudgeSample, type JudgeSettings } from './runJudge';
 import { judgeTargets } from './targets';
 
-export const JUDGE_CACHE_FILE = '.judge-cache.sqlite';
+export const JUDGE_CACHE_FILE = REPLY_CACHE_FILE_NAME;
 /** The contract columns, plus artifact_version last (as the study exporter writes it). */
 export const JUDGEMENT_CSV_COLUMNS = ['session_id', 'rubric_id', 'rubric_hash', 'model', 'sample', 'score', 'parse_ok', 'cached', 'artifact_version', 'images'] as const;
 export const QUALITY_CSV_COLUMNS = ['session_id', 'quality', 'samples', 'parsed'] as const;
@@ -63,7 +63,7 @@ export function judgementCsvRow(s: JudgeSample, artifactVersion: number | null):
 export async function judgeDataset(options: JudgeDatasetOptions): Promise<JudgeDatasetResult> {
   const materials = readDatasetSessions(options.dir, options.studyTasks);
   const targets = judgeTargets(materials, options.rubrics, options.rubricFlag, options.settings.images);
-  const cache = ModelReplyCache.open(join(options.dir, JUDGE_CACHE_FILE));
+  const cache = openFileReplyCache(join(options.dir, JUDGE_CACHE_FILE));
   try {
     const client = new CachedModelClient(options.provider, options.providerInfo, cache);
     const run = await runJudge(targets, options.settings, client, {
@@ -94,6 +94,6 @@ export async function judgeDataset(options: JudgeDatasetOptions): Promise<JudgeD
     );
     return { interrupted: false, samples, total, stats: client.stats };
   } finally {
-    cache.close();
+    await cache.close();
   }
 }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadAnnotationGuide } from '../annotate/guide';
 import { OfflineAnnotatorProvider } from '../annotate/offlineAnnotator';
 import { runAnnotate } from '../annotate/runAnnotate';
-import { ModelReplyCache } from '../db/repositories/judgements';
+import { openFileReplyCache } from '../db/replyCacheFile';
 import { CachedModelClient } from './cachedModelClient';
 import { readDatasetSessions } from './datasetSource';
 import { OfflineJudgeProvider, OFFLINE_JUDGE_NAME } from './offlineJudge';
@@ -23,10 +23,10 @@ describe('offline demo responders', () => {
     const targets = judgeTargets(sessions, loadRubrics());
     const settings = { model: 'any', samples: 3, concurrency: 2, temperature: 0.7, maxTokens: 300, baseSeed: 0 };
     const run = async (file: string) => {
-      const cache = ModelReplyCache.open(join(dir, file));
+      const cache = openFileReplyCache(join(dir, file));
       const provider = new OfflineJudgeProvider();
       const result = await runJudge(targets, settings, new CachedModelClient(provider, { name: provider.name, url: null }, cache));
-      cache.close();
+      await cache.close();
       return result.samples.sort((a, b) => a.sessionId.localeCompare(b.sessionId) || a.sample - b.sample);
     };
     const a = await run('a.sqlite');
@@ -38,11 +38,11 @@ describe('offline demo responders', () => {
   });
 
   it('the annotator returns valid labels for every utterance in one call per session', async () => {
-    const cache = ModelReplyCache.open(join(dir, 'annot.sqlite'));
+    const cache = openFileReplyCache(join(dir, 'annot.sqlite'));
     const provider = new OfflineAnnotatorProvider();
     const client = new CachedModelClient(provider, { name: provider.name, url: null }, cache);
     const { annotations } = await runAnnotate(sessions, { model: 'any', concurrency: 2, chunkSize: 30, contextSize: 2, maxTokens: 2000 }, loadAnnotationGuide(), client);
-    cache.close();
+    await cache.close();
     expect(annotations).toHaveLength(sessions.reduce((n, s) => n + s.utterances.length, 0));
     expect(annotations.every((a) => a.method === 'batch' && a.provider === 'offline-annotator-demo')).toBe(true);
     expect(client.stats.calls).toBe(sessions.filter((s) => s.utterances.length > 0).length);

@@ -107,7 +107,7 @@ describe('transport failures', () => {
     expect(first.samples[0]!.failureReason).toContain(`transport: ${kind}`);
     expect(first.samples[0]!.transportError?.kind).toBe(kind);
     expect(bed.fake.requests).toHaveLength(2); // the provider's retry, then give up
-    expect(bed.cache.count()).toBe(0);
+    expect(await bed.cache.count()).toBe(0);
 
     bed.fake.reply('Recovered. Therefore, the final score is 4.');
     const second = await runJudge([target('s1')], settings, bed.newClient());
@@ -159,9 +159,9 @@ describe('samples, bed.cache and concurrency', () => {
   it('forgetSessions purges every cached reply made from a withdrawn session', async () => {
     bed.fake.setResponder(() => reply('Fine. Therefore, the final score is 3.'));
     await runJudge([target('a', 'plan A'), target('b', 'plan B')], { ...settings, samples: 2 }, bed.newClient());
-    expect(bed.cache.count()).toBe(4);
-    expect(bed.cache.forgetSessions(['a'])).toBe(2);
-    expect(bed.cache.count()).toBe(2);
+    expect(await bed.cache.count()).toBe(4);
+    expect(await bed.cache.forgetSessions(['a'])).toBe(2);
+    expect(await bed.cache.count()).toBe(2);
     const client = bed.newClient();
     await runJudge([target('a', 'plan A'), target('b', 'plan B')], { ...settings, samples: 2 }, client);
     expect(client.stats).toMatchObject({ calls: 2, cacheHits: 2 });
@@ -188,7 +188,7 @@ describe('samples, bed.cache and concurrency', () => {
     });
     expect(run.interrupted).toBe(true);
     expect(run.samples.map((s) => s.sessionId)).toEqual(['fast']);
-    expect(bed.cache.count()).toBe(1);
+    expect(await bed.cache.count()).toBe(1);
   });
 
   it('an abort keeps finished samples (cached) and a rerun resumes with only the rest', async () => {
@@ -201,7 +201,7 @@ describe('samples, bed.cache and concurrency', () => {
     });
     expect(first.interrupted).toBe(true);
     expect(first.samples).toHaveLength(1);
-    expect(bed.cache.count()).toBe(1);
+    expect(await bed.cache.count()).toBe(1);
 
     const client = bed.newClient();
     const second = await runJudge(targets, { ...settings, concurrency: 1 }, client);

@@ -102,7 +102,7 @@ export async function runJudge(
   targets: readonly JudgeTarget[],
   settings: JudgeSettings,
   client: CachedModelClient,
-  hooks: { signal?: AbortSignal; onSample?: (sample: JudgeSample) => void; onProgress?: (p: JudgeProgress) => void } = {},
+  hooks: { signal?: AbortSignal; onSample?: (sample: JudgeSample) => void | Promise<void>; onProgress?: (p: JudgeProgress) => void } = {},
 ): Promise<JudgeRun> {
   const jobs = targets.flatMap((target) => Array.from({ length: settings.samples }, (_, sample) => ({ target, sample })));
   const samples: JudgeSample[] = [];
@@ -116,7 +116,7 @@ export async function runJudge(
       const result = await judgeSample(target, sample, settings, client, hooks.signal);
       if (!result) return; // aborted mid-call: not finished, a rerun does it
       samples.push(result);
-      hooks.onSample?.(result);
+      await hooks.onSample?.(result);
       progress();
     },
     hooks.signal,

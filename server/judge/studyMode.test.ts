@@ -11,9 +11,8 @@ import { reply, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '.
 import { annotateStudy } from '../annotate/annotateTargets';
 import { loadAnnotationGuide } from '../annotate/guide';
 import { utterancesFromPrompt } from '../annotate/offlineAnnotator';
-import { AnnotationsRepository } from '../db/repositories/annotations';
-import { JudgementsRepository } from '../db/repositories/judgements';
 import { openStore, type Store } from '../db/store';
+import { createTestStoreTarget, STORE_ENGINES, type TestStoreTarget } from '../../tests/support/testStores';
 import { OpenAIProvider } from '../llm/openaiProvider';
 import { runCli } from './cliTestSupport';
 import { judgeStudy } from './judgeStudy';
@@ -23,22 +22,22 @@ let fake: FakeOpenAI;
 let dataDir: string;
 let store: Store;
 
-function seed(s: Store): void {
+async function seed(s: Store): Promise<void> {
   const now = Date.parse('2026-11-01T10:00:00Z');
-  s.studies.upsertLoaded('pilot-study', 'Pilot', 'hash', 'live', now);
+  await s.studies.upsertLoaded('pilot-study', 'Pilot', 'hash', 'live', now);
   const message = (sessionId: string, seq: number, role: 'user' | 'assistant', text: string) =>
     s.messages.insert({
       id: `${sessionId}-m${seq}`, sessionId, eventSeq: seq, role, text, clientId: role === 'user' ? `${sessionId}-c${seq}` : null,
       replyTo: null, status: 'complete', tokens: 5, provider: null, providerUrl: null, model: null, requestedModel: null, params: null,
       usage: null, ttftMs: null, durationMs: null, finishReason: null, interrupted: false, attempts: null, error: null, createdAt: now + seq,
     });
-  s.sessions.insert({ id: 'sess-a', studyId: 'pilot-study', taskId: 'travel_planning', conditionId: 'c1', isPilot: false, createdAt: now });
-  s.sessions.insert({ id: 'sess-b', studyId: 'pilot-study', taskId: 'travel_planning', conditionId: 'c1', isPilot: false, createdAt: now + 1 });
-  message('sess-a', 1, 'user', 'Plan Lisbon for 3 days?');
-  message('sess-a', 2, 'assistant', 'Sure. Day 1: Alfama.');
-  message('sess-b', 1, 'user', 'Quick trip to Porto.');
-  s.artifacts.insertVersion('sess-a', { plan: 'First draft.' }, 3, now + 10);
-  s.artifacts.insertVersion('sess-a', { plan: 'Day 1 Alfama, Day 2 Sintra, Day 3 Belem; 780 EUR.' }, 4, now + 20);
+  await s.sessions.insert({ id: 'sess-a', studyId: 'pilot-study', taskId: 'travel_planning', conditionId: 'c1', isPilot: false, createdAt: now });
+  await s.sessions.insert({ id: 'sess-b', studyId: 'pilot-study', taskId: 'travel_planning', conditionId: 'c1', isPilot: false, createdAt: now + 1 });
+  await message('sess-a', 1, 'user', 'Plan Lisbon for 3 days?');
+  await message('sess-a', 2, 'assistant', 'Sure. Day 1: Alfama.');
+  await message('sess-b', 1, 'user', 'Quick trip to Porto.');
+  await s.artifacts.insertVersion('sess-a', { plan: 'First draft.' }, 3, now + 10);
+  await s.artifacts.insertVersion('sess-a', { plan: 'Day 1 Alfama, Day 2 Sintra, Day 3 Belem; 780 EUR.' }, 4, now + 20);
   // sess-b submitted nothing: not judged.
 }
 
@@ -47,21 +46,23 @@ const judgeReply = (r: RecordedRequest) =>
 const annotateReply = (r: RecordedRequest) =>
   reply(JSON.stringify({ annotations: utterancesFromPrompt(String(r.body.messages[1].content)).map((u) => ({ turn: u.turn, speaker: u.speaker, grounding: ['response'], friction: 'none' })) }));
 
-beforeEach(async () => {
-  fake = await startFakeOpenAI({ model: 'judge-db-1' });
-  dataDir = mkdtempSync(join(tmpdir(), 'tandem-judge-study-'));
-  store = openStore(dataDir);
-  seed(store);
-});
-afterEach(async () => {
-  store.close();
-  await fake.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 const provider = () => new OpenAIProvider({ baseURL: fake.url, apiKey: 'k', timeoutMs: 5000, maxAttempts: 2, backoffBaseMs: 5 });
 
-describe('--study mode', () => {
+describe.each(STORE_ENGINES)('--study mode (%s)', (engine) => {
+  let target: TestStoreTarget;
+  beforeEach(async () => {
+    fake = await startFakeOpenAI({ model: 'judge-db-1' });
+    target = await createTestStoreTarget(engine, 'judge-study');
+    dataDir = target.dataDir;
+    store = await openStore(target);
+    await seed(store);
+  });
+  afterEach(async () => {
+    await store.close();
+    await fake.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
   it('judges the latest artifact of each submitted session into judgements and judge_quality', async () => {
     fake.setResponder(judgeReply);
     const p = provider();
@@ -71,8 +72,8 @@ describe('--study mode', () => {
       provider: p, providerInfo: { name: p.name, url: p.baseURL },
     });
     expect(result.interrupted).toBe(false);
-    const repo = new JudgementsRepository(store.db);
-    const rows = repo.listForSession('sess-a');
+    const repo = store.judgements;
+    const rows = (await store.judgements.listForSession('sess-a'));
     expect(rows.map((r) => [r.artifactVersion, r.rubricId, r.sample, r.score])).toEqual([
       [2, 'travel-planning', 0, 3],
       [2, 'travel-planning', 1, 5],
@@ -80,15 +81,15 @@ describe('--study mode', () => {
     ]);
     expect(rows[0]).toMatchObject({ requestedModel: 'judge-db', reportedModel: 'judge-db-1', providerUrl: fake.url, parseOk: true, cached: false });
     expect(String(fake.requests[0]!.body.messages[1].content)).toContain('Day 2 Sintra');
-    expect(repo.getQuality('sess-a')).toMatchObject({ quality: 4, samples: 3, parsed: 3, artifactVersion: 2 });
-    expect(repo.listForSession('sess-b')).toEqual([]);
-    expect(repo.listForStudy('pilot-study')).toHaveLength(3);
+    expect((await store.judgements.getQuality('sess-a'))).toMatchObject({ quality: 4, samples: 3, parsed: 3, artifactVersion: 2 });
+    expect((await store.judgements.listForSession('sess-b'))).toEqual([]);
+    expect((await store.judgements.listForStudy('pilot-study'))).toHaveLength(3);
   });
 
   it('the CLI judges and annotates a study in the database; reruns make no new calls', async () => {
-    store.close();
+    await store.close();
     fake.setResponder((r) => (String(r.body.messages[0].content).includes('You annotate dialogue') ? annotateReply(r) : judgeReply(r)));
-    const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' };
+    const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k', ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}) };
     const args = ['--study', 'pilot-study', '--data-dir', dataDir, '--studies-dir', join(dataDir, 'none'), '--surveys-dir', join(dataDir, 'none')];
     const judged = await runCli('cli/judge.ts', [...args, '--samples', '3'], env);
     expect(judged.stderr).toContain('done: 3/3 samples');
@@ -102,9 +103,9 @@ describe('--study mode', () => {
     expect((await runCli('cli/annotate.ts', ['--study', 'pilot-study', '--data-dir', dataDir], env)).code).toBe(0);
     expect(fake.requests.length).toBe(calls);
 
-    store = openStore(dataDir);
-    expect(new JudgementsRepository(store.db).getQuality('sess-a')?.quality).toBe(4);
-    const labels = new AnnotationsRepository(store.db).listForStudy('pilot-study');
+    store = await openStore(target);
+    expect((await store.judgements.getQuality('sess-a'))?.quality).toBe(4);
+    const labels = (await store.annotations.listForStudy('pilot-study'));
     expect(labels.map((a) => [a.sessionId, a.turn, a.speaker, a.messageId, a.friction])).toEqual([
       ['sess-a', 0, 'user', 'sess-a-m1', 'none'],
       ['sess-a', 1, 'agent', 'sess-a-m2', 'none'],
@@ -120,7 +121,7 @@ describe('--study mode', () => {
       guide, settings: { model: 'annot-db', concurrency: 2, chunkSize: 30, contextSize: 2, maxTokens: 1000 },
       provider: p, providerInfo: { name: p.name, url: p.baseURL },
     });
-    const rows = new AnnotationsRepository(store.db).listForSession('sess-a');
+    const rows = (await store.annotations.listForSession('sess-a'));
     expect(rows).toHaveLength(2);
     expect(rows[1]).toMatchObject({ speaker: 'agent', grounding: ['response'], guideHash: guide.hash, requestedModel: 'annot-db', reportedModel: 'judge-db-1', method: 'batch' });
   });

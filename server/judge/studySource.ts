@@ -2,7 +2,7 @@
  * Reads sessions for the judge and the annotator from the study database (through the Store), and
  * task rubric ids / instructions from the loaded study definition when there is one.
  */
-import { dirname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { Store } from '../db/store';
 import type { Task } from '../../common/study';
 import type { ImageSource } from './judgeImages';
@@ -36,47 +36,47 @@ export function judgeTasksOf(study: { tasks: readonly Task[] }): StudyTaskDefini
  * Turns are message positions (as in messages.jsonl and annotations.csv); empty messages (a reply
  * stopped before its first token) keep their position but are not utterances.
  * An image field's value is the id of an upload of the session; its file is under the data directory
- * (the database's folder). Images are not redacted.
+ * `dataDir`. Images are not redacted. Sessions are read one after the other (the result holds them all).
  */
-export function readStudySessions(store: Store, studyId: string, tasks: readonly StudyTaskDefinition[] = []): SessionMaterial[] {
+export async function readStudySessions(store: Store, dataDir: string, studyId: string, tasks: readonly StudyTaskDefinition[] = []): Promise<SessionMaterial[]> {
   const taskById = new Map(tasks.map((t) => [t.id, t]));
-  const studyRedactor = openStudyRedactor(store.file, studyId);
-  const dataDir = dirname(store.file);
-  return store.sessions.listByStudy(studyId).map((session) => {
-    const versions = store.artifacts.listVersions(session.id);
+  const studyRedactor = await openStudyRedactor(store, studyId);
+  const out: SessionMaterial[] = [];
+  for (const session of await store.sessions.listByStudy(studyId)) {
+    const versions = await store.artifacts.listVersions(session.id);
     const latest = versions[versions.length - 1];
     const task = taskById.get(session.taskId);
     const fieldLabels = task?.fieldLabels ?? {};
     const { redact } = studyRedactor.forSessionId(session.id);
-    const utterances = store.messages
-      .listForSession(session.id)
+    const utterances = (await store.messages.listForSession(session.id))
       .map((m, turn) => ({ turn, speaker: m.role === 'user' ? ('user' as const) : ('agent' as const), text: redact(m.text), messageId: m.id }))
       .filter((u) => u.text.trim() !== '');
-    return {
+    out.push({
       sessionId: session.id,
       task: session.taskId,
       rubricId: task?.rubric ?? null,
       taskInstructions: task?.instructions ?? null,
       artifact: latest ? { version: latest.version, fields: redactFields(latest.fields, redact) } : null,
       imageFields: task?.imageFields ?? [],
-      images: latest ? uploadedImages(store, dataDir, session.id, latest.fields, fieldLabels) : {},
+      images: latest ? await uploadedImages(store, dataDir, session.id, latest.fields, fieldLabels) : {},
       fieldLabels,
       utterances,
-    };
-  });
+    });
+  }
+  return out;
 }
 
 /** The fields whose value names an upload of this session for that field, with where its file is. */
-function uploadedImages(
+async function uploadedImages(
   store: Store,
   dataDir: string,
   sessionId: string,
   fields: Record<string, string>,
   labels: Readonly<Record<string, string>>,
-): Record<string, ImageSource> {
+): Promise<Record<string, ImageSource>> {
   const sources: Record<string, ImageSource> = {};
   for (const [fieldId, value] of Object.entries(fields)) {
-    const upload = value === '' ? undefined : store.uploads.get(value);
+    const upload = value === '' ? undefined : await store.uploads.get(value);
     if (!upload || upload.sessionId !== sessionId || upload.fieldId !== fieldId) continue;
     const file = resolve(dataDir, upload.storagePath);
     const inside = file.startsWith(resolve(dataDir) + sep);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '../../tests/support/fakeOpenAI';
-import { ModelReplyCache } from '../db/repositories/judgements';
+import { openFileReplyCache } from '../db/replyCacheFile';
+import type { ModelReplyCache } from '../db/store';
 import { OpenAIProvider } from '../llm/openaiProvider';
 import { CachedModelClient } from './cachedModelClient';
 
@@ -46,14 +47,14 @@ export function cachedClientBed(dirPrefix: string, fakeOptions: FakeOpenAIOption
     dirPrefix,
     fakeOptions,
     ({ fake, dir }) => {
-      const cache = ModelReplyCache.open(join(dir, 'cache.sqlite'));
+      const cache = openFileReplyCache(join(dir, 'cache.sqlite'));
       const newClient = () => {
         const provider = new OpenAIProvider({ baseURL: fake.url, apiKey: 'test-key', timeoutMs: 5000, maxAttempts: 2, backoffBaseMs: 5, backoffMaxMs: 20 });
         return new CachedModelClient(provider, { name: provider.name, url: provider.baseURL }, cache);
       };
       return { fake, dir, cache, newClient };
     },
-    (bed) => bed.cache.close(),
+    (bed) => void bed.cache.close(),
   );
 }
 

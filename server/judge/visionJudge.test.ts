@@ -7,19 +7,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportStudy } from '../../exports/exportStudy';
 import { seedSession, seedStudyRow } from '../../exports/fixtures/seedStudy';
 import { reply, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../tests/support/fakeOpenAI';
 import { encodePng } from '../../tests/support/png';
-import { JudgementsRepository } from '../db/repositories/judgements';
 import { openStore, type Store } from '../db/store';
 import { OpenAIProvider } from '../llm/openaiProvider';
 import { studyTasks } from './cliSupport';
 import { REPO_ROOT, runCli } from './cliTestSupport';
-import { JUDGE_CACHE_FILE } from './judgeDataset';
 import { IMAGE_TEMPLATE_HASH, TEMPLATE_HASH } from './prompt';
 import type { JudgeSettings } from './runJudge';
 import { judgeStudy } from './judgeStudy';
@@ -44,8 +41,8 @@ const tasks = studyTasks('visualization', { studiesDir: join(REPO_ROOT, 'studies
 });
 
 /** A visualization session whose latest artifact names a plot uploaded for field "plot" (file + uploads row, as storeUpload writes them). */
-function seedPlotSession(tag: string, plot: Buffer, chat: string): string {
-  const id = seedSession(store, dataDir, 'visualization', {
+async function seedPlotSession(tag: string, plot: Buffer, chat: string): Promise<string> {
+  const id = await seedSession(store, dataDir, 'visualization', {
     taskId: 'study-habits',
     messages: [
       { role: 'user', text: chat },
@@ -59,19 +56,19 @@ function seedPlotSession(tag: string, plot: Buffer, chat: string): string {
   mkdirSync(join(dataDir, 'uploads', id), { recursive: true });
   writeFileSync(join(dataDir, rel), plot);
   const now = Date.UTC(2026, 10, 2, 10, 0, 0);
-  const uploadSeq = store.events.append(id, 'upload.stored', { uploadId, fieldId: 'plot' }, now, null);
-  store.uploads.insert({
+  const uploadSeq = (await store.events.append(id, 'upload.stored', { uploadId, fieldId: 'plot' }, now, null));
+  (await store.uploads.insert({
     id: uploadId, sessionId: id, fieldId: 'plot', fileName: 'plot.png', contentType: 'image/png', bytes: plot.length,
     sha256: createHash('sha256').update(plot).digest('hex'), storagePath: rel, eventSeq: uploadSeq, createdAt: now,
-  });
+  }));
   const fields = {
     hypothesis: `${tag}: students who study more hours score higher (ask ${EMAIL}).`,
     code: 'import pandas as pd\ndf = pd.read_csv("study_habits.csv")\ndf.plot.scatter("hours_studied", "exam_score")',
     plot: uploadId,
     interpretation: `${tag}: the points rise to the right, so the hypothesis holds.`,
   };
-  const seq = store.events.append(id, 'artifact.submitted', { fields }, now + 1, null);
-  store.artifacts.insertVersion(id, fields, seq, now + 1);
+  const seq = (await store.events.append(id, 'artifact.submitted', { fields }, now + 1, null));
+  (await store.artifacts.insertVersion(id, fields, seq, now + 1));
   plotFile.set(id, join(dataDir, rel));
   return id;
 }
@@ -86,9 +83,9 @@ const dataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 /** What a sample records about the plot it attached. */
 const attachedAudit = (bytes: Buffer) => ({ field: 'plot', mediaType: 'image/png', bytes: bytes.length, sha256: sha(bytes) });
-/** The raw `images` cell of every stored sample of a session (NULL as null). */
-const imagesCells = (sessionId: string) =>
-  store.db.prepare('SELECT images FROM judgements WHERE session_id = ? ORDER BY sample').pluck().all(sessionId) as (string | null)[];
+/** The `images` list of every stored sample of a session as JSON (null for a text-only sample), by sample. */
+const imagesCells = async (sessionId: string) =>
+  (await store.judgements.listForSession(sessionId)).sort((a, b) => a.sample - b.sample).map((r) => (r.images === undefined ? null : JSON.stringify(r.images)));
 
 const settings = (extra: Partial<JudgeSettings> = {}): JudgeSettings => ({
   model: 'gpt-4o-mini', samples: 2, concurrency: 2, temperature: 0.7, maxTokens: 400, baseSeed: 0, ...extra,
@@ -102,13 +99,13 @@ const judge = (extra: Partial<JudgeSettings> = {}) => {
 beforeEach(async () => {
   fake = await startFakeOpenAI({ responder: () => reply('The plot supports the claim. Therefore, the final score is 4.') });
   dataDir = mkdtempSync(join(tmpdir(), 'tandem-vision-judge-'));
-  store = openStore(dataDir);
-  seedStudyRow(store, 'visualization');
-  sessionA = seedPlotSession('alpha', RED, `I am ${EMAIL}; does study time matter?`);
-  sessionB = seedPlotSession('beta', BLUE, 'Does sleep matter?');
+  store = await openStore({ dataDir });
+  await seedStudyRow(store, 'visualization');
+  sessionA = await seedPlotSession('alpha', RED, `I am ${EMAIL}; does study time matter?`);
+  sessionB = await seedPlotSession('beta', BLUE, 'Does sleep matter?');
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await fake.close();
   rmSync(dataDir, { recursive: true, force: true });
   plotFile.clear();
@@ -140,9 +137,10 @@ describe('judge --study with --images attach', () => {
     expect(IMAGE_TEMPLATE_HASH).not.toBe(TEMPLATE_HASH);
 
     // The cached request records the image by sha256 and media type, never its bytes.
-    const cache = new Database(join(dataDir, JUDGE_CACHE_FILE), { readonly: true });
-    const requests = (cache.prepare('SELECT request_json FROM reply_cache').all() as Array<{ request_json: string }>).map((r) => r.request_json);
-    cache.close();
+    const cache = await store.openReplyCache();
+    const requests: string[] = [];
+    for (const s of result.samples) requests.push((await cache.get(s.cacheKey))!.requestJson);
+    await cache.close();
     expect(requests).toHaveLength(4);
     expect(requests.some((j) => j.includes(sha(RED)) && j.includes('"mediaType":"image/png"'))).toBe(true);
     for (const j of requests) {
@@ -169,8 +167,8 @@ describe('judge --study with --images attach', () => {
     const result = await judge({ images: 'attach' });
     expect(requestsFor('beta')).toHaveLength(0);
     expect(requestsFor('alpha')).toHaveLength(2);
-    const repo = new JudgementsRepository(store.db);
-    const rowsB = repo.listForSession(sessionB);
+    const repo = store.judgements;
+    const rowsB = (await store.judgements.listForSession(sessionB));
     expect(rowsB).toHaveLength(2);
     for (const row of rowsB) {
       expect(row.score).toBeNull();
@@ -179,9 +177,9 @@ describe('judge --study with --images attach', () => {
     }
     // Attach mode sent no image for B: its rows say so with an empty list (not NULL, which means text-only).
     expect(rowsB.map((row) => row.images)).toEqual([[], []]);
-    expect(repo.listForSession(sessionA).map((row) => row.images)).toEqual([[attachedAudit(RED)], [attachedAudit(RED)]]);
-    expect(repo.getQuality(sessionB)).toMatchObject({ quality: null, samples: 2, parsed: 0 });
-    expect(repo.getQuality(sessionA)).toMatchObject({ quality: 4, samples: 2, parsed: 2 });
+    expect((await store.judgements.listForSession(sessionA)).map((row) => row.images)).toEqual([[attachedAudit(RED)], [attachedAudit(RED)]]);
+    expect((await store.judgements.getQuality(sessionB))).toMatchObject({ quality: null, samples: 2, parsed: 0 });
+    expect((await store.judgements.getQuality(sessionA))).toMatchObject({ quality: 4, samples: 2, parsed: 2 });
     expect(result.samples.filter((s) => s.sessionId === sessionA).every((s) => s.score === 4)).toBe(true);
   });
 
@@ -197,29 +195,29 @@ describe('judge --study with --images attach', () => {
 describe('judge --study stores the attached images with each sample (judgements.images)', () => {
   it('attach: every sample lists the sha256 of its session\'s stored upload, also when replayed from the cache, and the export carries the list', async () => {
     await judge({ images: 'attach' });
-    const repo = new JudgementsRepository(store.db);
+    const repo = store.judgements;
     for (const [session, bytes] of [[sessionA, RED], [sessionB, BLUE]] as const) {
-      const [upload] = store.uploads.listForSession(session);
+      const [upload] = (await store.uploads.listForSession(session));
       expect(upload?.sha256).toBe(sha(bytes));
       const expected = [{ field: 'plot', mediaType: 'image/png', bytes: upload!.bytes, sha256: upload!.sha256 }];
-      const rows = repo.listForSession(session);
+      const rows = (await store.judgements.listForSession(session));
       expect(rows.map((r) => r.sample)).toEqual([0, 1]);
       for (const row of rows) expect(row).toMatchObject({ score: 4, cached: false, templateHash: IMAGE_TEMPLATE_HASH, images: expected });
-      expect(imagesCells(session)).toEqual([JSON.stringify(expected), JSON.stringify(expected)]);
+      expect((await imagesCells(session))).toEqual([JSON.stringify(expected), JSON.stringify(expected)]);
     }
 
     // A rerun answers from the reply cache and still records what was attached.
     fake.reset();
     await judge({ images: 'attach' });
     expect(fake.requests).toHaveLength(0);
-    expect(repo.listForSession(sessionA).map((r) => [r.cached, r.images])).toEqual([
+    expect((await store.judgements.listForSession(sessionA)).map((r) => [r.cached, r.images])).toEqual([
       [true, [attachedAudit(RED)]],
       [true, [attachedAudit(RED)]],
     ]);
 
     // The dataset export writes the list into judgements.csv; its sha256 is the exported plot's in the manifest.
     const out = join(dataDir, 'dataset');
-    const { manifest } = await exportStudy({ dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
+    const { manifest } = await exportStudy({ store, dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
     const csv = parse(readFileSync(join(out, 'judgements.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     expect(csv).toHaveLength(4);
     const plots = manifest.files.filter((f) => /^artifacts\/[^/]+\/1-plot\.png$/.test(f.path));
@@ -239,18 +237,18 @@ describe('judge --study stores the attached images with each sample (judgements.
 
   it('describe (text only) stores NULL; rejudging the same samples with attach fills the list in, and describe again clears it', async () => {
     await judge();
-    const repo = new JudgementsRepository(store.db);
-    expect([...imagesCells(sessionA), ...imagesCells(sessionB)]).toEqual([null, null, null, null]);
-    expect(repo.listForStudy('visualization').every((r) => r.images === undefined && r.templateHash === TEMPLATE_HASH)).toBe(true);
+    const repo = store.judgements;
+    expect([...(await imagesCells(sessionA)), ...(await imagesCells(sessionB))]).toEqual([null, null, null, null]);
+    expect((await store.judgements.listForStudy('visualization')).every((r) => r.images === undefined && r.templateHash === TEMPLATE_HASH)).toBe(true);
     const out = join(dataDir, 'describe-dataset');
-    await exportStudy({ dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
+    await exportStudy({ store, dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
     const csv = parse(readFileSync(join(out, 'judgements.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     expect(csv.map((r) => r.images)).toEqual(['', '', '', '']);
 
     await judge({ images: 'attach', samples: 1 });
-    expect(imagesCells(sessionA)).toEqual([JSON.stringify([attachedAudit(RED)]), null]);
+    expect((await imagesCells(sessionA))).toEqual([JSON.stringify([attachedAudit(RED)]), null]);
     await judge({ samples: 1 });
-    expect(imagesCells(sessionA)).toEqual([null, null]);
+    expect((await imagesCells(sessionA))).toEqual([null, null]);
   });
 });
 
@@ -261,7 +259,7 @@ describe('judge <dataset-dir> --images attach (dataset made by the exporter)', (
     expect(fromStudy).toHaveLength(2);
 
     const out = join(dataDir, 'dataset');
-    const { manifest } = await exportStudy({ dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
+    const { manifest } = await exportStudy({ store, dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
     const artifacts = readFileSync(join(out, 'artifacts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { session_id: string; version: number; fields: Record<string, string> });
     const latest = (tag: string) => artifacts.find((a) => a.version === 2 && a.fields.hypothesis!.startsWith(tag))!;
     const plotA = latest('alpha').fields.plot!;

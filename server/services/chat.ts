@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
 import type { CompletionResult, ProviderError } from '../llm/provider';
 import { countTokens } from '../../common/tokens';
-import type { MessageRow } from '../db/repositories/messages';
+import { isStoreUnavailable, type MessageRow } from '../db/store';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
-import { requireActive } from './lifecycle';
+import { requireActive, requireActiveIn } from './lifecycle';
 import { buildConversation, unansweredUserMessage } from './conversation';
 import { messageView, participantErrorMessage, type InFlightView } from './state';
 import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
@@ -41,6 +41,9 @@ export interface ChatServiceOptions {
   timeLimitSweepMs?: number;
 }
 
+/** How long a finished reply is retried while the store is unavailable before it is left to start-up recovery. */
+const STORE_RETRY_MS = 30_000;
+
 /** setTimeout silently fires at once for delays beyond 2^31−1 ms. */
 const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
 
@@ -52,6 +55,8 @@ const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
  */
 export class ChatService {
   private readonly inFlight = new Map<string, InFlight>();
+  /** Sessions whose send/retry passed its checks and is writing (resolves once it started its reply or failed). */
+  private readonly starting = new Map<string, Promise<void>>();
   /** Set by shutdown(): no new reply may start (it would outlive the database). */
   private closing = false;
   private readonly replyTimeoutMs: number;
@@ -77,86 +82,127 @@ export class ChatService {
     return f ? { replyId: f.replyId, replyTo: f.replyTo, text: f.text.slice(0, f.pushed) } : null;
   }
 
-  send(sessionId: string, p: ChatSend): ChatSendAck {
+  async send(sessionId: string, p: ChatSend): Promise<ChatSendAck> {
     const { store } = this.ctx;
     // A resend (same clientId) returns the stored ack whatever happened since, and stores nothing.
-    const existing = store.messages.findByClientId(sessionId, p.clientId);
-    if (existing) {
-      // The same id with other words is not a resend: refusing it is better than dropping the new text silently.
-      if (existing.text !== p.text)
-        throw new ServiceError('conflict', `message id "${p.clientId}" was already used for a different message; nothing was stored`, 'clientId');
-      return { message: messageView(existing), replyId: this.replyIdFor(sessionId, existing.id), duplicate: true };
-    }
+    const existing = await store.messages.findByClientId(sessionId, p.clientId);
+    if (existing) return this.duplicateAck(sessionId, existing, p);
 
-    const s = requireActive(this.ctx, sessionId, ['workspace']);
+    const s = await requireActive(this.ctx, sessionId, ['workspace']);
     if (p.text.length > s.study.chat.max_message_chars)
       throw new ServiceError('too_large', `message is too long: ${p.text.length} characters, at most ${s.study.chat.max_message_chars}`, 'text');
     const limit = s.study.chat.max_user_messages;
-    const sent = store.messages.listForSession(sessionId).filter((m) => m.role === 'user').length;
+    const sent = (await store.messages.listForSession(sessionId)).filter((m) => m.role === 'user').length;
     if (sent >= limit)
       throw new ServiceError('limit_reached', `message limit reached: this session allows ${limit} messages to the assistant; please continue without the chat`);
+    const starting = this.starting.get(sessionId);
+    if (starting) {
+      // Another send of this session is being stored (maybe this very message, resent): decide after it.
+      await starting;
+      return this.send(sessionId, p);
+    }
     if (this.inFlight.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
     this.refuseWhileClosing();
 
-    const now = this.ctx.now();
-    const messageId = crypto.randomUUID();
-    const replyId = crypto.randomUUID();
-    const tokens = countTokens(p.text);
-    const message = store.transaction(() => {
-      const seq = store.events.append(
-        sessionId,
-        'message.user',
-        { messageId, clientId: p.clientId, text: p.text, chars: p.text.length, tokens },
-        now,
-        p.clientTs,
-      );
-      const row: MessageRow = {
-        ...emptyProvenance(),
-        id: messageId,
-        sessionId,
-        eventSeq: seq,
-        role: 'user',
-        text: p.text,
-        clientId: p.clientId,
-        replyTo: null,
-        status: 'complete',
-        tokens,
-        createdAt: now,
-      };
-      store.messages.insert(row);
-      store.events.append(sessionId, 'reply.started', { replyId, replyTo: messageId, retry: false }, now, null);
-      return row;
-    });
-    this.startReply(s, replyId, messageId);
-    return { message: messageView(message), replyId, duplicate: false };
+    // Reserved before the first await of the write, so a second message of this session waits its turn ('busy').
+    let started!: () => void;
+    this.starting.set(sessionId, new Promise<void>((resolve) => (started = resolve)));
+    try {
+      const now = this.ctx.now();
+      const messageId = crypto.randomUUID();
+      const replyId = crypto.randomUUID();
+      const tokens = countTokens(p.text);
+      let message: MessageRow;
+      try {
+        message = await store.transaction(async (tx) => {
+          await requireActiveIn(this.ctx, tx, sessionId, ['workspace']);
+          const seq = await tx.events.append(
+            sessionId,
+            'message.user',
+            { messageId, clientId: p.clientId, text: p.text, chars: p.text.length, tokens },
+            now,
+            p.clientTs,
+          );
+          const row = {
+            ...emptyProvenance(),
+            id: messageId,
+            sessionId,
+            eventSeq: seq,
+            role: 'user' as const,
+            text: p.text,
+            clientId: p.clientId,
+            replyTo: null,
+            status: 'complete' as const,
+            tokens,
+            createdAt: now,
+          };
+          // The unique (session, clientId) decides between two racing resends; the loser rolls back its event.
+          if (!(await tx.messages.insertIfNewClientId(row))) throw new DuplicateClientId();
+          await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: messageId, retry: false }, now, null);
+          return row;
+        });
+      } catch (err) {
+        if (!(err instanceof DuplicateClientId)) throw err;
+        const stored = await store.messages.findByClientId(sessionId, p.clientId);
+        if (!stored) throw new ServiceError('internal', 'the message was stored by a concurrent resend but cannot be read back');
+        return this.duplicateAck(sessionId, stored, p);
+      }
+      // Acknowledged only now, after COMMIT.
+      this.startReply(s, replyId, messageId);
+      return { message: messageView(message), replyId, duplicate: false };
+    } finally {
+      this.starting.delete(sessionId);
+      started();
+    }
   }
 
-  stop(sessionId: string, p: ChatStop): ChatStopAck {
+  private async duplicateAck(sessionId: string, existing: MessageRow, p: ChatSend): Promise<ChatSendAck> {
+    // The same id with other words is not a resend: refusing it is better than dropping the new text silently.
+    if (existing.text !== p.text)
+      throw new ServiceError('conflict', `message id "${p.clientId}" was already used for a different message; nothing was stored`, 'clientId');
+    return { message: messageView(existing), replyId: await this.replyIdFor(sessionId, existing.id), duplicate: true };
+  }
+
+  async stop(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
     const f = this.inFlight.get(sessionId);
     // A Stop that arrives after the reply's outcome was decided (racing its completion) changes nothing.
     if (!f || f.finished || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
-    this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
+    // Aborted first (synchronously), so the stop takes effect even if the event write waits for a transaction.
     this.abortReply(f, 'participant');
+    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
     return { stopped: true };
   }
 
   /** Regenerates the reply to the last participant message when that message has no usable reply. */
-  retry(sessionId: string, p: ChatRetry): ChatRetryAck {
-    const s = requireActive(this.ctx, sessionId, ['workspace']);
-    if (this.inFlight.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering');
+  async retry(sessionId: string, p: ChatRetry): Promise<ChatRetryAck> {
+    const s = await requireActive(this.ctx, sessionId, ['workspace']);
+    if (this.inFlight.has(sessionId) || this.starting.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering');
     this.refuseWhileClosing();
-    const lastUser = unansweredUserMessage(this.ctx.store.messages.listForSession(sessionId));
-    if (!lastUser) throw new ServiceError('conflict', 'nothing to retry: the last message already has an answer');
-    const replyId = crypto.randomUUID();
-    this.ctx.store.events.append(sessionId, 'reply.started', { replyId, replyTo: lastUser.id, retry: true }, this.ctx.now(), p.clientTs);
-    this.startReply(s, replyId, lastUser.id);
-    return { replyId };
+    let started!: () => void;
+    this.starting.set(sessionId, new Promise<void>((resolve) => (started = resolve)));
+    try {
+      const replyId = crypto.randomUUID();
+      const lastUser = await this.ctx.store.transaction(async (tx) => {
+        await requireActiveIn(this.ctx, tx, sessionId, ['workspace']);
+        const last = unansweredUserMessage(await tx.messages.listForSession(sessionId));
+        if (!last) throw new ServiceError('conflict', 'nothing to retry: the last message already has an answer');
+        await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: last.id, retry: true }, this.ctx.now(), p.clientTs);
+        return last;
+      });
+      this.startReply(s, replyId, lastUser.id);
+      return { replyId };
+    } finally {
+      this.starting.delete(sessionId);
+      started();
+    }
   }
 
   /** Stops the time-limit sweep, aborts every reply in flight and waits until each is stored (server shutdown). */
   async shutdown(): Promise<void> {
     this.closing = true;
     await this.timeLimitSweep.stop();
+    // Sends past their checks are writing their message: let them start their reply, then abort it like the rest.
+    await Promise.all(this.starting.values());
     const all = [...this.inFlight.values()];
     for (const f of all) this.abortReply(f, 'shutdown');
     await Promise.all(all.map((f) => f.done));
@@ -188,10 +234,10 @@ export class ChatService {
     await this.inFlight.get(sessionId)?.done;
   }
 
-  private replyIdFor(sessionId: string, userMessageId: string): string | null {
+  private async replyIdFor(sessionId: string, userMessageId: string): Promise<string | null> {
     const f = this.inFlight.get(sessionId);
     if (f && f.replyTo === userMessageId) return f.replyId;
-    const replies = this.ctx.store.messages.listForSession(sessionId).filter((m) => m.replyTo === userMessageId);
+    const replies = (await this.ctx.store.messages.listForSession(sessionId)).filter((m) => m.replyTo === userMessageId);
     return replies.at(-1)?.id ?? null;
   }
 
@@ -262,7 +308,7 @@ export class ChatService {
       providerName = provider.name;
       checkpoint = new ReplyCheckpointer(ctx.store, { replyId: f.replyId, sessionId, provider: provider.name }, () => f.text, ctx.now, ctx.log, this.checkpointPolicy);
       const cp = checkpoint;
-      const history = ctx.store.messages.listForSession(sessionId);
+      const history = await ctx.store.messages.listForSession(sessionId);
       const call = provider.complete({
         model: s.condition.model,
         messages: buildConversation(s.condition, s.task, history),
@@ -286,12 +332,13 @@ export class ChatService {
     } finally {
       for (const t of timers) clearTimeout(t);
       f.finished = true;
-      checkpoint?.close();
       // Every streamed fragment reaches the participant before chat:done / chat:error.
       this.pushPendingDelta(f);
     }
     try {
-      this.storeReply(s, f, result);
+      // A checkpoint write still in flight lands before the reply's transaction deletes the row.
+      await checkpoint?.close();
+      await this.storeReplyRetrying(s, f, result);
     } catch (err) {
       // The checkpoint (if any) stays: a restart's recovery stores this reply as interrupted with its text.
       ctx.log.error({ err, sessionId }, 'could not store reply');
@@ -345,7 +392,24 @@ export class ChatService {
     }
   }
 
-  private storeReply(s: SessionContext, f: InFlight, result: CompletionResult): void {
+  /**
+   * storeReply, tried again while the store is briefly unavailable (a PostgreSQL restart): the reply's text is
+   * in memory and its id makes the write idempotent, so an outage of up to STORE_RETRY_MS loses no reply.
+   */
+  private async storeReplyRetrying(s: SessionContext, f: InFlight, result: CompletionResult): Promise<void> {
+    const started = performance.now();
+    for (let delay = 200; ; delay = Math.min(delay * 2, 3_000)) {
+      try {
+        return await this.storeReply(s, f, result);
+      } catch (err) {
+        if (!isStoreUnavailable(err) || performance.now() - started + delay > STORE_RETRY_MS) throw err;
+        this.ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, retryInMs: delay }, 'store unavailable; storing the reply again shortly');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async storeReply(s: SessionContext, f: InFlight, result: CompletionResult): Promise<void> {
     const { ctx } = this;
     const { store } = ctx;
     const sessionId = s.session.id;
@@ -353,7 +417,10 @@ export class ChatService {
     const now = ctx.now();
     const params = { temperature: s.condition.temperature, max_tokens: s.condition.max_tokens };
     const tokens = countTokens(text);
-    const row = store.transaction(() => {
+    const row = await store.transaction(async (tx) => {
+      // Stored by an earlier attempt whose COMMIT went through but whose answer was lost with the connection.
+      const already = await tx.messages.get(f.replyId);
+      if (already) return already;
       const provenance = {
         provider: result.provider,
         providerUrl: result.providerUrl,
@@ -368,7 +435,7 @@ export class ChatService {
         attempts: result.attempts,
         error,
       };
-      const seq = store.events.append(
+      const seq = await tx.events.append(
         sessionId,
         'reply.finished',
         { replyId: f.replyId, replyTo: f.replyTo, status, text, tokens, ...provenance, systemFingerprint: result.systemFingerprint },
@@ -388,8 +455,8 @@ export class ChatService {
         ...provenance,
         createdAt: now,
       };
-      store.messages.insert(message);
-      store.replyProgress.delete(f.replyId);
+      await tx.messages.insert(message);
+      await tx.replyProgress.delete(f.replyId);
       return message;
     });
     const view = messageView(row);
@@ -422,4 +489,11 @@ function emptyProvenance(): Pick<
     attempts: null,
     error: null,
   };
+}
+
+/** Thrown inside send's transaction when a racing resend stored the same clientId first (rolls back the event). */
+class DuplicateClientId extends Error {
+  constructor() {
+    super('duplicate clientId');
+  }
 }

@@ -1,12 +1,11 @@
 import type { Logger } from 'pino';
-import type { Store } from '../db/store';
+import type { SessionRow, Store, StoreRepositories } from '../db/store';
 import type { LoadedConfig, StudyDefinition } from './config';
 import type { LlmProvider } from '../llm/provider';
 import type { Condition, Task } from '../../common/study';
 import type { LoadedSurvey } from '../../common/survey';
 import type { ErrorCode } from '../../common/envelope';
 import type { ServerPushName, ServerPush } from '../../common/events';
-import type { SessionRow } from '../db/repositories/sessions';
 
 /** Which provider answers a condition. `offline` marks the built-in demo assistant (shown as such). */
 export interface ResolvedProvider {
@@ -50,9 +49,12 @@ export interface SessionContext {
   survey: LoadedSurvey;
 }
 
-/** Loads a session with its study, task, condition and survey definitions. */
-export function loadSession(ctx: ServiceContext, sessionId: string): SessionContext {
-  const session = ctx.store.sessions.get(sessionId);
+/**
+ * Loads a session with its study, task, condition and survey definitions. Inside a transaction pass its
+ * `tx` as `db` and `forUpdate` to lock the session row until commit (a state change reads, checks, writes).
+ */
+export async function loadSession(ctx: ServiceContext, sessionId: string, db: StoreRepositories = ctx.store, forUpdate = false): Promise<SessionContext> {
+  const session = await (forUpdate ? db.sessions.getForUpdate(sessionId) : db.sessions.get(sessionId));
   if (!session) throw new ServiceError('not_found', 'session not found');
   const study = ctx.config.studies.get(session.studyId);
   if (!study) throw new ServiceError('not_found', `study "${session.studyId}" is no longer configured`);

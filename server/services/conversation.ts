@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../llm/provider';
 import type { Condition, Task } from '../../common/study';
-import type { MessageRow } from '../db/repositories/messages';
+import type { MessageRow } from '../db/store';
 
 /**
  * The messages sent to the model: the condition's system prompt with the task instructions appended,

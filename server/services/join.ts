@@ -4,7 +4,6 @@ import { assignCondition } from './assignment';
 import { ServiceError, type ServiceContext } from './context';
 import { identityFromParams, isMturkPreview } from './identity';
 import { issueToken } from './participantTokens';
-import { WithdrawalsRepository } from '../db/repositories/withdrawals';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
 
 /**
@@ -12,9 +11,9 @@ import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/ps
  * exactly like an unknown id (so neither its title and tasks nor its existence leak), and joinStudy,
  * which starts here, refuses it the same way. Pilot and live are open; closed is shown as not accepting.
  */
-export function studyPublic(ctx: ServiceContext, studyId: string): StudyPublic {
+export async function studyPublic(ctx: ServiceContext, studyId: string): Promise<StudyPublic> {
   const study = ctx.config.studies.get(studyId);
-  const row = ctx.store.studies.get(studyId);
+  const row = await ctx.store.studies.get(studyId);
   if (!study || !row || row.status === 'draft') throw new ServiceError('not_found', `no study "${studyId}"`);
   return {
     id: study.id,
@@ -32,35 +31,39 @@ export function studyPublic(ctx: ServiceContext, studyId: string): StudyPublic {
  * or creates a session with a balanced task and condition. MTurk previews create nothing.
  * Identity and raw URL parameters go only to the identities table.
  */
-export function joinStudy(ctx: ServiceContext, req: JoinRequest): JoinResponse {
+export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<JoinResponse> {
   const { store } = ctx;
-  const info = studyPublic(ctx, req.studyId);
+  const info = await studyPublic(ctx, req.studyId);
   if (isMturkPreview(req.params)) return { preview: true };
   const study = ctx.config.studies.get(req.studyId)!;
   const identity = identityFromParams(req.params);
 
-  return store.transaction((): JoinResponse => {
+  const withdrawn = identity.userId !== null && (await hasWithdrawn(ctx, study.id, identity.userId));
+  // Two first visits of one platform id racing (two tabs, two nodes): the unique index on identities
+  // (study, platform, user) lets one insert; the other's transaction fails on it and is retried once,
+  // and then resumes the session the first created.
+  const attempt = () => store.transaction(async (tx): Promise<JoinResponse> => {
     const now = ctx.now();
     if (identity.userId !== null) {
-      const existing = store.identities.findSessionId(study.id, identity.platform, identity.userId);
+      const existing = await tx.identities.findSessionId(study.id, identity.platform, identity.userId);
       if (existing) {
-        refuseForeignResume(store.identities.get(existing)?.platformSessionId ?? null, identity.sessionId);
-        store.events.append(existing, 'session.resumed', { via: 'join' }, now, null);
-        return { preview: false, token: issueToken(store, existing, now), sessionId: existing, resumed: true };
+        refuseForeignResume((await tx.identities.get(existing))?.platformSessionId ?? null, identity.sessionId);
+        await tx.events.append(existing, 'session.resumed', { via: 'join' }, now, null);
+        return { preview: false, token: await issueToken(tx, existing, now), sessionId: existing, resumed: true };
       }
     }
     if (!info.open) throw new ServiceError('study_unavailable', `study "${study.id}" is not accepting participants (status ${info.status})`);
-    if (identity.userId !== null && hasWithdrawn(ctx, study.id, identity.userId)) {
+    if (withdrawn) {
       // A withdrawn person's data must not be collected again under the same platform id.
       throw new ServiceError('study_unavailable', 'you have withdrawn from this study, so it cannot be started again');
     }
     const isPilot = info.status === 'pilot';
     // Pilot sessions do not count towards balance; they are assigned against the same counts.
-    const taskId = assignCondition(study.tasks.map((t) => t.id), store.sessions.countByTask(study.id), ctx.rng);
-    const conditionId = assignCondition(study.conditions.map((c) => c.id), store.sessions.countByCondition(study.id), ctx.rng);
+    const taskId = assignCondition(study.tasks.map((t) => t.id), await tx.sessions.countByTask(study.id), ctx.rng);
+    const conditionId = assignCondition(study.conditions.map((c) => c.id), await tx.sessions.countByCondition(study.id), ctx.rng);
     const sessionId = crypto.randomUUID();
-    store.sessions.insert({ id: sessionId, studyId: study.id, taskId, conditionId, isPilot, createdAt: now });
-    store.identities.insert({
+    await tx.sessions.insert({ id: sessionId, studyId: study.id, taskId, conditionId, isPilot, createdAt: now });
+    await tx.identities.insert({
       sessionId,
       studyId: study.id,
       platform: identity.platform,
@@ -70,9 +73,18 @@ export function joinStudy(ctx: ServiceContext, req: JoinRequest): JoinResponse {
       urlParams: req.params,
       createdAt: now,
     });
-    store.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
-    return { preview: false, token: issueToken(store, sessionId, now), sessionId, resumed: false };
+    await tx.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
+    return { preview: false, token: await issueToken(tx, sessionId, now), sessionId, resumed: false };
   });
+  try {
+    return await attempt();
+  } catch (err) {
+    if (identity.userId === null || err instanceof ServiceError) throw err;
+    // Lost the race to a concurrent first visit (unique identity): the retry resumes its session.
+    const existing = await store.identities.findSessionId(study.id, identity.platform, identity.userId);
+    if (!existing) throw err;
+    return attempt();
+  }
 }
 
 /**
@@ -90,7 +102,7 @@ function refuseForeignResume(storedPlatformSessionId: string | null, presented: 
 }
 
 /** Whether this platform id withdrew from the study (matched by its tombstone, never by the stored id). */
-function hasWithdrawn(ctx: ServiceContext, studyId: string, platformUserId: string): boolean {
+async function hasWithdrawn(ctx: ServiceContext, studyId: string, platformUserId: string): Promise<boolean> {
   const tombstone = participantTombstone(loadOrCreatePseudonymKey(ctx.dataDir), studyId, platformUserId);
-  return new WithdrawalsRepository(ctx.store.db).isWithdrawn(studyId, tombstone);
+  return ctx.store.withdrawals.isWithdrawn(studyId, tombstone);
 }

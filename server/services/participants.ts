@@ -22,24 +22,24 @@ export class ParticipantService {
     this.chat = new ChatService(ctx, chatOptions);
   }
 
-  state(sessionId: string): SessionState {
-    const s = loadSession(this.ctx, sessionId);
-    expireIfDue(this.ctx, s);
+  async state(sessionId: string): Promise<SessionState> {
+    const s = await loadSession(this.ctx, sessionId);
+    await expireIfDue(this.ctx, s);
     return buildSessionState(this.ctx, sessionId, this.chat.inFlightView(sessionId), s);
   }
 
   /** Applies the time limit; true when the session just timed out (the caller pushes the new state). */
-  expireIfDue(sessionId: string): boolean {
-    return expireIfDue(this.ctx, loadSession(this.ctx, sessionId));
+  async expireIfDue(sessionId: string): Promise<boolean> {
+    return expireIfDue(this.ctx, await loadSession(this.ctx, sessionId));
   }
 
-  consentRespond(sessionId: string, p: ConsentRespond): SessionState {
-    respondConsent(this.ctx, sessionId, p);
+  async consentRespond(sessionId: string, p: ConsentRespond): Promise<SessionState> {
+    await respondConsent(this.ctx, sessionId, p);
     return this.state(sessionId);
   }
 
-  stepAdvance(sessionId: string, p: StepAdvance): SessionState {
-    advanceStep(this.ctx, sessionId, p);
+  async stepAdvance(sessionId: string, p: StepAdvance): Promise<SessionState> {
+    await advanceStep(this.ctx, sessionId, p);
     return this.state(sessionId);
   }
 
@@ -49,28 +49,28 @@ export class ParticipantService {
   artifactDraft = (sessionId: string, p: ArtifactDraft) => saveDraft(this.ctx, sessionId, p);
 
   async artifactSubmit(sessionId: string, p: ArtifactSubmit): Promise<SessionState> {
-    checkSubmission(this.ctx, sessionId, p);
+    await checkSubmission(this.ctx, sessionId, p);
     // Finish the reply in flight first so the trajectory shows it before the submission.
     if (this.chat.inFlightView(sessionId)) {
-      this.chat.stop(sessionId, { clientTs: p.clientTs });
+      await this.chat.stop(sessionId, { clientTs: p.clientTs });
       await this.chat.settled(sessionId);
     }
-    submitArtifact(this.ctx, sessionId, p);
+    await submitArtifact(this.ctx, sessionId, p);
     return this.state(sessionId);
   }
 
-  surveySubmit(sessionId: string, p: SurveySubmit): SessionState {
-    submitSurvey(this.ctx, sessionId, p);
+  async surveySubmit(sessionId: string, p: SurveySubmit): Promise<SessionState> {
+    await submitSurvey(this.ctx, sessionId, p);
     return this.state(sessionId);
   }
 
   telemetry = (sessionId: string, p: Telemetry) => recordTelemetry(this.ctx, sessionId, p);
 
   /** Trajectory marks for socket connections (a reconnect shows up as closed → opened). */
-  connectionOpened(sessionId: string): void {
-    this.ctx.store.events.append(sessionId, 'connection.opened', {}, this.ctx.now(), null);
+  async connectionOpened(sessionId: string): Promise<void> {
+    await this.ctx.store.events.append(sessionId, 'connection.opened', {}, this.ctx.now(), null);
   }
-  connectionClosed(sessionId: string, reason: string): void {
-    this.ctx.store.events.append(sessionId, 'connection.closed', { reason }, this.ctx.now(), null);
+  async connectionClosed(sessionId: string, reason: string): Promise<void> {
+    await this.ctx.store.events.append(sessionId, 'connection.closed', { reason }, this.ctx.now(), null);
   }
 }

@@ -10,12 +10,12 @@ import type { LoadedConfig } from './config';
  * ~500 ms or a few hundred characters behind what the participant saw), or empty when none was written.
  * ttftMs and durationMs come from the checkpoint too (null without one: unknown). Returns how many it closed.
  */
-export function recoverInterruptedReplies(store: Store, config: LoadedConfig, now: number): number {
-  const open = store.events.listUnfinishedReplies();
+export async function recoverInterruptedReplies(store: Store, config: LoadedConfig, now: number): Promise<number> {
+  const open = await store.events.listUnfinishedReplies();
   for (const r of open) {
-    const session = store.sessions.get(r.sessionId);
+    const session = await store.sessions.get(r.sessionId);
     const condition = session ? config.studies.get(session.studyId)?.conditions.find((c) => c.id === session.conditionId) : undefined;
-    const checkpoint = store.replyProgress.get(r.replyId);
+    const checkpoint = await store.replyProgress.get(r.replyId);
     const text = checkpoint?.text ?? '';
     const tokens = countTokens(text);
     const error = { kind: 'stream', message: 'the server stopped during the reply', retryable: true };
@@ -33,8 +33,8 @@ export function recoverInterruptedReplies(store: Store, config: LoadedConfig, no
       attempts: null,
       error,
     };
-    store.transaction(() => {
-      const seq = store.events.append(
+    await store.transaction(async (tx) => {
+      const seq = await tx.events.append(
         r.sessionId,
         'reply.finished',
         {
@@ -50,7 +50,7 @@ export function recoverInterruptedReplies(store: Store, config: LoadedConfig, no
         now,
         null,
       );
-      store.messages.insert({
+      await tx.messages.insert({
         id: r.replyId,
         sessionId: r.sessionId,
         eventSeq: seq,
@@ -63,11 +63,11 @@ export function recoverInterruptedReplies(store: Store, config: LoadedConfig, no
         ...provenance,
         createdAt: now,
       });
-      store.replyProgress.delete(r.replyId);
+      await tx.replyProgress.delete(r.replyId);
     });
   }
   // Checkpoints of replies that were stored after all (a crash between the two writes cannot happen, as the
   // store deletes them in the same transaction; this keeps the table clean whatever older code left behind).
-  store.replyProgress.deleteStored();
+  await store.replyProgress.deleteStored();
   return open.length;
 }

@@ -21,7 +21,7 @@ export const checkpointStats = { writes: 0, writeNs: 0n, failures: 0 };
  * arriving (a trailing timer writes the tail even when the stream pauses), or earlier when `maxChars` new
  * characters arrived. So the checkpoint lags the participant's screen by at most ~intervalMs, and a reply
  * that ends within intervalMs costs no write. Never throws: a failed write is logged and the stream goes on.
- * The row is deleted by the transaction that stores the finished reply; call close() before that.
+ * The row is deleted by the transaction that stores the finished reply; await close() before that.
  */
 export class ReplyCheckpointer {
   private savedChars = 0;
@@ -29,6 +29,10 @@ export class ReplyCheckpointer {
   private firstDeltaAt: number | null = null;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The checkpoint write on its way to the store, if any. */
+  private inFlight: Promise<void> | undefined;
+  /** Text arrived that should be written once the write in flight lands. */
+  private again = false;
   /** Writes made for this reply (tests, benchmark). */
   writes = 0;
 
@@ -72,39 +76,61 @@ export class ReplyCheckpointer {
     }
   }
 
-  /** No more writes (the reply is about to be stored, which removes the checkpoint). */
-  close(): void {
+  /**
+   * No more writes (the reply is about to be stored, which removes the checkpoint). Resolves once a write
+   * still in flight has landed, so it cannot re-create the row after the reply's transaction deleted it.
+   */
+  async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    await this.inFlight;
   }
 
+  /**
+   * Starts a checkpoint write (asynchronous: the caller, on the per-token path, never waits for it). At most
+   * one write per reply is in flight; text that arrives meanwhile is written when it lands (`again`).
+   */
   private write(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed) return;
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
     const text = this.currentText();
     if (text.length === this.savedChars) return;
     const started = process.hrtime.bigint();
-    try {
-      this.store.replyProgress.save({
+    // Set before the write starts, also after a failure, so a broken database is not hammered on every delta.
+    this.lastWriteAt = performance.now();
+    this.inFlight = this.store.replyProgress
+      .save({
         replyId: this.reply.replyId,
         sessionId: this.reply.sessionId,
         text,
         provider: this.reply.provider,
         firstDeltaAt: this.firstDeltaAt ?? this.now(),
         updatedAt: this.now(),
+      })
+      .then(
+        () => {
+          this.savedChars = text.length;
+          this.writes++;
+          checkpointStats.writes++;
+        },
+        (err: unknown) => {
+          checkpointStats.failures++;
+          this.log.warn({ err, replyId: this.reply.replyId }, 'could not checkpoint the streaming reply');
+        },
+      )
+      .finally(() => {
+        checkpointStats.writeNs += process.hrtime.bigint() - started;
+        this.inFlight = undefined;
+        if (this.again) {
+          this.again = false;
+          this.onText();
+        }
       });
-      this.savedChars = text.length;
-      this.writes++;
-      checkpointStats.writes++;
-    } catch (err) {
-      checkpointStats.failures++;
-      this.log.warn({ err, replyId: this.reply.replyId }, 'could not checkpoint the streaming reply');
-    } finally {
-      // Also after a failure, so a broken database is not hammered on every delta.
-      this.lastWriteAt = performance.now();
-      checkpointStats.writeNs += process.hrtime.bigint() - started;
-    }
   }
 }

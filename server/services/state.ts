@@ -2,8 +2,7 @@ import type { SessionState, ChatMessageView, UploadView } from '../../common/ses
 import { publicSurveyItem } from '../../common/survey';
 import { completionRedirectUrl, type CompletionOutcome } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
-import type { MessageRow } from '../db/repositories/messages';
-import type { UploadRow } from '../db/repositories/uploads';
+import type { MessageRow, UploadRow } from '../db/store';
 import { unansweredUserMessage } from './conversation';
 import { deadlineOf, loadSession, type ServiceContext, type SessionContext } from './context';
 
@@ -49,14 +48,19 @@ function outcomeOf(status: string): CompletionOutcome | null {
 }
 
 /** The full snapshot a (re)connecting client renders from. */
-export function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null, loaded?: SessionContext): SessionState {
-  const s = loaded ?? loadSession(ctx, sessionId);
+export async function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null, loaded?: SessionContext): Promise<SessionState> {
+  const s = loaded ?? (await loadSession(ctx, sessionId));
   const { session, study, task, condition, survey } = s;
   const { store } = ctx;
   const resolved = ctx.providers(condition);
   const outcome = outcomeOf(session.status);
-  const draft = store.artifacts.getDraft(sessionId);
-  const messages = store.messages.listForSession(sessionId);
+  const [draft, messages, uploads, versions, surveySubmitted] = await Promise.all([
+    store.artifacts.getDraft(sessionId),
+    store.messages.listForSession(sessionId),
+    store.uploads.listForSession(sessionId),
+    store.artifacts.listVersions(sessionId),
+    store.surveyAnswers.hasAnswers(sessionId),
+  ]);
   const code = outcome ? study.completion.codes[outcome] : null;
   return {
     sessionId,
@@ -88,10 +92,10 @@ export function buildSessionState(ctx: ServiceContext, sessionId: string, inFlig
     replyInFlight: inFlight,
     canRetry: inFlight === null && session.status === 'active' && session.step === 'workspace' && unansweredUserMessage(messages) !== null,
     draft: draft ? { fields: draft.fields, savedAt: draft.savedAt } : null,
-    uploads: store.uploads.listForSession(sessionId).map(uploadView),
-    artifactVersions: store.artifacts.listVersions(sessionId).map((v) => ({ version: v.version, fields: v.fields, submittedAt: v.submittedAt })),
+    uploads: uploads.map(uploadView),
+    artifactVersions: versions.map((v) => ({ version: v.version, fields: v.fields, submittedAt: v.submittedAt })),
     survey: { id: survey.id, title: survey.title, ...(survey.intro !== undefined ? { intro: survey.intro } : {}), items: survey.items.map(publicSurveyItem) },
-    surveySubmitted: store.surveyAnswers.hasAnswers(sessionId),
+    surveySubmitted,
     completion: outcome && code ? { outcome, code, redirectUrl: completionRedirectUrl(study.completion, code) } : null,
   };
 }

@@ -1,22 +1,24 @@
 import type { SurveySubmit } from '../../common/events';
 import { checkSurveyAnswers } from '../../common/survey';
 import { ServiceError, type ServiceContext } from './context';
-import { endSession, requireActive } from './lifecycle';
+import { endSession, requireActive, requireActiveIn } from './lifecycle';
 
 /** Stores the survey answers (validated against the survey definition) and completes the session. */
-export function submitSurvey(ctx: ServiceContext, sessionId: string, p: SurveySubmit): void {
-  const s = requireActive(ctx, sessionId, ['survey']);
+export async function submitSurvey(ctx: ServiceContext, sessionId: string, p: SurveySubmit): Promise<void> {
+  const s = await requireActive(ctx, sessionId, ['survey']);
   const problem = checkSurveyAnswers(s.survey, p.answers);
   if (problem) throw new ServiceError('invalid_input', problem.message, problem.field);
   const check = s.survey.items.find((i) => i.kind === 'attention_check');
   const attentionCheckPassed = check && check.kind === 'attention_check' ? p.answers[check.id] === check.expected : null;
   const now = ctx.now();
-  ctx.store.transaction(() => {
-    const seq = ctx.store.events.append(sessionId, 'survey.submitted', { surveyId: s.survey.id, answers: p.answers, attentionCheckPassed }, now, p.clientTs);
+  await ctx.store.transaction(async (tx) => {
+    // Re-checked on the locked row: a second submit (another socket) finds the session completed.
+    const locked = await requireActiveIn(ctx, tx, sessionId, ['survey']);
+    const seq = await tx.events.append(sessionId, 'survey.submitted', { surveyId: s.survey.id, answers: p.answers, attentionCheckPassed }, now, p.clientTs);
     for (const item of s.survey.items) {
       const value = p.answers[item.id];
       if (value === undefined) continue;
-      ctx.store.surveyAnswers.insert({
+      await tx.surveyAnswers.insert({
         sessionId,
         surveyId: s.survey.id,
         itemId: item.id,
@@ -27,6 +29,6 @@ export function submitSurvey(ctx: ServiceContext, sessionId: string, p: SurveySu
         createdAt: now,
       });
     }
-    endSession(ctx, s, 'completed', now);
+    await endSession(tx, locked, 'completed', now);
   });
 }

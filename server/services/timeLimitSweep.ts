@@ -60,15 +60,15 @@ export class TimeLimitSweep {
     const { ctx } = this;
     await this.replies.endRepliesPastDeadline();
     let timedOut = 0;
-    for (const due of overdueSessions(ctx, ctx.now())) {
+    for (const due of await overdueSessions(ctx, ctx.now())) {
       const sessionId = due.session.id;
       try {
         if (this.replies.inFlightView(sessionId)) await this.replies.endReplyAtTimeLimit(sessionId);
         // Reload: the participant may have acted (e.g. submitted) while we waited for the reply.
-        const s = loadSession(ctx, sessionId);
-        if (!expireIfDue(ctx, s)) continue;
+        const s = await loadSession(ctx, sessionId);
+        if (!(await expireIfDue(ctx, s))) continue;
         timedOut++;
-        ctx.push(sessionId, 'session:state', buildSessionState(ctx, sessionId, this.replies.inFlightView(sessionId), s));
+        ctx.push(sessionId, 'session:state', await buildSessionState(ctx, sessionId, this.replies.inFlightView(sessionId), s));
       } catch (err) {
         ctx.log.warn({ err, sessionId }, 'could not apply the time limit');
       }

@@ -17,12 +17,12 @@ export const MAX_UPLOADS_PER_SESSION = 50;
 export const MAX_UPLOAD_BYTES_PER_SESSION = 100 * 1024 * 1024;
 
 /** Stores an uploaded image for an image field: file under <dataDir>/uploads/<session>/, row + event in one transaction. */
-export function storeUpload(
+export async function storeUpload(
   ctx: ServiceContext,
   sessionId: string,
   upload: { fieldId: string; fileName: string | undefined; contentType: string; bytes: Buffer },
-): UploadResponse {
-  const s = requireActive(ctx, sessionId, ['workspace']);
+): Promise<UploadResponse> {
+  const s = await requireActive(ctx, sessionId, ['workspace']);
   const field = s.task.fields.find((f) => f.id === upload.fieldId);
   if (!field) throw new ServiceError('invalid_input', `unknown artifact field "${upload.fieldId}"`, 'field');
   if (field.kind !== 'image') throw new ServiceError('invalid_input', `"${field.label}" is not an image field`, 'field');
@@ -34,7 +34,7 @@ export function storeUpload(
     throw new ServiceError('invalid_input', `images must be one of ${UPLOAD_TYPES.join(', ')}`, 'content-type');
   const actual = sniffImageType(upload.bytes);
   if (actual !== declared) throw new ServiceError('invalid_input', `the file is not a valid ${declared} image`, 'body');
-  const existing = ctx.store.uploads.listForSession(sessionId);
+  const existing = await ctx.store.uploads.listForSession(sessionId);
   if (existing.length >= MAX_UPLOADS_PER_SESSION)
     throw new ServiceError('too_large', `you can upload at most ${MAX_UPLOADS_PER_SESSION} images in this session`, 'body');
   if (existing.reduce((sum, u) => sum + u.bytes, 0) + upload.bytes.length > MAX_UPLOAD_BYTES_PER_SESSION)
@@ -50,8 +50,8 @@ export function storeUpload(
   const fileName = sanitizeFileName(upload.fileName) ?? `${upload.fieldId}.${ext}`;
   const now = ctx.now();
   try {
-    const row = ctx.store.transaction(() => {
-      const seq = ctx.store.events.append(
+    const row = await ctx.store.transaction(async (tx) => {
+      const seq = await tx.events.append(
         sessionId,
         'upload.stored',
         { uploadId: id, fieldId: upload.fieldId, fileName, contentType: actual, bytes: upload.bytes.length, sha256 },
@@ -59,7 +59,7 @@ export function storeUpload(
         null,
       );
       const r = { id, sessionId, fieldId: upload.fieldId, fileName, contentType: actual, bytes: upload.bytes.length, sha256, storagePath: rel, eventSeq: seq, createdAt: now };
-      ctx.store.uploads.insert(r);
+      await tx.uploads.insert(r);
       return r;
     });
     const v = uploadView(row);
@@ -71,8 +71,8 @@ export function storeUpload(
 }
 
 /** Path on disk of one of this session's uploads; not_found for another session's upload. */
-export function uploadFile(ctx: ServiceContext, sessionId: string, uploadId: string): { abs: string; contentType: string; fileName: string } {
-  const row = ctx.store.uploads.get(uploadId);
+export async function uploadFile(ctx: ServiceContext, sessionId: string, uploadId: string): Promise<{ abs: string; contentType: string; fileName: string }> {
+  const row = await ctx.store.uploads.get(uploadId);
   if (!row || row.sessionId !== sessionId) throw new ServiceError('not_found', 'no such upload in this session');
   return { abs: path.join(ctx.dataDir, row.storagePath), contentType: row.contentType, fileName: row.fileName };
 }

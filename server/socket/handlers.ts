@@ -7,6 +7,8 @@ import type { SessionState } from '../../common/session';
 import type { ParticipantService } from '../services/participants';
 import { ServiceError } from '../services/context';
 import { sessionForToken } from '../services/participantTokens';
+import { isStoreUnavailable } from '../db/store';
+import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { eventRateLimiter, SessionConnectionGuard } from './sessionBudget';
 
 export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -23,6 +25,11 @@ const STEP_CHANGING = new Set<ClientEventName>(['consent:respond', 'step:advance
 /** Turns whatever a service threw into an error envelope; unexpected errors are logged, never shown raw. */
 export function errorEnvelope(err: unknown, log: Logger, context: Record<string, unknown>): Envelope<never> {
   if (err instanceof ServiceError) return fail(err.code, err.message, err.field);
+  if (isStoreUnavailable(err)) {
+    // Retryable: a resend with the same clientId is stored once whatever happened to this attempt.
+    log.warn({ err: (err as Error).message, ...context }, 'store unavailable');
+    return fail('unavailable', UNAVAILABLE_MESSAGE);
+  }
   log.error({ err, ...context }, 'unexpected error');
   return fail('internal', 'Something went wrong on the server. Please try again.');
 }
@@ -40,12 +47,20 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
   const connections = new SessionConnectionGuard((sessionId) => io.of('/').adapter.rooms.get(sessionRoom(sessionId))?.size ?? 0);
   io.use((socket, next) => {
     const auth = SocketAuth.safeParse(socket.handshake.auth);
-    const sessionId = auth.success ? sessionForToken(store, auth.data.token) : undefined;
-    if (!sessionId) return next(new Error('unauthorized'));
-    const refused = connections.admit(sessionId);
-    if (refused) return next(new Error(refused));
-    socket.data.sessionId = sessionId;
-    next();
+    if (!auth.success) return next(new Error('unauthorized'));
+    sessionForToken(store, auth.data.token).then(
+      (sessionId) => {
+        if (!sessionId) return next(new Error('unauthorized'));
+        const refused = connections.admit(sessionId);
+        if (refused) return next(new Error(refused));
+        socket.data.sessionId = sessionId;
+        next();
+      },
+      (err: unknown) => {
+        log.warn({ err }, 'could not check a participant token');
+        next(new Error('unavailable'));
+      },
+    );
   });
 
   const handlers: { [E in ClientEventName]: Handler } = {
@@ -95,12 +110,8 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
     });
   });
 
-  function safely(fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      log.warn({ err }, 'could not record connection event');
-    }
+  function safely(fn: () => Promise<void>): void {
+    fn().catch((err: unknown) => log.warn({ err }, 'could not record connection event'));
   }
 }
 
@@ -118,27 +129,38 @@ function scheduleTimeLimit(
   log: Logger,
 ): { cancel(): void; rearm(): void } {
   let handle: NodeJS.Timeout | undefined;
-  const arm = () => {
+  let cancelled = false;
+  // Each arm() supersedes earlier ones still reading the state (only the latest may set the timer).
+  let generation = 0;
+  const arm = async () => {
     clearTimeout(handle);
     handle = undefined;
+    const mine = ++generation;
     try {
-      const state = participants.state(sessionId);
+      const state = await participants.state(sessionId);
+      if (cancelled || mine !== generation) return;
       if (state.status !== 'active' || state.deadline === null) return;
       if (state.step !== 'instructions' && state.step !== 'workspace') return;
       const wait = Math.max(0, state.deadline - participants.ctx.now()) + 50;
-      handle = setTimeout(fire, Math.min(wait, 2 ** 31 - 1));
+      handle = setTimeout(() => void fire(), Math.min(wait, 2 ** 31 - 1));
     } catch (err) {
       log.warn({ err, sessionId }, 'could not arm time limit');
     }
   };
-  const fire = () => {
+  const fire = async () => {
     try {
-      if (participants.expireIfDue(sessionId)) io.to(sessionRoom(sessionId)).emit('session:state', participants.state(sessionId));
-      else arm();
+      if (await participants.expireIfDue(sessionId)) io.to(sessionRoom(sessionId)).emit('session:state', await participants.state(sessionId));
+      else await arm();
     } catch (err) {
       log.warn({ err, sessionId }, 'time limit check failed');
     }
   };
-  arm();
-  return { cancel: () => clearTimeout(handle), rearm: arm };
+  void arm();
+  return {
+    cancel: () => {
+      cancelled = true;
+      clearTimeout(handle);
+    },
+    rearm: () => void arm(),
+  };
 }

@@ -5,7 +5,7 @@
  */
 import type { TeamworkTask } from '../../common/teamworkTask';
 import { CachedModelClient, type ModelClientStats } from '../../server/judge/cachedModelClient';
-import type { ModelReplyCache } from '../../server/db/repositories/judgements';
+import type { ModelReplyCache } from '../../server/db/store';
 import { OpenAIProvider } from '../../server/llm/openaiProvider';
 import type { LlmProvider } from '../../server/llm/provider';
 import { OFFLINE_JUDGE, OFFLINE_PARTNER, OFFLINE_SUBJECTS, OfflineJudgeModel, OfflinePartnerModel, OfflineSubjectModel, type OfflineSubject } from '../models/offlineModels';

@@ -11,7 +11,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runKey, type TeamworkRun } from '../../common/teamworkRun';
 import type { TeamworkArm, TeamworkTask } from '../../common/teamworkTask';
-import { ModelReplyCache } from '../../server/db/repositories/judgements';
+import type { ModelReplyCache } from '../../server/db/store';
+import { openFileReplyCache } from '../../server/db/replyCacheFile';
 import { runPool } from '../../server/judge/workPool';
 import { appendRun, compactRuns, readRunsIn } from '../results/runsFile';
 import { ModelClients, type ProviderSettings } from './clients';
@@ -71,7 +72,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const todo = specs.filter((s) => !finished(s));
   const skipped = specs.length - todo.length;
 
-  const cache = await ModelReplyCache.open(join(options.outDir, CACHE_FILE));
+  const cache = await openFileReplyCache(join(options.outDir, CACHE_FILE));
   const clients = new ModelClients(options.tasks, cache, options);
   try {
     const ctx: RunContext = {

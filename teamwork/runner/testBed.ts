@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TeamworkTask } from '../../common/teamworkTask';
-import { ModelReplyCache } from '../../server/db/repositories/judgements';
+import type { ModelReplyCache } from '../../server/db/store';
+import { openFileReplyCache } from '../../server/db/replyCacheFile';
 import { contentText, reply, startFakeOpenAI, type FakeBehaviour, type FakeOpenAI, type RecordedRequest } from '../../tests/support/fakeOpenAI';
 import { ModelClients } from './clients';
 import type { RunContext } from './context';
@@ -46,7 +47,7 @@ export async function fakeContext(
   extra: Partial<RunContext> & { dir?: string } = {},
 ): Promise<{ ctx: RunContext; clients: ModelClients; cache: ModelReplyCache; dir: string }> {
   const dir = extra.dir ?? mkdtempSync(join(tmpdir(), 'teamwork-'));
-  const cache = await ModelReplyCache.open(join(dir, 'cache.sqlite'));
+  const cache = await openFileReplyCache(join(dir, 'cache.sqlite'));
   const clients = new ModelClients(tasks, cache, { env: { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.url }, maxAttempts: 2, backoffBaseMs: 5, timeoutMs: 5_000 });
   const ctx: RunContext = {
     subject: clients.seat('subject-model'),

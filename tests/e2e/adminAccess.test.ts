@@ -4,9 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditRepository } from '../../server/db/repositories/audit';
 import { ensureAdminPassword, verifyPassword } from '../../server/admin/password';
-import { AdminAuthRepository } from '../../server/db/repositories/adminAuth';
 import { joinAsParticipant, loginAdmin, startAdminTestServer, TEST_ADMIN_PASSWORD, type AdminTestServer } from '../../server/admin/testSupport';
 import { openStore } from '../../server/db/store';
 import pino from 'pino';
@@ -91,7 +89,7 @@ describe('admin access control', () => {
         s.once('connect_error', resolve);
         s.once('connect', () => reject(new Error('admin namespace accepted a stranger')));
       });
-      s.close();
+      await s.close();
       expect(error.message).toBe('unauthorized');
     }
   });
@@ -125,7 +123,7 @@ describe('admin access control', () => {
     const closed = new Promise<void>((resolve) => s.once('disconnect', () => resolve()));
     await admin.post('/api/admin/logout');
     await closed;
-    s.close();
+    await s.close();
   });
 
   it('one participant token cannot reach another session', async () => {
@@ -206,7 +204,7 @@ describe('admin access control', () => {
     await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'pilot' });
     const pilot = await joinAsParticipant(t.url, STUDY, { PROLIFIC_PID: 'pilot-pid-0003' });
     await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'live' });
-    expect(t.server.store.sessions.get(pilot.sessionId)?.isPilot).toBe(true);
+    expect((await t.server.store.sessions.get(pilot.sessionId))?.isPilot).toBe(true);
     const studies = (await (await admin.get('/api/admin/studies')).json()) as { data: { id: string; pilotSessions: number; totalSessions: number; counts: { isPilot: boolean; n: number }[] }[] };
     const study = studies.data.find((s) => s.id === STUDY)!;
     expect(study.pilotSessions).toBe(1);
@@ -238,7 +236,7 @@ describe('admin access control', () => {
     await emit(s, 'step:advance', { from: 'instructions', clientTs: Date.now() });
     const sent = await emit(s, 'chat:send', { clientId: 'client-msg-0001', text: 'Reach me at alice@example.com', clientTs: Date.now() });
     expect(sent.ok).toBe(true);
-    s.close();
+    await s.close();
 
     const created = await admin.post(`/api/admin/studies/${STUDY}/exports`, { includePilot: false });
     expect(created.status).toBe(200);
@@ -264,8 +262,8 @@ describe('admin access control', () => {
     const w = await admin.post(`/api/admin/studies/${STUDY}/withdrawals`, { participant: 'alice-pid-0001' });
     expect(w.status).toBe(200);
     expect(((await w.json()) as { data: { deletedSessions: number } }).data.deletedSessions).toBe(1);
-    expect(t.server.store.sessions.get(alice.sessionId)).toBeUndefined();
-    const actions = new AuditRepository(t.server.store.db).list({ studyId: STUDY }).map((e) => e.action);
+    expect((await t.server.store.sessions.get(alice.sessionId))).toBeUndefined();
+    const actions = (await t.server.store.audit.list({ studyId: STUDY })).map((e) => e.action);
     expect(actions[0]).toBe('withdrawal');
     expect(actions).toContain('export');
   });
@@ -284,7 +282,7 @@ describe('judge and analysis from the dashboard', () => {
       expect((await emit(s, 'chat:send', { clientId: `client-run-000${i}`, text: 'Plan Lisbon for two days please', clientTs: Date.now() })).ok).toBe(true);
       const submitted = await emit(s, 'artifact:submit', { fields: { itinerary: `Day 1: Alfama. ${'Day 2: Belem, pasteis. '.repeat(i * 5 + 1)}` }, clientTs: Date.now() });
       expect(submitted.ok).toBe(true);
-      s.close();
+      await s.close();
     }
 
     const waitFor = async (kind: 'judge' | 'analysis') => {
@@ -324,7 +322,7 @@ describe('judge and analysis from the dashboard', () => {
     expect(report.status).toBe(200);
     expect(report.headers.get('content-security-policy')).toContain('sandbox');
     expect(await report.text()).toContain('<svg');
-    const actions = new AuditRepository(t.server.store.db).list({ studyId: STUDY }).map((e) => e.action);
+    const actions = (await t.server.store.audit.list({ studyId: STUDY })).map((e) => e.action);
     expect(actions).toContain('judge_run');
     expect(actions).toContain('analysis_run');
     expect((await admin.post(`/api/admin/studies/${STUDY}/runs/nonsense`)).status).toBe(404);
@@ -332,8 +330,8 @@ describe('judge and analysis from the dashboard', () => {
 
   it('refuses a judge run with a bad images choice (400 naming the field), and starts nothing', async () => {
     const admin = await loginAdmin(t.url);
-    const auditRows = () => new AuditRepository(t.server.store.db).list({ studyId: 'visualization' }).length;
-    const before = auditRows();
+    const auditRows = async () => (await t.server.store.audit.list({ studyId: 'visualization' })).length;
+    const before = await auditRows();
     for (const body of [{ images: 'bogus' }, { images: true }, { images: 'attach', detail: 'high' }]) {
       const res = await admin.post('/api/admin/studies/visualization/runs/judge', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -342,7 +340,7 @@ describe('judge and analysis from the dashboard', () => {
       expect(reply.error.message).toMatch(body.images === 'attach' ? /detail/ : /images/);
       if (body.images !== 'attach') expect(reply.error.field).toBe('images');
     }
-    expect(auditRows()).toBe(before);
+    expect(await auditRows()).toBe(before);
     const status = ((await (await admin.get('/api/admin/studies/visualization/runs')).json()) as { data: RunsStatus }).data;
     expect(status.judge).toBeNull();
   });
@@ -371,10 +369,12 @@ describe('judge and analysis from the dashboard', () => {
     const uploadId = ((await upload.json()) as { data: { uploadId: string } }).data.uploadId;
     const fields = { hypothesis: 'More study hours, higher scores.', code: 'df.plot.scatter("study_hours", "exam_score")', plot: uploadId, interpretation: 'The points rise to the right.' };
     expect((await emit(s, 'artifact:submit', { fields, clientTs: Date.now() })).ok).toBe(true);
-    s.close();
+    await s.close();
 
-    const rows = () =>
-      t.server.store.db.prepare('SELECT images FROM judgements WHERE session_id = ? ORDER BY sample').all(p.sessionId) as { images: string | null }[];
+    const rows = async () =>
+      (await t.server.store.judgements.listForSession(p.sessionId))
+        .sort((a, b) => a.sample - b.sample)
+        .map((j) => ({ images: j.images === undefined ? null : JSON.stringify(j.images) }));
     const runJudge = async (body: unknown) => {
       expect((await admin.post('/api/admin/studies/visualization/runs/judge', body)).status).toBe(202);
       for (let i = 0; i < 200; i++) {
@@ -388,18 +388,17 @@ describe('judge and analysis from the dashboard', () => {
     // the default stays text-only: no image list is recorded
     const plain = await runJudge({});
     expect(plain.state, plain.message).toBe('done');
-    expect(rows().map((r) => r.images)).toEqual([null, null, null]);
+    expect((await rows()).map((r) => r.images)).toEqual([null, null, null]);
 
     const attached = await runJudge({ images: 'attach' });
     expect(attached.state, attached.message).toBe('done');
     expect(attached.message).toContain('images attached');
     const sha256 = createHash('sha256').update(png).digest('hex');
-    const lists = rows().map((r) => JSON.parse(r.images ?? 'null') as unknown);
+    const lists = (await rows()).map((r) => JSON.parse(r.images ?? 'null') as unknown);
     expect(lists).toHaveLength(3);
     for (const list of lists) expect(list).toEqual([{ field: 'plot', mediaType: 'image/png', bytes: png.length, sha256 }]);
 
-    const judgeRuns = new AuditRepository(t.server.store.db)
-      .list({ studyId: 'visualization' })
+    const judgeRuns = (await t.server.store.audit.list({ studyId: 'visualization' }))
       .filter((e) => e.action === 'judge_run')
       .map((e) => e.details);
     expect(judgeRuns).toEqual(expect.arrayContaining([{ images: 'describe' }, { images: 'attach' }]));
@@ -430,7 +429,7 @@ describe('admin replies match the shared schemas (common/admin.ts)', () => {
 
 describe('researcher password', () => {
   it('is generated at first start, printed once, stored only as a scrypt hash', async () => {
-    const store = openStore(mkdtempSync(join(tmpdir(), 'tandem-pw-')));
+    const store = await openStore({ dataDir: mkdtempSync(join(tmpdir(), 'tandem-pw-')) });
     const printed: string[] = [];
     const log = pino({ level: 'silent' });
     expect(await ensureAdminPassword(store, {}, log, (s) => printed.push(s))).toBe('generated');
@@ -438,15 +437,15 @@ describe('researcher password', () => {
     expect(printed).toHaveLength(1);
     const password = /\n {3}(\S+)\n/.exec(printed[0]!)?.[1] ?? '';
     expect(password.length).toBeGreaterThanOrEqual(20);
-    const stored = new AdminAuthRepository(store.db).getCredential()!;
+    const stored = (await store.adminAuth.getCredential())!;
     expect(stored.passwordHash).toMatch(/^scrypt\$/);
     expect(stored.passwordHash).not.toContain(password);
     expect(await verifyPassword(password, stored.passwordHash)).toBe(true);
     expect(await verifyPassword(`${password}x`, stored.passwordHash)).toBe(false);
     // ADMIN_PASSWORD replaces it
     expect(await ensureAdminPassword(store, { ADMIN_PASSWORD: 'another-long-password' }, log, (s) => printed.push(s))).toBe('env');
-    expect(await verifyPassword('another-long-password', new AdminAuthRepository(store.db).getCredential()!.passwordHash)).toBe(true);
+    expect(await verifyPassword('another-long-password', (await store.adminAuth.getCredential())!.passwordHash)).toBe(true);
     await expect(ensureAdminPassword(store, { ADMIN_PASSWORD: 'short' }, log)).rejects.toThrow(/at least 10/);
-    store.close();
+    await store.close();
   });
 });

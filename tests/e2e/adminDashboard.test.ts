@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditRepository } from '../../server/db/repositories/audit';
 import { startAdminTestServer, TEST_ADMIN_PASSWORD, type AdminTestServer } from '../../server/admin/testSupport';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 
@@ -168,7 +167,7 @@ describe('researcher dashboard', () => {
 
     await admin.getByRole('button', { name: 'Run the judge' }).click();
     await admin.getByTestId('run-judge').filter({ hasText: 'judge: done' }).waitFor({ timeout: 30_000 });
-    const runs = new AuditRepository(t.server.store.db).list({ studyId: 'visualization' }).filter((e) => e.action === 'judge_run');
+    const runs = (await t.server.store.audit.list({ studyId: 'visualization' })).filter((e) => e.action === 'judge_run');
     expect(runs.map((e) => e.details)).toEqual([{ images: 'attach' }]);
     await researcher.close();
   });

@@ -6,16 +6,18 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../server/db/store';
-import { AuditRepository } from '../../server/db/repositories/audit';
-import { WithdrawalsRepository } from '../../server/db/repositories/withdrawals';
+import { createTestStoreTarget, STORE_ENGINES, type TestStoreTarget } from '../support/testStores';
 import { seedSession, seedStudyRow } from '../../exports/fixtures/seedStudy';
 
 const run = promisify(execFile);
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
-async function cli(script: string, args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a CLI on the store: DATA_DIR, plus DATABASE_URL for a PostgreSQL target. */
+async function cli(script: string, args: string[], target: string | TestStoreTarget): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { dataDir, databaseUrl } = typeof target === 'string' ? { dataDir: target, databaseUrl: undefined } : target;
+  const { DATABASE_URL: _inherited, ...env } = process.env;
   try {
-    const { stdout, stderr } = await run(TSX, [script, ...args], { env: { ...process.env, DATA_DIR: dataDir }, cwd: process.cwd() });
+    const { stdout, stderr } = await run(TSX, [script, ...args], { env: { ...env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, cwd: process.cwd() });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -27,10 +29,11 @@ const ALICE = { pid: 'aa11bb22cc33dd44ee55ff66', email: 'alice.w@example.com', p
 const BOB = { pid: 'bb99cc88dd77ee66ff55aa44' };
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
 
-function seed(dataDir: string) {
-  const store = openStore(dataDir);
-  seedStudyRow(store, 'demo');
-  const alice = seedSession(store, dataDir, 'demo', {
+async function seed(target: TestStoreTarget) {
+  const { dataDir } = target;
+  const store = await openStore(target);
+  await seedStudyRow(store, 'demo');
+  const alice = await seedSession(store, dataDir, 'demo', {
     platformUserId: ALICE.pid,
     messages: [
       { role: 'user', text: `I'm ${ALICE.pid}; write to ${ALICE.email} or ring ${ALICE.phone}` },
@@ -40,14 +43,14 @@ function seed(dataDir: string) {
     image: { fileName: 'a.png', bytes: PNG },
     likert: { usefulness: 5 },
   });
-  const bob = seedSession(store, dataDir, 'demo', {
+  const bob = await seedSession(store, dataDir, 'demo', {
     platformUserId: BOB.pid,
     taskId: 'travel',
     messages: [{ role: 'user', text: 'Plan Porto' }, { role: 'assistant', text: 'Day 1: Ribeira.' }],
     artifact: { plan: 'Bob plan' },
     likert: { usefulness: 3 },
   });
-  store.close();
+  await store.close();
   return { alice, bob };
 }
 
@@ -58,12 +61,13 @@ function everyFile(dir: string): string {
     .join('\n');
 }
 
-describe('export and withdraw command lines', () => {
+describe.each(STORE_ENGINES)('export and withdraw command lines (%s)', (engine) => {
   it('exports, withdraws a participant, and leaves them out of every later export', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tandem-cli-'));
-    const { alice } = seed(dataDir);
+    const target = await createTestStoreTarget(engine, 'cli');
+    const { dataDir } = target;
+    const { alice } = await seed(target);
 
-    const first = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'e1'), '--include-identities'], dataDir);
+    const first = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'e1'), '--include-identities'], target);
     expect(first.stderr).not.toMatch(/Error/);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/2 sessions/);
@@ -73,25 +77,25 @@ describe('export and withdraw command lines', () => {
     const science1 = everyFile(join(dataDir, 'e1')).replace(ids1, '');
     for (const v of Object.values(ALICE)) expect(science1).not.toContain(v);
 
-    const w = await cli('cli/withdraw.ts', ['--study', 'demo', '--participant', ALICE.pid], dataDir);
+    const w = await cli('cli/withdraw.ts', ['--study', 'demo', '--participant', ALICE.pid], target);
     expect(w.code).toBe(0);
     expect(w.stdout).toMatch(/1 session\(s\) deleted/);
     expect(existsSync(join(dataDir, 'uploads', alice))).toBe(false);
 
-    const store = openStore(dataDir);
-    expect(store.sessions.get(alice)).toBeUndefined();
-    expect(store.messages.listForSession(alice)).toEqual([]);
-    expect(store.events.count(alice)).toBe(0);
-    expect(new WithdrawalsRepository(store.db).count('demo')).toBe(1);
-    const actions = new AuditRepository(store.db).list({ studyId: 'demo' }).map((e) => e.action);
+    const store = await openStore(target);
+    expect((await store.sessions.get(alice))).toBeUndefined();
+    expect((await store.messages.listForSession(alice))).toEqual([]);
+    expect((await store.events.count(alice))).toBe(0);
+    expect((await store.withdrawals.count('demo'))).toBe(1);
+    const actions = (await store.audit.list({ studyId: 'demo' })).map((e) => e.action);
     expect(actions).toEqual(['withdrawal', 'export']);
     // no personal data in the audit log or the tombstone table
-    expect(JSON.stringify(new AuditRepository(store.db).list())).not.toContain(ALICE.pid);
+    expect(JSON.stringify((await store.audit.list()))).not.toContain(ALICE.pid);
     // the same person joins again later: the tombstone keeps the new session out of exports
-    seedSession(store, dataDir, 'demo', { platformUserId: ALICE.pid, messages: [{ role: 'user', text: 'back again' }] });
-    store.close();
+    await seedSession(store, dataDir, 'demo', { platformUserId: ALICE.pid, messages: [{ role: 'user', text: 'back again' }] });
+    await store.close();
 
-    const second = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'e2'), '--include-identities'], dataDir);
+    const second = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'e2'), '--include-identities'], target);
     expect(second.code).toBe(0);
     const out2 = join(dataDir, 'e2');
     const all2 = everyFile(out2);
@@ -109,7 +113,7 @@ describe('export and withdraw command lines', () => {
 
     // analysis of the export (when the analysis CLI exists) sees only the remaining participant
     if (existsSync('cli/analyze.ts')) {
-      const analysed = await cli('cli/analyze.ts', [out2, '--out', join(dataDir, 'an')], dataDir);
+      const analysed = await cli('cli/analyze.ts', [out2, '--out', join(dataDir, 'an')], target);
       expect(analysed.code, analysed.stderr).toBe(0);
       const productivity = parse(readFileSync(join(dataDir, 'an', 'productivity.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
       expect(productivity.map((r) => r.session_id)).toEqual(sessions.map((r) => r.session_id));
@@ -117,14 +121,15 @@ describe('export and withdraw command lines', () => {
   });
 
   it('leaves out visits that never answered the consent unless --include-unconsented, and says how many', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tandem-cli-'));
-    seed(dataDir);
-    const store = openStore(dataDir);
-    seedSession(store, dataDir, 'demo', { platformUserId: 'bare-visit-no-consent', consented: false });
-    store.close();
+    const target = await createTestStoreTarget(engine, 'cli-unconsented');
+    const { dataDir } = target;
+    await seed(target);
+    const store = await openStore(target);
+    await seedSession(store, dataDir, 'demo', { platformUserId: 'bare-visit-no-consent', consented: false });
+    await store.close();
     const rowsOf = (dir: string) => parse(readFileSync(join(dir, 'sessions.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
 
-    const byDefault = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'consented')], dataDir);
+    const byDefault = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'consented')], target);
     expect(byDefault.code, byDefault.stderr).toBe(0);
     expect(byDefault.stdout).toMatch(/: 2 sessions, .*; 1 visits that never answered the consent left out/);
     expect(rowsOf(join(dataDir, 'consented')).every((r) => r.consented_at !== '')).toBe(true);
@@ -133,7 +138,7 @@ describe('export and withdraw command lines', () => {
       counts: { sessions: 2, excluded_unconsented_sessions: 1 },
     });
 
-    const all = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'all'), '--include-unconsented'], dataDir);
+    const all = await cli('cli/export.ts', ['--study', 'demo', '--out', join(dataDir, 'all'), '--include-unconsented'], target);
     expect(all.code, all.stderr).toBe(0);
     expect(rowsOf(join(dataDir, 'all')).map((r) => r.consented_at === '').sort()).toEqual([false, false, true]);
     expect(JSON.parse(readFileSync(join(dataDir, 'all', 'manifest.json'), 'utf8'))).toMatchObject({
@@ -141,10 +146,12 @@ describe('export and withdraw command lines', () => {
       counts: { sessions: 3, excluded_unconsented_sessions: 0 },
     });
   });
+});
 
+describe('export and withdraw command lines', () => {
   it('rejects bad flags with a message naming the flag', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tandem-cli-'));
-    seed(dataDir);
+    await seed({ dataDir, databaseUrl: undefined });
     const noOut = await cli('cli/export.ts', ['--study', 'demo'], dataDir);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toMatch(/--out/);

@@ -9,10 +9,9 @@
  * Screenshots of each step go to /tmp/tandem-participant-*.png.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { BrowserContext, Page } from 'playwright-core';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,25 +90,13 @@ async function urlsWithToken(page: Page, requested: string[]): Promise<string[]>
 /** Full-page shots, except the workspace: its chat is sticky, so a viewport shot shows what the participant sees. */
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: `${SHOTS}/tandem-participant-${name}.png`, fullPage });
 
-function openDb() {
-  const file = findDatabase(dataDir);
-  return new Database(file, { readonly: true, fileMustExist: true });
-}
-
-function findDatabase(dir: string): string {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isFile() && /\.(sqlite3?|db)$/.test(entry.name)) return full;
-    if (entry.isDirectory()) {
-      try {
-        return findDatabase(full);
-      } catch {
-        /* keep looking */
-      }
-    }
-  }
-  throw new Error(`no SQLite database under ${dir}`);
-}
+/** The stored trajectory, read through the running server's store (rows shaped as the checks below read them). */
+const stored = {
+  sessionIdOf: async (platformUserId: string) => (await server.store.withdrawals.findSessionIds('visualization', platformUserId))[0]!,
+  events: async (sessionId: string) =>
+    (await server.store.events.listForSession(sessionId)).map((e) => ({ seq: e.seq, type: e.type, payload: JSON.stringify(e.payload), server_ts: e.serverTs, client_ts: e.clientTs })),
+  messages: async (sessionId: string, role: 'user' | 'assistant') => (await server.store.messages.listForSession(sessionId)).filter((m) => m.role === role),
+};
 
 /** Form controls without an accessible name (label, aria-label or visible text). */
 function unlabelledControls(page: Page): Promise<string[]> {
@@ -266,16 +253,13 @@ describe('participant flow in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    // The trajectory in SQLite
-    const db = openDb();
-    try {
-      const sessions = db.prepare('SELECT id, status, step FROM sessions').all() as { id: string; status: string; step: string }[];
+    // The stored trajectory
+    {
+      const sessions = await server.store.sessions.listByStudy('visualization');
       expect(sessions).toHaveLength(1);
       const session = sessions[0]!;
       expect(session.status).toBe('completed');
-      const events = db
-        .prepare('SELECT seq, type, payload, server_ts, client_ts FROM events WHERE session_id = ? ORDER BY id')
-        .all(session.id) as { seq: number; type: string; payload: string; server_ts: number; client_ts: number | null }[];
+      const events = await stored.events(session.id);
       // seq strictly increasing from 1 with no gaps, in insertion order; server time never goes back
       events.forEach((e, i) => expect(e.seq).toBe(i + 1));
       for (let i = 1; i < events.length; i++) expect(events[i]!.server_ts).toBeGreaterThanOrEqual(events[i - 1]!.server_ts);
@@ -328,12 +312,12 @@ describe('participant flow in Chromium', () => {
       expect(stepChanges.map((s) => s.to)).toEqual(['instructions', 'workspace', 'survey', 'complete']);
 
       // the submitted artifact holds all four fields, the image as the stored upload id
-      const artifact = db.prepare('SELECT version, fields FROM artifacts WHERE session_id = ?').all(session.id) as { version: number; fields: string }[];
+      const artifact = await server.store.artifacts.listVersions(session.id);
       expect(artifact).toHaveLength(1);
-      const fields = JSON.parse(artifact[0]!.fields) as Record<string, string>;
-      const upload = db.prepare('SELECT id, content_type, bytes FROM uploads WHERE session_id = ?').get(session.id) as { id: string; content_type: string; bytes: number };
-      expect(fields.plot).toBe(upload.id);
-      expect(upload.content_type).toBe('image/png');
+      const fields = artifact[0]!.fields;
+      const [upload] = await server.store.uploads.listForSession(session.id);
+      expect(fields.plot).toBe(upload!.id);
+      expect(upload!.contentType).toBe('image/png');
       expect(fields.interpretation).toMatch(/positive trend/);
 
       // survey answers as given (ai_usefulness set by keyboard)
@@ -345,10 +329,8 @@ describe('participant flow in Chromium', () => {
 
       // identities stay out of the trajectory
       expect(events.some((e) => e.payload.includes('pid-e2e-1'))).toBe(false);
-      const identity = db.prepare('SELECT platform_user_id FROM identities WHERE session_id = ?').get(session.id) as { platform_user_id: string };
-      expect(identity.platform_user_id).toBe('pid-e2e-1');
-    } finally {
-      db.close();
+      const identity = await server.store.identities.get(session.id);
+      expect(identity?.platformUserId).toBe('pid-e2e-1');
     }
   }, 180_000);
 
@@ -398,20 +380,13 @@ describe('participant flow in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    const db = openDb();
-    try {
-      const session = db
-        .prepare("SELECT s.id FROM sessions s JOIN identities i ON i.session_id = s.id WHERE i.platform_user_id = 'chat-controls'")
-        .get() as { id: string };
-      const replies = db
-        .prepare("SELECT status, interrupted FROM messages WHERE session_id = ? AND role = 'assistant' ORDER BY event_seq")
-        .all(session.id) as { status: string; interrupted: number }[];
+    {
+      const sessionId = await stored.sessionIdOf('chat-controls');
+      const replies = await stored.messages(sessionId, 'assistant');
       expect(replies.map((r) => r.status)).toEqual(['complete', 'stopped', 'interrupted', 'complete']);
-      expect(replies[2]!.interrupted).toBe(1);
-      const userTexts = (db.prepare("SELECT text FROM messages WHERE session_id = ? AND role = 'user' ORDER BY event_seq").all(session.id) as { text: string }[]).map((r) => r.text);
+      expect(replies[2]!.interrupted).toBe(true);
+      const userTexts = (await stored.messages(sessionId, 'user')).map((r) => r.text);
       expect(userTexts).toEqual(['first line\nsecond line', 'Please give me a slow answer.', 'What does the sleep column mean?']);
-    } finally {
-      db.close();
     }
   });
 
@@ -435,14 +410,9 @@ describe('participant flow in Chromium', () => {
     expect(await page.locator('.messages li.user[data-status="pending"]').count()).toBe(0);
 
     // A page that died before its ack: one message already stored (same clientId) and one not yet
-    const db = openDb();
-    const sessionId = (
-      db.prepare("SELECT session_id FROM identities WHERE platform_user_id = 'resend-check'").get() as { session_id: string }
-    ).session_id;
-    const first = db.prepare("SELECT client_id, created_at FROM messages WHERE session_id = ? AND text = 'hello one'").get(sessionId) as {
-      client_id: string;
-      created_at: number;
-    };
+    const sessionId = await stored.sessionIdOf('resend-check');
+    const firstRow = (await stored.messages(sessionId, 'user')).find((m) => m.text === 'hello one')!;
+    const first = { client_id: firstRow.clientId!, created_at: firstRow.createdAt };
     const queuedId = 'queued-before-reload-0001';
     await page.evaluate(
       ({ first, queuedId }) => {
@@ -466,18 +436,13 @@ describe('participant flow in Chromium', () => {
     expect(await page.evaluate(() => window.localStorage.getItem('tandem:outbox:visualization'))).toBeNull();
     expect(errors).toEqual([]);
     await context.close();
-    try {
-      const rows = db.prepare("SELECT client_id, text FROM messages WHERE session_id = ? AND role = 'user' ORDER BY event_seq").all(sessionId) as {
-        client_id: string;
-        text: string;
-      }[];
+    {
+      const rows = await stored.messages(sessionId, 'user');
       expect(rows.map((r) => r.text)).toEqual(['hello one', 'sent while offline', 'queued before reload']);
-      expect(rows[0]!.client_id).toBe(first.client_id);
-      expect(rows[2]!.client_id).toBe(queuedId);
-      const userEvents = db.prepare("SELECT COUNT(*) AS n FROM events WHERE session_id = ? AND type = 'message.user'").get(sessionId) as { n: number };
-      expect(userEvents.n).toBe(3);
-    } finally {
-      db.close();
+      expect(rows[0]!.clientId).toBe(first.client_id);
+      expect(rows[2]!.clientId).toBe(queuedId);
+      const userEvents = (await stored.events(sessionId)).filter((e) => e.type === 'message.user');
+      expect(userEvents).toHaveLength(3);
     }
   });
 
@@ -526,12 +491,7 @@ describe('participant flow in Chromium', () => {
     expect(await page.getByTestId('completion-code').textContent()).toBe('C1VIZ2026');
     await page.getByRole('button', { name: 'Stay on this page' }).click();
     await context.close();
-    const db = openDb();
-    try {
-      expect((db.prepare("SELECT COUNT(*) AS n FROM identities WHERE platform_user_id = 'pid-e2e-1'").get() as { n: number }).n).toBe(1);
-    } finally {
-      db.close();
-    }
+    expect(await server.store.identities.countByPlatformUserId('pid-e2e-1')).toBe(1);
   });
 
   it('declining consent shows the decline code', async () => {
@@ -574,19 +534,16 @@ describe('participant flow in Chromium', () => {
   });
 
   it('an MTurk preview shows the study without creating a session', async () => {
-    const db = openDb();
-    const count = () => (db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
-    try {
-      const before = count();
+    const count = () => server.store.sessions.count();
+    {
+      const before = await count();
       const { context, page } = await newPage();
       await page.goto(`${server.url}/study/visualization?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h1`);
       await page.getByText('This is a preview.').waitFor();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Exploring study habits with an AI assistant');
       await shot(page, '11-mturk-preview');
       await context.close();
-      expect(count()).toBe(before);
-    } finally {
-      db.close();
+      expect(await count()).toBe(before);
     }
   });
 });

@@ -62,7 +62,7 @@ function carriesClientId(payload: unknown, clientId: string): boolean {
   return Object.values(p).some((v) => v !== null && typeof v === 'object' && (v as Record<string, unknown>).clientId === clientId);
 }
 
-export function checkLogAgainstStore(records: readonly LogRecord[], store: Store, options: { expectAnswered?: boolean } = {}): LogCheckReport {
+export async function checkLogAgainstStore(records: readonly LogRecord[], store: Store, options: { expectAnswered?: boolean } = {}): Promise<LogCheckReport> {
   const sessionOf = new Map<string, string>(); // "<run>:<participant>" -> session id
   const sent = new Map<string, string>(); // clientId -> sessionId
   const acked = new Map<string, { sessionId: string; messageId: string }>();
@@ -97,8 +97,8 @@ export function checkLogAgainstStore(records: readonly LogRecord[], store: Store
 
   const sessionIds = new Set(sessionOf.values());
   for (const sessionId of sessionIds) {
-    const messages = store.messages.listForSession(sessionId);
-    const events = store.events.listForSession(sessionId);
+    const messages = await store.messages.listForSession(sessionId);
+    const events = await store.events.listForSession(sessionId);
     for (const m of messages) {
       if (m.role === 'user') {
         if (!m.clientId || !sent.has(m.clientId)) phantom.push(`${sessionId}/${m.id} (clientId ${m.clientId})`);
@@ -129,14 +129,14 @@ export function checkLogAgainstStore(records: readonly LogRecord[], store: Store
   }
 
   for (const [clientId, { sessionId, messageId }] of acked) {
-    const row = store.messages.findByClientId(sessionId, clientId);
+    const row = await store.messages.findByClientId(sessionId, clientId);
     if (!row) {
       lost.push(`${clientId} (acked as ${messageId}, session ${sessionId})`);
       continue;
     }
     if (row.id !== messageId) problems.push(`${clientId}: acked as ${messageId} but stored as ${row.id}`);
     if (options.expectAnswered) {
-      const replies = store.messages.listForSession(sessionId).filter((m) => m.role === 'assistant' && m.replyTo === row.id);
+      const replies = (await store.messages.listForSession(sessionId)).filter((m) => m.role === 'assistant' && m.replyTo === row.id);
       const last = replies[replies.length - 1];
       if (!last || (last.status !== 'complete' && last.status !== 'stopped')) unanswered.push(`${clientId}: last reply ${last?.status ?? 'missing'}`);
     }

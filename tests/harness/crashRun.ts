@@ -80,12 +80,12 @@ export async function runCrashScenario(o: CrashScenarioOptions): Promise<CrashSc
     const summary = await simulation;
     const resume = await checkSessionsResume({ baseUrl: server.url, studyId: o.studyId, runId: summary.runId, sessions: summary.sessions });
     await server.stop();
-    const store = openStore(server.dataDir);
+    const store = await openStore({ dataDir: server.dataDir });
     try {
-      const check = checkLogAgainstStore(memory.records, store, { expectAnswered: true });
+      const check = await checkLogAgainstStore(memory.records, store, { expectAnswered: true });
       return { simulation: summary, check, resume, kills, restartMs, dataDir: server.dataDir };
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
     if (o.keepDataDir) {

@@ -1,27 +1,23 @@
-import Database from 'better-sqlite3';
+import { openStore, type StoreConfig } from '../../server/db/store';
 
 /**
- * Row counts of every table in a Tandem SQLite file, read through a separate read-only connection
- * (WAL lets it read while the server writes). Test-side inspection only: the platform's own code
- * reaches the database through server/db/ alone; this just counts rows for "no row written" checks.
+ * Row counts of every table of a Tandem store, read through a store of its own (SQLite: a second
+ * connection, WAL lets it read while the server writes; PostgreSQL: a pool of its own). Test-side
+ * inspection for "no row written" checks, through the store interface like everything else.
  */
-export function countRows(file: string): Record<string, number> {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+export async function countRows(target: StoreConfig): Promise<Record<string, number>> {
+  const store = await openStore(target);
   try {
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[];
-    const counts: Record<string, number> = {};
-    for (const { name } of tables) {
-      counts[name] = (db.prepare(`SELECT COUNT(*) AS n FROM "${name.replace(/"/g, '""')}"`).get() as { n: number }).n;
-    }
+    const counts: Record<string, number> = { ...(await store.countRows()) };
     // Trajectory events per type, so a check can ignore the connection events a reconnect writes.
-    if (tables.some((t) => t.name === 'events')) {
-      for (const r of db.prepare('SELECT type, COUNT(*) AS n FROM events GROUP BY type').all() as { type: string; n: number }[]) {
-        counts[`events[${r.type}]`] = r.n;
+    for (const study of await store.studies.list()) {
+      for (const session of await store.sessions.listByStudy(study.id)) {
+        for (const e of await store.events.listForSession(session.id)) counts[`events[${e.type}]`] = (counts[`events[${e.type}]`] ?? 0) + 1;
       }
     }
     return counts;
   } finally {
-    db.close();
+    await store.close();
   }
 }
 

@@ -86,12 +86,12 @@ export async function runFaultScenario(o: FaultScenarioOptions): Promise<FaultSc
       rampMs: 10,
     });
     await server.stop();
-    const store = openStore(server.dataDir);
+    const store = await openStore({ dataDir: server.dataDir });
     try {
-      const check = checkLogAgainstStore(memory.records, store, { expectAnswered: true });
+      const check = await checkLogAgainstStore(memory.records, store, { expectAnswered: true });
       return { simulation, check, providerCalls: fake.requests.length, faults, ...errorsAndRetries(memory.records) };
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
     await server.dispose();

@@ -1,14 +1,12 @@
 import fc from 'fast-check';
 import { io, type Socket } from 'socket.io-client';
 import { startFakeOpenAI } from '../support/fakeOpenAI';
-import { DATABASE_FILE_NAME } from '../../server/db/store';
 import { clientEvents } from '../../common/events';
 import { countRows, diffCounts } from './dbSnapshot';
 import { handshakeFuzzCase, joinFuzzCase, schemaAccepts, socketFuzzCase, uploadFuzzCase, type HttpFuzzCase, type SocketFuzzCase } from './fuzzInputs';
 import { joinStudy } from './http';
 import { readState } from './checkResume';
 import { ServerChild } from './serverChild';
-import { join } from 'node:path';
 
 /**
  * Property-based fuzzing of the participant surface: every socket event (malformed payloads, missing
@@ -103,7 +101,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       return reply?.ok === true ? null : `session:state answered ${describe(reply)}`;
     };
 
-    const before = countRows(join(server.dataDir, DATABASE_FILE_NAME));
+    const before = (await countRows({ dataDir: server.dataDir }));
 
     await fc.assert(
       fc.asyncProperty(socketFuzzCase(), async (c: SocketFuzzCase) => {
@@ -202,11 +200,11 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const finalProblem = await unhealthy();
     if (finalProblem) violations.push(`at the end: ${finalProblem}`);
     const crashed = !server.alive;
-    const after = countRows(join(server.dataDir, DATABASE_FILE_NAME));
+    const after = (await countRows({ dataDir: server.dataDir }));
     const rowChanges = diffCounts(before, after, /^events\[connection\./);
     // Positive control: the row counter must notice a legitimate write.
     await ask('telemetry', { kind: 'focus', clientTs: Date.now() });
-    const control = diffCounts(after, countRows(join(server.dataDir, DATABASE_FILE_NAME)), /^events\[connection\./);
+    const control = diffCounts(after, (await countRows({ dataDir: server.dataDir })), /^events\[connection\./);
     return { seed, casesRun, violations, crashed, rowChanges, reconnects, controlWriteDetected: control.length > 0 };
   } finally {
     (socket as Socket | null)?.close();

@@ -62,11 +62,14 @@ export async function runPlatformRound(o: {
   onServer?: (kill: () => Promise<void>) => void;
   /** Extra environment for the server (e.g. PROVIDER_THREAD=off). */
   serverEnv?: Record<string, string>;
+  /** postgres://… runs the server on that (empty) database; default SQLite in a fresh data folder. */
+  databaseUrl?: string;
   /** Write V8 CPU profiles of the server (main thread and workers) to this folder. */
   profileDir?: string;
 }): Promise<PlatformRound> {
   const server = new ServerChild({
     providerBaseURL: o.providerBaseURL,
+    databaseUrl: o.databaseUrl,
     env: { REPLY_TIMEOUT_MS: '120000', PROVIDER_TIMEOUT_MS: '30000', ...o.serverEnv },
     ...(o.profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, '--cpu-prof-interval=500'] } : {}),
   });
@@ -95,12 +98,12 @@ export async function runPlatformRound(o: {
     const rigCpu = rig();
     await server.stop();
     const serverLagMs = server.lastStats()?.eventLoopDelayMs ?? null;
-    const store = openStore(server.dataDir);
+    const store = await openStore({ dataDir: server.dataDir, databaseUrl: o.databaseUrl });
     let check: LogCheckReport;
     try {
-      check = checkLogAgainstStore(memory.records, store, { expectAnswered: true });
+      check = await checkLogAgainstStore(memory.records, store, { expectAnswered: true });
     } finally {
-      store.close();
+      await store.close();
     }
     return {
       simulation,

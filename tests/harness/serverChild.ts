@@ -10,6 +10,8 @@ import { startChild, type ChildHandle } from './childProcess';
 export interface ServerChildOptions {
   providerBaseURL: string;
   dataDir?: string;
+  /** postgres://… runs the server on that database (DATABASE_URL); default SQLite in dataDir. */
+  databaseUrl?: string | undefined;
   env?: Record<string, string>;
   /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] to profile the server. */
   nodeArgs?: string[];
@@ -46,6 +48,8 @@ export class ServerChild {
             DATA_DIR: this.dataDir,
             PORT: String(this.port),
             PROVIDER_BASE_URL: this.options.providerBaseURL,
+            // Empty selects SQLite (and keeps a DATABASE_URL of the test process from leaking in).
+            DATABASE_URL: this.options.databaseUrl ?? '',
             ...this.options.env,
           },
           ...(this.options.echoStderr ? { echoStderr: true } : {}),

@@ -1,7 +1,7 @@
 /**
  * Child-process entry for the Tandem server under test (crash, fault and load runs), so it can be
  * SIGKILLed and restarted on the same DATA_DIR and port. Env:
- *   DATA_DIR (required), PORT (0 = random), PROVIDER_BASE_URL (OpenAI-compatible …/v1; required),
+ *   DATA_DIR (required), DATABASE_URL (postgres://…; empty: SQLite in DATA_DIR), PORT (0 = random), PROVIDER_BASE_URL (OpenAI-compatible …/v1; required),
  *   PROVIDER_TIMEOUT_MS (per attempt, default 10000), PROVIDER_MAX_ATTEMPTS (3), PROVIDER_BACKOFF_MS (50),
  *   REPLY_TIMEOUT_MS (60000), JOIN_RATE_LIMIT (100000), LOG_LEVEL (warn),
  *   PROVIDER_THREAD (on | off: provider calls on a worker thread or on the event loop; default off).
@@ -21,6 +21,7 @@ const need = (name: string): string => {
 
 const server = await startServer({
   dataDir: need('DATA_DIR'),
+  databaseUrl: env.DATABASE_URL,
   port: Number(env.PORT ?? 0),
   host: '127.0.0.1',
   openai: {

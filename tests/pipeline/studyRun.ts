@@ -31,7 +31,7 @@ export interface StudyRun {
 }
 
 async function sessionFacts(t: TestServer, dbSessionId: string) {
-  const messages = t.server.store.messages.listForSession(dbSessionId);
+  const messages = await t.server.store.messages.listForSession(dbSessionId);
   const sum = (role: string) => messages.filter((m) => m.role === role).reduce((n, m) => n + countTokens(m.text), 0);
   return {
     dbSessionId,

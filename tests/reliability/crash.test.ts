@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 import { openStore } from '../../server/db/store';
@@ -7,6 +8,7 @@ import { runCrashScenario } from '../harness/crashRun';
 import { joinStudy } from '../harness/http';
 import { ReliableSocket } from '../harness/reliableSocket';
 import { ServerChild } from '../harness/serverChild';
+import { createTestStoreTarget, STORE_ENGINES } from '../support/testStores';
 
 // The server runs as a child process so it can be SIGKILLed (no shutdown code runs) and restarted
 // on the same data directory and port.
@@ -20,7 +22,10 @@ afterEach(async () => {
   await fake?.close();
   server = undefined;
   fake = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+/** Data folders of the per-engine targets (ServerChild removes only folders it made itself). */
+const dirs: string[] = [];
 
 /** Joins, consents and reaches the workspace; returns the participant's socket. */
 async function workspaceSession(baseUrl: string, label: string) {
@@ -34,10 +39,12 @@ async function workspaceSession(baseUrl: string, label: string) {
   return { socket, sessionId: joined.sessionId };
 }
 
-describe('crash and resume', () => {
+describe.each(STORE_ENGINES)('crash and resume (%s)', (engine) => {
   it('an unacknowledged message is resent after a SIGKILL with the same clientId and stored exactly once', async () => {
     fake = await startFakeOpenAI({ responder: () => reply('ok') });
-    server = new ServerChild({ providerBaseURL: fake.url });
+    const target = await createTestStoreTarget(engine, 'crash');
+    dirs.push(target.dataDir);
+    server = new ServerChild({ providerBaseURL: fake.url, dataDir: target.dataDir, databaseUrl: target.databaseUrl });
     await server.start();
     const { socket, sessionId } = await workspaceSession(server.url, 'crash-resend');
 
@@ -56,14 +63,14 @@ describe('crash and resume', () => {
     expect(again.ok && (again.data as { duplicate: boolean }).duplicate).toBe(true);
 
     await server.stop();
-    const store = openStore(server.dataDir);
+    const store = await openStore(target);
     try {
-      const users = store.messages.listForSession(sessionId).filter((m) => m.role === 'user');
+      const users = (await store.messages.listForSession(sessionId)).filter((m) => m.role === 'user');
       expect(users.map((m) => m.clientId)).toEqual(['crashresend01']);
-      const events = store.events.listForSession(sessionId).filter((e) => (e.payload as { clientId?: string })?.clientId === 'crashresend01');
+      const events = (await store.events.listForSession(sessionId)).filter((e) => (e.payload as { clientId?: string })?.clientId === 'crashresend01');
       expect(events).toHaveLength(1);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -71,7 +78,9 @@ describe('crash and resume', () => {
   it('a reply cut by SIGKILL is stored as interrupted; the session resumes and a retry completes it', async () => {
     const long = Array.from({ length: 80 }, (_, i) => ` w${i}`).join('');
     fake = await startFakeOpenAI({ tokensPerSecond: 40, responder: () => reply(long) });
-    server = new ServerChild({ providerBaseURL: fake.url });
+    const target = await createTestStoreTarget(engine, 'crash');
+    dirs.push(target.dataDir);
+    server = new ServerChild({ providerBaseURL: fake.url, dataDir: target.dataDir, databaseUrl: target.databaseUrl });
     await server.start();
     const { socket, sessionId } = await workspaceSession(server.url, 'crash-midreply');
     // Let ~1 s of the 2 s reply stream (past the server's ~500 ms checkpoint interval), then kill.
@@ -106,9 +115,9 @@ describe('crash and resume', () => {
     expect(completed.text).toBe(long);
 
     await server.stop();
-    const store = openStore(server.dataDir);
+    const store = await openStore(target);
     try {
-      const cut = store.messages.get(replyId);
+      const cut = (await store.messages.get(replyId));
       expect(cut?.status).toBe('interrupted');
       expect(cut?.interrupted).toBe(true);
       expect(cut?.replyTo).toBe(message.id);
@@ -116,16 +125,19 @@ describe('crash and resume', () => {
       expect(cut?.text.length).toBeGreaterThan(0);
       expect(seenBeforeCrash.startsWith(cut?.text ?? '<missing>')).toBe(true);
       // …with its outcome event in the trajectory, so no reply.started dangles.
-      const events = store.events.listForSession(sessionId);
+      const events = (await store.events.listForSession(sessionId));
       const started = events.filter((e) => e.type === 'reply.started').map((e) => (e.payload as { replyId: string }).replyId);
       const finished = events.filter((e) => e.type === 'reply.finished').map((e) => (e.payload as { replyId: string }).replyId);
       expect(started).toHaveLength(2);
       expect(finished.sort()).toEqual([...started].sort());
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
+});
+
+describe('crash and resume', () => {
   it('repeated SIGKILLs during a small load run lose and duplicate nothing, and every session resumes', async () => {
     const r = await runCrashScenario({ studyId: 'travel-planning', participants: 6, turns: 3, kills: 2, killEveryMs: 1_500, sessionDeadlineMs: 60_000 });
     expect(r.kills).toBeGreaterThanOrEqual(1);

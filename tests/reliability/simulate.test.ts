@@ -45,9 +45,9 @@ describe('npm run simulate (dry run of a study)', () => {
     const deltas = records.filter((r) => r.kind === 'delta');
     expect(deltas.length).toBeGreaterThan(8);
     expect(deltas.every((d) => typeof d.t === 'number' && typeof d.replyId === 'string')).toBe(true);
-    const store = openStore(server.dataDir);
+    const store = await openStore({ dataDir: server.dataDir });
     try {
-      const report = checkLogAgainstStore(records, store, { expectAnswered: true });
+      const report = await checkLogAgainstStore(records, store, { expectAnswered: true });
       expect(isClean(report), formatReport(report)).toBe(true);
       expect(report.acked).toBe(8);
       expect(report.sessions).toBe(4);
@@ -55,18 +55,18 @@ describe('npm run simulate (dry run of a study)', () => {
       const streamed = new Map<string, string>();
       for (const d of deltas) streamed.set(String(d.replyId), (streamed.get(String(d.replyId)) ?? '') + String(d.text));
       expect(streamed.size).toBe(8);
-      for (const [replyId, text] of streamed) expect(store.messages.get(replyId)?.text).toBe(text);
+      for (const [replyId, text] of streamed) expect((await store.messages.get(replyId))?.text).toBe(text);
       // Each session reached completion in the database too: one artifact version, its plot, the survey.
       const sessionIds = [...new Set(records.filter((r) => r.kind === 'join').map((r) => String(r.sessionId)))];
       for (const id of sessionIds) {
-        expect(store.sessions.get(id)?.status).toBe('completed');
-        const versions = store.artifacts.listVersions(id);
+        expect((await store.sessions.get(id))?.status).toBe('completed');
+        const versions = (await store.artifacts.listVersions(id));
         expect(versions).toHaveLength(1);
-        expect(store.uploads.listForSession(id)).toHaveLength(1);
-        expect(store.surveyAnswers.hasAnswers(id)).toBe(true);
+        expect((await store.uploads.listForSession(id))).toHaveLength(1);
+        expect((await store.surveyAnswers.hasAnswers(id))).toBe(true);
       }
     } finally {
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -65,9 +65,9 @@ describe('admin routes', () => {
   it('that change state refuse a logged-in researcher without the right CSRF token (403) and change nothing', async () => {
     const admin = await adminLogin(t.server.url, ADMIN_PASSWORD);
     const other = await adminLogin(t.server.url, ADMIN_PASSWORD);
-    const auditRows = () => (t.server.store.db.prepare('SELECT COUNT(*) AS n FROM audit_log').get() as { n: number }).n;
-    const before = auditRows();
-    const statusBefore = t.server.store.studies.get('travel-planning')!.status;
+    const auditRows = async () => (await t.server.store.countRows()).audit_log;
+    const before = await auditRows();
+    const statusBefore = (await t.server.store.studies.get('travel-planning'))!.status;
     for (const route of adminRoutesFromSource().filter((r) => r.method !== 'GET' && r.path !== '/api/admin/login')) {
       for (const csrf of [undefined, other.csrf, '']) {
         const res = await fetch(`${t.server.url}${concrete(route.path)}`, {
@@ -78,8 +78,8 @@ describe('admin routes', () => {
         expect(res.status, `${route.method} ${route.path} csrf=${csrf === undefined ? 'none' : csrf === '' ? 'empty' : 'other login'}`).toBe(403);
       }
     }
-    expect(auditRows()).toBe(before);
-    expect(t.server.store.studies.get('travel-planning')!.status).toBe(statusBefore);
+    expect(await auditRows()).toBe(before);
+    expect((await t.server.store.studies.get('travel-planning'))!.status).toBe(statusBefore);
     // The session still works with its own token (the refusals did not log it out).
     const me = await fetch(`${t.server.url}/api/admin/me`, { headers: { cookie: admin.cookie } });
     expect(me.status).toBe(200);

@@ -41,7 +41,7 @@ async function toSurvey(pid: string) {
 }
 
 const answers = (attention: number) => ({ confidence: 3, ai_usefulness: 4, speed: 2, attention, satisfaction: 5 });
-const scored = (sessionId: string) => t.server.store.events.listForSession(sessionId).find((e) => e.type === 'survey.submitted')?.payload;
+const scored = async (sessionId: string) => (await t.server.store.events.listForSession(sessionId)).find((e) => e.type === 'survey.submitted')?.payload;
 
 describe('session:state and the attention check', () => {
   it('never carries the expected answer: not in the first snapshot, the ack of a step change, nor the push to another tab', async () => {
@@ -63,10 +63,10 @@ describe('session:state and the attention check', () => {
     const done = await callOk(pass.socket, 'survey:submit', { answers: answers(4), clientTs: Date.now() });
     expect(done.step).toBe('complete');
     expect(keysOf(done).has('expected')).toBe(false);
-    expect(scored(pass.sessionId)).toMatchObject({ attentionCheckPassed: true });
+    expect(await scored(pass.sessionId)).toMatchObject({ attentionCheckPassed: true });
 
     const fail = await toSurvey('attention-3');
     await callOk(fail.socket, 'survey:submit', { answers: answers(2), clientTs: Date.now() });
-    expect(scored(fail.sessionId)).toMatchObject({ attentionCheckPassed: false });
+    expect(await scored(fail.sessionId)).toMatchObject({ attentionCheckPassed: false });
   });
 });

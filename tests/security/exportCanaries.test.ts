@@ -94,7 +94,7 @@ function leaks(dir: string, canaries: readonly string[]): string[] {
 
 const exportTo = async (name: string, options: Partial<Parameters<typeof exportStudy>[0]> = {}) => {
   const outDir = path.join(t.dataDir, name);
-  const result = await exportStudy({ dataDir: t.dataDir, studyId: 'visualization', outDir, includePilot: false, includeIdentities: false, ...options });
+  const result = await exportStudy({ store: t.server.store, dataDir: t.dataDir, studyId: 'visualization', outDir, includePilot: false, includeIdentities: false, ...options });
   return { outDir, manifest: result.manifest };
 };
 
@@ -154,8 +154,8 @@ describe('canaries through every path, grepped in every file of the dataset', ()
 });
 
 describe('the study redactor the judge and annotator use (study mode)', () => {
-  it("redacts a session's own URL-parameter values like the export, and only in that session's text", () => {
-    const redactor = openStudyRedactor(t.server.store.file, 'visualization');
+  it("redacts a session's own URL-parameter values like the export, and only in that session's text", async () => {
+    const redactor = await openStudyRedactor(t.server.store, 'visualization');
     expect(redactor.forSessionId(carolSession).redact(`hi ${NAME}, id ${PID}`)).toBe('hi [REDACTED:identity], id [REDACTED:identity]');
     // A word-like value blanks nothing in other sessions (a participant adding ?x=python cannot scrub "python" study-wide);
     // platform ids are redacted everywhere.

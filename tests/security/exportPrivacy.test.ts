@@ -45,7 +45,7 @@ beforeAll(async () => {
     clientTs: Date.now(),
   });
   out = path.join(t.dataDir, 'export-out');
-  await exportStudy({ dataDir: t.dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
+  await exportStudy({ store: t.server.store, dataDir: t.dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
 });
 afterAll(async () => {
   await t?.close();

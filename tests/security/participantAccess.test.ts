@@ -27,7 +27,7 @@ describe('participant tokens', () => {
     const b = await join(t, 'travel-planning', { participant_label: 'token-shape-2' });
     expect(a.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(a.token).not.toBe(b.token);
-    const rows = t.server.store.db.prepare('SELECT * FROM participant_tokens').all() as Record<string, unknown>[];
+    const rows = await t.server.store.tokens.listAll();
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(a.token);
     expect(dump).toContain(hashToken(a.token));
@@ -39,7 +39,7 @@ describe('participant tokens', () => {
     const vs = await connectSocket(t, victim.token);
     await toWorkspace(vs);
     await callOk(vs, 'artifact:draft', { fields: { hypothesis: 'my private draft' }, clientTs: Date.now() });
-    const tokensBefore = (t.server.store.db.prepare('SELECT COUNT(*) AS n FROM participant_tokens').get() as { n: number }).n;
+    const tokensBefore = await t.server.store.tokens.count();
 
     // An attacker who learnt the PID (it is not a secret: researchers, logs, screenshots) tries to resume.
     for (const params of [{ PROLIFIC_PID: 'victim-pid-0001' }, { PROLIFIC_PID: 'victim-pid-0001', STUDY_ID: 'st-1', SESSION_ID: 'guess' }]) {
@@ -48,7 +48,7 @@ describe('participant tokens', () => {
       expect(res.body).toMatchObject({ ok: false, error: { code: 'forbidden' } });
       expect(JSON.stringify(res.body)).not.toContain(victim.sessionId);
     }
-    expect((t.server.store.db.prepare('SELECT COUNT(*) AS n FROM participant_tokens').get() as { n: number }).n).toBe(tokensBefore);
+    expect(await t.server.store.tokens.count()).toBe(tokensBefore);
 
     // The participant reopening their own link still resumes the same session.
     const back = await join(t, 'visualization', { PROLIFIC_PID: 'victim-pid-0001', STUDY_ID: 'st-1', SESSION_ID: 'secret-session-0001' });
@@ -116,7 +116,7 @@ describe('the token in a URL (?token=)', () => {
     expect(log).not.toContain(j.token); // ... but holds neither the token
     expect(log).not.toContain(encodeURIComponent(j.token));
     expect(log).not.toContain('log-leak-pid-1'); // nor the platform id from the study link
-    const events = JSON.stringify(t.server.store.events.listForSession(j.sessionId));
+    const events = JSON.stringify((await t.server.store.events.listForSession(j.sessionId)));
     expect(events).not.toContain(j.token);
     expect(events).not.toContain('log-leak-pid-1');
     expect(events).not.toContain('log-leak-session-1');
@@ -170,7 +170,7 @@ describe('rate limits', () => {
         if (res.status === 429) expect(res.body).toMatchObject({ ok: false, error: { code: 'rate_limited' } });
       }
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
-      expect((limited.server.store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n).toBe(3);
+      expect(await limited.server.store.sessions.count()).toBe(3);
     } finally {
       await limited.close();
     }

@@ -17,7 +17,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const eventCount = (sessionId: string) => t.server.store.events.listForSession(sessionId).length;
+const eventCount = async (sessionId: string) => (await t.server.store.events.listForSession(sessionId)).length;
 const polluted = () => ({}) as Record<string, unknown>;
 
 describe('prototype-pollution keys', () => {
@@ -25,7 +25,7 @@ describe('prototype-pollution keys', () => {
     const j = await join(t, 'visualization', { participant_label: 'proto-1' });
     const s = await connectSocket(t, j.token);
     await toWorkspace(s);
-    const before = eventCount(j.sessionId);
+    const before = (await eventCount(j.sessionId));
     const payloads = [
       JSON.parse('{"fields":{"__proto__":{"isAdmin":true},"hypothesis":"h"},"clientTs":1}'),
       JSON.parse('{"fields":{"constructor":{"prototype":{"isAdmin":true}}},"clientTs":1}'),
@@ -37,12 +37,12 @@ describe('prototype-pollution keys', () => {
       for (const event of ['artifact:draft', 'artifact:submit'] as const) {
         const reply = await call(s, event, p);
         // Either refused, or (for the dropped __proto__ key) stored without it: never a polluted object.
-        if (reply.ok) expect(JSON.stringify(t.server.store.artifacts.getDraft(j.sessionId) ?? {})).not.toContain('isAdmin');
+        if (reply.ok) expect(JSON.stringify((await t.server.store.artifacts.getDraft(j.sessionId)) ?? {})).not.toContain('isAdmin');
         else expect(reply.error.code).toBe('invalid_input');
       }
     }
     expect(polluted().isAdmin).toBeUndefined();
-    const stored = JSON.stringify(t.server.store.events.listForSession(j.sessionId).slice(before));
+    const stored = JSON.stringify((await t.server.store.events.listForSession(j.sessionId)).slice(before));
     expect(stored).not.toContain('isAdmin');
     expect(stored).not.toContain('constructor');
   });
@@ -54,7 +54,7 @@ describe('prototype-pollution keys', () => {
     expect(polluted().isAdmin).toBeUndefined();
     expect(polluted().participant_label).toBeUndefined();
     if (reply.ok) {
-      const identity = t.server.store.identities.get(reply.data.sessionId)!;
+      const identity = (await t.server.store.identities.get(reply.data.sessionId))!;
       expect(identity.platformUserId).toBe('proto-join');
       expect(Object.getPrototypeOf(identity.urlParams)).toBe(Object.prototype);
       expect(JSON.stringify(identity.urlParams)).not.toContain('isAdmin');
@@ -70,7 +70,7 @@ describe('wrong shapes on every client event', () => {
     const j = await join(t, 'visualization', { participant_label: 'shapes-1' });
     const s = await connectSocket(t, j.token);
     await toWorkspace(s);
-    const before = eventCount(j.sessionId);
+    const before = (await eventCount(j.sessionId));
     const junk: unknown[] = [[], 'x', 42, true, null, { clientTs: -1 }, { clientTs: 'now' }, { extra: 1, clientTs: 1 }, { clientTs: 1e300 }];
     for (const name of Object.keys(clientEvents) as ClientEventName[]) {
       for (const payload of junk) {
@@ -80,7 +80,7 @@ describe('wrong shapes on every client event', () => {
         if (!reply.ok) expect(['invalid_input', 'rate_limited']).toContain(reply.error.code);
       }
     }
-    expect(eventCount(j.sessionId)).toBe(before);
+    expect((await eventCount(j.sessionId))).toBe(before);
   });
 });
 
@@ -88,13 +88,13 @@ describe('per-socket flood guard', () => {
   it('a burst of events is cut off with rate_limited, and refused events write nothing', async () => {
     const j = await join(t, 'travel-planning', { participant_label: 'flood-1' });
     const s = await connectSocket(t, j.token);
-    const before = eventCount(j.sessionId);
+    const before = (await eventCount(j.sessionId));
     const replies = await Promise.all(Array.from({ length: 200 }, () => call(s, 'telemetry', { kind: 'focus', clientTs: 1 })));
     const ok = replies.filter((r) => r.ok).length;
     const limited = replies.filter((r) => !r.ok && r.error.code === 'rate_limited').length;
     expect(limited).toBeGreaterThan(0);
     expect(ok + limited).toBe(200);
-    expect(eventCount(j.sessionId) - before).toBe(ok);
+    expect((await eventCount(j.sessionId)) - before).toBe(ok);
   });
 });
 
@@ -122,7 +122,7 @@ describe('sockets per session', () => {
     }
     expect(outcomes.filter((o) => o === 'connected')).toHaveLength(MAX_CONNECTIONS_PER_MINUTE);
     expect(outcomes.at(-1)).toBe('rate_limited');
-    const opened = t.server.store.events.listForSession(k.sessionId).filter((e) => e.type === 'connection.opened').length;
+    const opened = (await t.server.store.events.listForSession(k.sessionId)).filter((e) => e.type === 'connection.opened').length;
     expect(opened).toBe(MAX_CONNECTIONS_PER_MINUTE);
   });
 });

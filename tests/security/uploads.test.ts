@@ -35,7 +35,7 @@ async function upload(body: Uint8Array<ArrayBuffer>, options: { contentType?: st
   return { status: res.status, text, body: JSON.parse(text) as any };
 }
 
-const uploadRows = () => (t.server.store.db.prepare('SELECT COUNT(*) AS n FROM uploads').get() as { n: number }).n;
+const uploadRows = () => t.server.store.uploads.count();
 
 describe('POST /api/session/upload', () => {
   it('refuses a request without a valid token before reading its body (no 5 MB buffering for strangers)', async () => {
@@ -48,7 +48,7 @@ describe('POST /api/session/upload', () => {
   });
 
   it('accepts only images whose bytes match the declared type; never SVG or HTML', async () => {
-    const before = uploadRows();
+    const before = await uploadRows();
     const html = new TextEncoder().encode('<html><script>alert(document.cookie)</script></html>');
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     const gif = new Uint8Array(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'));
@@ -68,7 +68,7 @@ describe('POST /api/session/upload', () => {
       expect(res.status, `${type} ${bytes.length} bytes`).toBe(400);
       expect(res.body.ok).toBe(false);
     }
-    expect(uploadRows()).toBe(before);
+    expect(await uploadRows()).toBe(before);
     // A PNG with trailing bytes is still a PNG; it is served as image/png with nosniff, so the tail is inert.
     const ok = await upload(pngWithHtmlTail, { name: 'tail.png' });
     expect(ok.status).toBe(201);
@@ -84,7 +84,7 @@ describe('POST /api/session/upload', () => {
       expect(res.status, name).toBe(201);
       expect(res.body.data.fileName).toMatch(/^[A-Za-z0-9._-]{1,100}$/);
       expect(res.body.data.fileName).not.toContain('..');
-      const row = t.server.store.uploads.get(res.body.data.uploadId)!;
+      const row = (await t.server.store.uploads.get(res.body.data.uploadId))!;
       expect(row.storagePath).toBe(path.join('uploads', sessionId, `${row.id}.png`));
     }
     // Nothing was written outside the data folder.
@@ -105,7 +105,7 @@ describe('POST /api/session/upload', () => {
     expect(refused.status).toBe(413);
     expect(refused.body.error.code).toBe('too_large');
     expect(refused.body.error.message).toMatch(/at most \d+ images/);
-    expect(t.server.store.uploads.listForSession(j.sessionId)).toHaveLength(MAX_UPLOADS_PER_SESSION);
+    expect((await t.server.store.uploads.listForSession(j.sessionId))).toHaveLength(MAX_UPLOADS_PER_SESSION);
   });
 });
 

@@ -1,0 +1,70 @@
+import type { AdminAuthRepo, AdminCredential, AdminSessionRow } from '../../storeInterface';
+import type { Runner } from '../connection';
+
+interface SessionRaw {
+  token_hash: string;
+  csrf_token: string;
+  actor: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
+/** Researcher password hash and login sessions (migration 020). */
+export class PgAdminAuth implements AdminAuthRepo {
+  constructor(private readonly db: Runner) {}
+
+  async getCredential(): Promise<AdminCredential | undefined> {
+    const r = await this.db.one<{ password_hash: string; source: 'env' | 'generated'; created_at: number; updated_at: number }>(
+      'SELECT * FROM admin_credentials WHERE id = 1',
+    );
+    return r && { passwordHash: r.password_hash, source: r.source, createdAt: r.created_at, updatedAt: r.updated_at };
+  }
+
+  async setCredential(passwordHash: string, source: 'env' | 'generated', now: number): Promise<void> {
+    await this.db.run(
+      `INSERT INTO admin_credentials (id, password_hash, source, created_at, updated_at) VALUES (1, $1, $2, $3, $3)
+       ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, source = excluded.source, updated_at = excluded.updated_at`,
+      [passwordHash, source, now],
+    );
+  }
+
+  /** ON CONFLICT DO NOTHING: of several nodes starting at once, exactly one inserts. */
+  async insertCredentialIfAbsent(passwordHash: string, source: 'env' | 'generated', now: number): Promise<boolean> {
+    const n = await this.db.run(
+      'INSERT INTO admin_credentials (id, password_hash, source, created_at, updated_at) VALUES (1, $1, $2, $3, $3) ON CONFLICT (id) DO NOTHING',
+      [passwordHash, source, now],
+    );
+    return n === 1;
+  }
+
+  async insertSession(s: AdminSessionRow): Promise<void> {
+    await this.db.run(
+      'INSERT INTO admin_sessions (token_hash, csrf_token, actor, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [s.tokenHash, s.csrfToken, s.actor, s.createdAt, s.expiresAt, s.lastSeenAt],
+    );
+  }
+
+  async findLiveSession(tokenHash: string, now: number): Promise<AdminSessionRow | undefined> {
+    const r = await this.db.one<SessionRaw>('SELECT * FROM admin_sessions WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]);
+    return (
+      r && { tokenHash: r.token_hash, csrfToken: r.csrf_token, actor: r.actor, createdAt: r.created_at, expiresAt: r.expires_at, lastSeenAt: r.last_seen_at }
+    );
+  }
+
+  async touchSession(tokenHash: string, now: number): Promise<void> {
+    await this.db.run('UPDATE admin_sessions SET last_seen_at = $1 WHERE token_hash = $2', [now, tokenHash]);
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.db.run('DELETE FROM admin_sessions WHERE token_hash = $1', [tokenHash]);
+  }
+
+  async deleteAllSessions(): Promise<void> {
+    await this.db.run('DELETE FROM admin_sessions');
+  }
+
+  deleteExpired(now: number): Promise<number> {
+    return this.db.run('DELETE FROM admin_sessions WHERE expires_at <= $1', [now]);
+  }
+}

@@ -1,0 +1,51 @@
+import type { ArtifactDraftRow, ArtifactsRepo, ArtifactVersionRow, FieldValues } from '../../storeInterface';
+import type { Runner } from '../connection';
+
+/** Artifact drafts (one per session, overwritten on autosave) and submitted versions (1, 2, …). */
+export class PgArtifacts implements ArtifactsRepo {
+  constructor(private readonly db: Runner) {}
+
+  async saveDraft(d: ArtifactDraftRow): Promise<void> {
+    await this.db.run(
+      `INSERT INTO artifact_drafts (session_id, fields, event_seq, saved_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (session_id) DO UPDATE SET fields = excluded.fields, event_seq = excluded.event_seq, saved_at = excluded.saved_at`,
+      [d.sessionId, JSON.stringify(d.fields), d.eventSeq, d.savedAt],
+    );
+  }
+
+  async getDraft(sessionId: string): Promise<ArtifactDraftRow | undefined> {
+    const r = await this.db.one<{ session_id: string; fields: string; event_seq: number; saved_at: number }>(
+      'SELECT * FROM artifact_drafts WHERE session_id = $1',
+      [sessionId],
+    );
+    return r && { sessionId: r.session_id, fields: JSON.parse(r.fields) as FieldValues, eventSeq: r.event_seq, savedAt: r.saved_at };
+  }
+
+  /** The session row lock (as for events) makes MAX + 1 safe against a concurrent submit on another connection. */
+  insertVersion(sessionId: string, fields: FieldValues, eventSeq: number, submittedAt: number): Promise<number> {
+    return this.db.atomic(async (tx) => {
+      await tx.run('SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE', [sessionId]);
+      const r = await tx.one<{ version: number }>(
+        `INSERT INTO artifacts (session_id, version, fields, event_seq, submitted_at)
+         SELECT $1, COALESCE(MAX(version), 0) + 1, $2, $3, $4 FROM artifacts WHERE session_id = $1
+         RETURNING version`,
+        [sessionId, JSON.stringify(fields), eventSeq, submittedAt],
+      );
+      return r!.version;
+    });
+  }
+
+  async listVersions(sessionId: string): Promise<ArtifactVersionRow[]> {
+    const rows = await this.db.rows<{ session_id: string; version: number; fields: string; event_seq: number; submitted_at: number }>(
+      'SELECT * FROM artifacts WHERE session_id = $1 ORDER BY version',
+      [sessionId],
+    );
+    return rows.map((r) => ({
+      sessionId: r.session_id,
+      version: r.version,
+      fields: JSON.parse(r.fields) as FieldValues,
+      eventSeq: r.event_seq,
+      submittedAt: r.submitted_at,
+    }));
+  }
+}

@@ -1,0 +1,25 @@
+import type { ParticipantTokensRepo } from '../../storeInterface';
+import type { Runner } from '../connection';
+
+export class PgParticipantTokens implements ParticipantTokensRepo {
+  constructor(private readonly db: Runner) {}
+
+  async insert(tokenHash: string, sessionId: string, now: number): Promise<void> {
+    await this.db.run('INSERT INTO participant_tokens (token_hash, session_id, created_at) VALUES ($1, $2, $3)', [tokenHash, sessionId, now]);
+  }
+
+  async findSessionId(tokenHash: string): Promise<string | undefined> {
+    return (await this.db.one<{ session_id: string }>('SELECT session_id FROM participant_tokens WHERE token_hash = $1', [tokenHash]))?.session_id;
+  }
+
+  async listAll(): Promise<Array<{ tokenHash: string; sessionId: string; createdAt: number }>> {
+    const rows = await this.db.rows<{ token_hash: string; session_id: string; created_at: number }>(
+      'SELECT token_hash, session_id, created_at FROM participant_tokens ORDER BY created_at, token_hash',
+    );
+    return rows.map((r) => ({ tokenHash: r.token_hash, sessionId: r.session_id, createdAt: r.created_at }));
+  }
+
+  async count(): Promise<number> {
+    return (await this.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM participant_tokens'))!.n;
+  }
+}

@@ -1,0 +1,45 @@
+import type { SurveyAnswerRow, SurveyAnswersRepo } from '../../storeInterface';
+import type { Runner } from '../connection';
+
+export class PgSurveyAnswers implements SurveyAnswersRepo {
+  constructor(private readonly db: Runner) {}
+
+  async insert(a: SurveyAnswerRow): Promise<void> {
+    await this.db.run(
+      `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [a.sessionId, a.surveyId, a.itemId, a.itemKind, a.valueNum, a.valueText, a.eventSeq, a.createdAt],
+    );
+  }
+
+  /**
+   * In the order answered. SQLite orders by rowid; PostgreSQL has none, so: event_seq (one survey submit is one
+   * event), then ctid — the physical position, which for this insert-only table follows insertion order.
+   */
+  async listForSession(sessionId: string): Promise<SurveyAnswerRow[]> {
+    const rows = await this.db.rows<{
+      session_id: string;
+      survey_id: string;
+      item_id: string;
+      item_kind: string;
+      value_num: number | null;
+      value_text: string | null;
+      event_seq: number;
+      created_at: number;
+    }>('SELECT * FROM survey_answers WHERE session_id = $1 ORDER BY event_seq, ctid', [sessionId]);
+    return rows.map((r) => ({
+      sessionId: r.session_id,
+      surveyId: r.survey_id,
+      itemId: r.item_id,
+      itemKind: r.item_kind,
+      valueNum: r.value_num,
+      valueText: r.value_text,
+      eventSeq: r.event_seq,
+      createdAt: r.created_at,
+    }));
+  }
+
+  async hasAnswers(sessionId: string): Promise<boolean> {
+    return (await this.db.one('SELECT 1 FROM survey_answers WHERE session_id = $1 LIMIT 1', [sessionId])) !== undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import type { SqliteDatabase } from '../../database';
+import type { AdminAuthRepo, AdminCredential, AdminSessionRow } from '../../storeInterface';
+import type { Sync } from '../sync';
+
+
+/** Researcher password hash and login sessions (migration 020). */
+export class AdminAuthRepository implements Sync<AdminAuthRepo> {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  getCredential(): AdminCredential | undefined {
+    const r = this.db.prepare('SELECT * FROM admin_credentials WHERE id = 1').get() as
+      | { password_hash: string; source: 'env' | 'generated'; created_at: number; updated_at: number }
+      | undefined;
+    return r && { passwordHash: r.password_hash, source: r.source, createdAt: r.created_at, updatedAt: r.updated_at };
+  }
+
+  setCredential(passwordHash: string, source: 'env' | 'generated', now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO admin_credentials (id, password_hash, source, created_at, updated_at) VALUES (1, ?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET password_hash = excluded.password_hash, source = excluded.source, updated_at = excluded.updated_at`,
+      )
+      .run(passwordHash, source, now, now);
+  }
+
+  /** Inserts the credential only if none exists; returns whether it was inserted (first start wins). */
+  insertCredentialIfAbsent(passwordHash: string, source: 'env' | 'generated', now: number): boolean {
+    const r = this.db
+      .prepare('INSERT OR IGNORE INTO admin_credentials (id, password_hash, source, created_at, updated_at) VALUES (1, ?, ?, ?, ?)')
+      .run(passwordHash, source, now, now);
+    return r.changes === 1;
+  }
+
+  insertSession(s: AdminSessionRow): void {
+    this.db
+      .prepare('INSERT INTO admin_sessions (token_hash, csrf_token, actor, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(s.tokenHash, s.csrfToken, s.actor, s.createdAt, s.expiresAt, s.lastSeenAt);
+  }
+
+  /** The session for a token hash if it has not expired at `now`. */
+  findLiveSession(tokenHash: string, now: number): AdminSessionRow | undefined {
+    const r = this.db.prepare('SELECT * FROM admin_sessions WHERE token_hash = ? AND expires_at > ?').get(tokenHash, now) as
+      | { token_hash: string; csrf_token: string; actor: string; created_at: number; expires_at: number; last_seen_at: number }
+      | undefined;
+    return (
+      r && { tokenHash: r.token_hash, csrfToken: r.csrf_token, actor: r.actor, createdAt: r.created_at, expiresAt: r.expires_at, lastSeenAt: r.last_seen_at }
+    );
+  }
+
+  touchSession(tokenHash: string, now: number): void {
+    this.db.prepare('UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ?').run(now, tokenHash);
+  }
+
+  deleteSession(tokenHash: string): void {
+    this.db.prepare('DELETE FROM admin_sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  /** Logs everyone out (after a password change). */
+  deleteAllSessions(): void {
+    this.db.prepare('DELETE FROM admin_sessions').run();
+  }
+
+  deleteExpired(now: number): number {
+    return this.db.prepare('DELETE FROM admin_sessions WHERE expires_at <= ?').run(now).changes;
+  }
+}
