@@ -101,7 +101,12 @@ export class ChatService {
       await starting;
       return this.send(sessionId, p);
     }
-    if (this.inFlight.has(sessionId)) throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
+    if (this.inFlight.has(sessionId)) {
+      // A resend racing its original can arrive here after the original was stored and its reply started.
+      const stored = await store.messages.findByClientId(sessionId, p.clientId);
+      if (stored) return this.duplicateAck(sessionId, stored, p);
+      throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
+    }
     this.refuseWhileClosing();
 
     // Reserved before the first await of the write, so a second message of this session waits its turn ('busy').

@@ -241,7 +241,8 @@ describe('admin access control', () => {
     const created = await admin.post(`/api/admin/studies/${STUDY}/exports`, { includePilot: false });
     expect(created.status).toBe(200);
     const job = ((await created.json()) as { data: { downloadUrl: string; sessions: number } }).data;
-    expect(job.sessions).toBeGreaterThanOrEqual(2);
+    // Alice consented; Bob never answered the consent, so his visit is left out by default (counted in the manifest).
+    expect(job.sessions).toBeGreaterThanOrEqual(1);
     // another researcher session cannot fetch this ticket
     const stranger = await loginAdmin(t.url);
     expect((await stranger.get(job.downloadUrl)).status).toBe(404);
@@ -256,6 +257,11 @@ describe('admin access control', () => {
     const messages = execFileSync('unzip', ['-p', file, `tandem-${STUDY}/messages.jsonl`], { encoding: 'utf8' });
     expect(messages).toContain('Reach me at [REDACTED:email]');
     expect(messages).not.toContain('alice@example.com');
+    const manifest = JSON.parse(execFileSync('unzip', ['-p', file, `tandem-${STUDY}/manifest.json`], { encoding: 'utf8' })) as {
+      counts: { sessions: number; excluded_unconsented_sessions: number };
+    };
+    expect(manifest.counts.sessions).toBe(job.sessions);
+    expect(manifest.counts.excluded_unconsented_sessions).toBeGreaterThanOrEqual(1);
     // a ticket downloads once
     expect((await admin.get(job.downloadUrl)).status).toBe(404);
 

@@ -85,7 +85,7 @@ describe('ProviderThread', () => {
     const thread = newThread();
     const seen: string[] = [];
     const call = provider(thread, fake).complete(ask({ onDelta: (t) => seen.push(t) }));
-    await expect.poll(() => seen.length).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => seen.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
     await thread.crashWorkerForTests();
     const result = await call;
     expect(result.error).toMatchObject({ kind: 'network', retryable: true });
@@ -107,7 +107,7 @@ describe('ProviderThread', () => {
     const controller = new AbortController();
     let n = 0;
     const call = provider(thread, fake).complete(ask({ signal: controller.signal, onDelta: () => void n++ }));
-    await expect.poll(() => n).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => n, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     controller.abort();
     const result = await call;
     expect(result.finishReason).toBe('aborted');
@@ -121,7 +121,7 @@ describe('ProviderThread', () => {
     const thread = new ProviderThread();
     let n = 0;
     const call = provider(thread, fake).complete(ask({ onDelta: () => void n++ }));
-    await expect.poll(() => n).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => n, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     await thread.close();
     expect(await call).toMatchObject({ finishReason: 'error', interrupted: true, error: { kind: 'network', message: 'the server is shutting down' } });
     const later = await provider(thread, fake).complete(ask());
