@@ -78,6 +78,8 @@ describe('two tabs of one session in Chromium', () => {
     const notice = tab2.getByTestId('draft-conflict');
     await notice.waitFor({ timeout: 10_000 });
     expect(await notice.textContent()).toContain('changed in another tab or window');
+    await notice.scrollIntoViewIfNeeded();
+    await tab2.screenshot({ path: '/tmp/tandem-two-tabs-conflict.png' });
     expect(await tab2.locator('[data-save]').getAttribute('data-save')).toBe('conflict');
     const sessionId = (await server.store.withdrawals.findSessionIds('visualization', 'pid-two-tabs'))[0]!;
     expect((await server.store.artifacts.getDraft(sessionId))?.fields).toEqual({ hypothesis: 'Written in the first tab.' });
@@ -89,7 +91,15 @@ describe('two tabs of one session in Chromium', () => {
     await tab2.getByLabel('Your hypothesis').fill('Written in the first tab, then the second.');
     await tab2.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
     expect(await server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Written in the first tab, then the second.' }, version: 2 });
-    await tab2.screenshot({ path: '/tmp/tandem-two-tabs.png' });
+    await tab2.screenshot({ path: '/tmp/tandem-two-tabs-loaded.png' });
+
+    // Now tab 1 is behind: its edit is refused too, and "Keep this version" saves it over tab 2's draft.
+    await tab1.getByLabel('Your hypothesis').fill('Tab 1 insists.');
+    await tab1.getByTestId('draft-conflict').waitFor({ timeout: 10_000 });
+    await tab1.getByRole('button', { name: 'Keep this version' }).click();
+    await tab1.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
+    expect(await tab1.getByTestId('draft-conflict').count()).toBe(0);
+    expect(await server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Tab 1 insists.' }, version: 3 });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -47,6 +47,22 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
   return (
     <section className="card" aria-labelledby="artifact-heading">
       <h2 id="artifact-heading">Your answer</h2>
+      {/* At the top of the answer, where the participant looks first; role=alert announces it. */}
+      {status.kind === 'conflict' && (
+        <div className="error-box draft-conflict" role="alert" data-testid="draft-conflict">
+          <p>
+            Your answer was changed in another tab or window of this study. The edits you made here since then are not saved.
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => void draft.loadNewer().catch((error) => setProblem(actionMessageOf(error)))}>
+              Load the newer version
+            </button>
+            <button type="button" className="secondary" onClick={() => void draft.keepMine().catch((error) => setProblem(actionMessageOf(error)))}>
+              Keep this version
+            </button>
+          </div>
+        </div>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -82,21 +98,6 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
         <p className={status.kind === 'error' || status.kind === 'refused' ? 'save-status error' : 'save-status'} role="status" data-save={status.kind}>
           {statusText(status)}
         </p>
-        {status.kind === 'conflict' && (
-          <div className="error-box draft-conflict" role="alert" data-testid="draft-conflict">
-            <p>
-              Your answer was changed in another tab or window of this study. The edits you made here since then are not saved.
-            </p>
-            <div className="actions">
-              <button type="button" onClick={() => void draft.loadNewer().catch((error) => setProblem(actionMessageOf(error)))}>
-                Load the newer version
-              </button>
-              <button type="button" className="secondary" onClick={() => void draft.keepMine().catch((error) => setProblem(actionMessageOf(error)))}>
-                Keep this version
-              </button>
-            </div>
-          </div>
-        )}
         <ErrorAlert
           message={missingIds.size > 0 ? `Please fill in: ${missing.map((f) => f.label).join(', ')}.` : null}
         />
