@@ -81,7 +81,7 @@ describe.each(STORE_ENGINES)('artifact drafts and session storage (%s)', (engine
     expect(draftEvents.length).toBeLessThanOrEqual(1 + (saves * stepMs) / 5_000);
     for (let i = 1; i < draftEvents.length; i++) expect(draftEvents[i]!.serverTs - draftEvents[i - 1]!.serverTs).toBeGreaterThanOrEqual(5_000);
     expect(await workEvents(server, j.sessionId)).toBe(eventsBefore + draftEvents.length);
-    // What the session holds grew by the recorded events plus one draft, not by 400 × 24 KB (≈ 9.4 MB).
+    // What the session holds grew by the recorded events plus one draft, not by 400 × 24 KB (≈ 9.6 MB).
     const grown = (await store.sessions.storageBytes(j.sessionId)) - bytesBefore;
     expect(grown).toBeGreaterThan(24_000 * (draftEvents.length + 1));
     expect(grown).toBeLessThan((draftEvents.length + 1) * 25 * KB);
@@ -135,8 +135,10 @@ describe.each(STORE_ENGINES)('artifact drafts and session storage (%s)', (engine
     for (let i = 1; i <= 4 && !chatRefusal; i++) {
       const done = nextPush(socket, 'chat:done');
       const reply = await call(socket, 'chat:send', { clientId: `over-budget-${i}`, text: `${i} ${'x'.repeat(3990)}`, clientTs: Date.now() });
-      if (!reply.ok) chatRefusal = reply.error;
-      else {
+      if (!reply.ok) {
+        chatRefusal = reply.error;
+        done.catch(() => undefined); // no reply comes for a refused message
+      } else {
         sent++;
         await done;
       }
@@ -213,5 +215,45 @@ describe.each(STORE_ENGINES)('artifact drafts and session storage (%s)', (engine
     // Saving what is already stored is no conflict: it returns the stored version.
     expect(await callOk(tab1, 'artifact:draft', { fields: { hypothesis: 'tab 1 text, then tab 2' }, baseVersion: 1, clientTs: Date.now() })).toMatchObject({ version: 2 });
     expect(await store.artifacts.getDraft(j.sessionId)).toMatchObject({ fields: { hypothesis: 'tab 1 text, then tab 2' }, version: 2 });
+  });
+
+  it('two tabs saving on the same version at the same moment: one is stored, the other refused as stale', async () => {
+    const server = await start();
+    const j = await join(server, 'visualization', { PROLIFIC_PID: pid() });
+    const tab1 = await connectSocket(server, j.token);
+    const tab2 = await connectSocket(server, j.token);
+    await toWorkspace(tab1);
+    const [a, b] = await Promise.all([
+      call(tab1, 'artifact:draft', { fields: { hypothesis: 'from tab 1' }, baseVersion: 0, clientTs: Date.now() }),
+      call(tab2, 'artifact:draft', { fields: { hypothesis: 'from tab 2' }, baseVersion: 0, clientTs: Date.now() }),
+    ]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    const loser = (a.ok ? b : a) as { ok: false; error: { code: string } };
+    expect(loser.error.code).toBe('conflict');
+    const winner = a.ok ? 'from tab 1' : 'from tab 2';
+    expect(await server.server.store.artifacts.getDraft(j.sessionId)).toMatchObject({ fields: { hypothesis: winner }, version: 1 });
+  });
+
+  it('records the last coalesced draft before the time-out', async () => {
+    const server = await start();
+    const j = await join(server, 'visualization', { PROLIFIC_PID: pid() });
+    const socket = await connectSocket(server, j.token);
+    await toWorkspace(socket);
+    clock += 1_000;
+    await callOk(socket, 'artifact:draft', { fields: { hypothesis: 'first' }, baseVersion: 0, clientTs: Date.now() });
+    clock += 1_000; // within the 5 s interval: kept in place only
+    await callOk(socket, 'artifact:draft', { fields: { hypothesis: 'last words' }, baseVersion: 1, clientTs: Date.now() });
+    const types = async () => (await server.server.store.events.listForSession(j.sessionId)).filter((e) => e.type === 'artifact.draft_saved').map((e) => e.payload);
+    expect(await types()).toEqual([{ fields: { hypothesis: 'first' }, version: 1 }]);
+
+    clock += 31 * 60_000; // past the study's 30-minute limit
+    expect((await callOk(socket, 'session:state', {})).status).toBe('timed_out');
+    expect(await types()).toEqual([
+      { fields: { hypothesis: 'first' }, version: 1 },
+      { fields: { hypothesis: 'last words' }, version: 2, savedAt: clock - 31 * 60_000 },
+    ]);
+    const events = await server.server.store.events.listForSession(j.sessionId);
+    const timedOut = events.findIndex((e) => e.type === 'session.timed_out');
+    expect(events[timedOut - 1]).toMatchObject({ type: 'artifact.draft_saved', payload: { version: 2 } });
   });
 });
