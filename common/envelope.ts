@@ -16,6 +16,7 @@ export const ErrorCode = z.enum([
   'busy', // a reply is already in flight
   'too_large', // oversized message or upload
   'limit_reached', // a per-session budget is used up (e.g. chat messages); retrying will not help
+  'storage_full', // the session's storage budget (SESSION_STORAGE_BUDGET_MB) is used up; only submitting still works
   'rate_limited',
   'study_unavailable', // study closed / draft
   'session_over', // session completed, declined or timed out

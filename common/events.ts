@@ -23,6 +23,7 @@
  *     reply in flight (ends with chat:done, status 'stopped'). `chat:retry` regenerates the reply to the last
  *     participant message when the last reply failed or is missing. At most one reply is in flight per
  *     session (a send meanwhile gets code "busy").
+ *     Every tab of the session also gets `chat:message {message}` for each stored participant message.
  *  6. The server pushes `session:state` whenever the session changes without a client action (time limit hit).
  *  All client events carry clientTs (ms, browser clock) and are logged with server time.
  */
@@ -66,9 +67,17 @@ export type ChatRetry = z.infer<typeof ChatRetry>;
 export const ChatRetryAck = z.object({ replyId: z.string() });
 export type ChatRetryAck = z.infer<typeof ChatRetryAck>;
 
-export const ArtifactDraft = z.object({ fields: ArtifactValues, clientTs: ClientTs }).strict();
+/**
+ * Autosave. `baseVersion` is the draft version this tab's values started from (SessionState.draft.version,
+ * 0 before any draft, then each ack's `version`): when another tab saved since, the save is refused with
+ * code "conflict" and nothing is written. Without it the save overwrites whatever is stored.
+ */
+export const ArtifactDraft = z
+  .object({ fields: ArtifactValues, clientTs: ClientTs, baseVersion: z.number().int().nonnegative().optional() })
+  .strict();
 export type ArtifactDraft = z.infer<typeof ArtifactDraft>;
-export const ArtifactDraftAck = z.object({ savedAt: z.number() });
+/** `version`: the stored draft's version after this save (unchanged when the values were already stored). */
+export const ArtifactDraftAck = z.object({ savedAt: z.number(), version: z.number() });
 export type ArtifactDraftAck = z.infer<typeof ArtifactDraftAck>;
 
 /** Submit the artifact (after the participant confirmed). Creates a new stored version and moves to the survey. */
@@ -127,11 +136,19 @@ export const ChatError = z.object({
 });
 export type ChatError = z.infer<typeof ChatError>;
 
+/**
+ * A participant message was stored (pushed after the chat:send ack to every socket of the session, so other
+ * tabs show it too; the sending tab already has it and de-duplicates by message id / client id).
+ */
+export const ChatMessagePush = z.object({ message: ChatMessageView });
+export type ChatMessagePush = z.infer<typeof ChatMessagePush>;
+
 /** Server → client pushes (emitted to every socket of the session). */
 export const serverPushes = {
   'chat:delta': ChatDelta,
   'chat:done': ChatDone,
   'chat:error': ChatError,
+  'chat:message': ChatMessagePush,
   'session:state': SessionState,
 } as const;
 export type ServerPushName = keyof typeof serverPushes;

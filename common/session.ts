@@ -87,7 +87,8 @@ export const SessionState = z.object({
   replyInFlight: z.object({ replyId: z.string(), replyTo: z.string(), text: z.string() }).nullable(),
   /** True when chat:retry would regenerate a reply (the last participant message has no usable answer, e.g. after a failure or a server restart). */
   canRetry: z.boolean().optional(),
-  draft: z.object({ fields: ArtifactValues, savedAt: z.number() }).nullable(),
+  /** `version` counts the draft's saves; a tab saves with it as `baseVersion` (artifact:draft). */
+  draft: z.object({ fields: ArtifactValues, savedAt: z.number(), version: z.number() }).nullable(),
   uploads: z.array(UploadView),
   artifactVersions: z.array(z.object({ version: z.number(), fields: ArtifactValues, submittedAt: z.number() })),
   /** The survey definition (always present so the client can render it at the survey step); attention checks without their answer. */

@@ -15,7 +15,10 @@ import { z } from 'zod';
  *  chat.stop_requested {replyId}
  *  reply.finished      {replyId, replyTo, status, text, tokens, provider, providerUrl, model, requestedModel,
  *                       params, usage, ttftMs, durationMs, finishReason, interrupted, attempts, error}
- *  artifact.draft_saved {fields}
+ *  artifact.draft_saved {fields, version, savedAt?}                 autosaves, coalesced: at most one per DRAFT_EVENT_INTERVAL_SECONDS
+ *                                                                 per session (full snapshots, not diffs; the row artifact_drafts holds
+ *                                                                 the latest); the final draft is recorded before artifact.submitted
+ *                                                                 and session.timed_out (then with savedAt, client_ts null)
  *  upload.stored       {uploadId, fieldId, fileName, contentType, bytes, sha256}
  *  artifact.submitted  {version, fields}
  *  survey.submitted    {surveyId, answers, attentionCheckPassed}

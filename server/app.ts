@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { openStore, type Store } from './db/store';
 import { loadConfig, type LoadedConfig } from './services/config';
 import type { ServiceContext } from './services/context';
+import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storageBudget';
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
@@ -68,6 +69,11 @@ export interface StartServerOptions {
    * Default 'loopback'. A string is validated like TRUST_PROXY (see server/trustProxy.ts); bad → throws.
    */
   trustProxy?: TrustProxy;
+  /**
+   * Per-session storage budget and draft-event interval (default DEFAULT_STORAGE_POLICY; main.ts reads
+   * SESSION_STORAGE_BUDGET_MB and DRAFT_EVENT_INTERVAL_SECONDS).
+   */
+  storage?: Partial<StoragePolicy>;
   /** POST /api/join per IP per minute (default 60). */
   joinRateLimitPerMinute?: number;
   logger?: Logger;
@@ -148,6 +154,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     dataDir,
     now,
     rng: options.rng ?? Math.random,
+    storage: { ...DEFAULT_STORAGE_POLICY, ...options.storage },
     log,
     providers: providerResolver({
       ...(options.providerFactory ? { factory: options.providerFactory } : {}),

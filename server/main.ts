@@ -3,13 +3,15 @@
  * OPENAI_API_KEY / OPENAI_BASE_URL (without a key the offline demo assistant answers), LOG_LEVEL,
  * TRUST_PROXY (express 'trust proxy': loopback by default; see server/trustProxy.ts),
  * PROVIDER_THREAD (on | off, default off; on: OpenAI-compatible calls run on a worker thread; see BENCHMARKS.md),
- * DATABASE_URL (postgres://… selects the PostgreSQL store; unset: SQLite at DATA_DIR/tandem.sqlite; docs/storage.md).
+ * DATABASE_URL (postgres://… selects the PostgreSQL store; unset: SQLite at DATA_DIR/tandem.sqlite; docs/storage.md),
+ * SESSION_STORAGE_BUDGET_MB (20) and DRAFT_EVENT_INTERVAL_SECONDS (5) (server/services/storageBudget.ts).
  */
 import path from 'node:path';
 import { startServer } from './app';
 import { ConfigError } from './services/config';
 import { createLogger } from './logger';
 import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
+import { storagePolicyFromEnv, type StoragePolicy } from './services/storageBudget';
 
 const log = createLogger();
 const providerThread = process.env.PROVIDER_THREAD ?? 'off';
@@ -24,8 +26,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 let trustProxy: TrustProxy;
+let storage: StoragePolicy;
 try {
   trustProxy = trustProxyFromEnv(process.env.TRUST_PROXY);
+  storage = storagePolicyFromEnv(process.env);
 } catch (err) {
   console.error((err as Error).message);
   process.exit(1);
@@ -34,6 +38,7 @@ try {
 try {
   const server = await startServer({
     trustProxy,
+    storage,
     dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),
     databaseUrl: process.env.DATABASE_URL,
     port,

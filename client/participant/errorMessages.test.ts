@@ -28,6 +28,14 @@ describe('messages for participants', () => {
     expect(problemOf(new Error('boom'), null).title).toBe('Something went wrong on our side');
   });
 
+  it('tells a participant whose session storage is full to submit, and a stale tab why it was not saved', () => {
+    const full = actionMessageOf(new RequestError('storage_full', 'session storage budget used up: 20 MB'));
+    expect(full).toContain('not saved');
+    expect(full).toContain('please submit your answer now');
+    expect(full).not.toContain('budget');
+    expect(actionMessageOf(new RequestError('conflict', 'stale draft'))).toContain('another tab');
+  });
+
   it('recognises the platform from the study link', () => {
     expect(platformOf({ raw: { PROLIFIC_PID: 'p1', STUDY_ID: 's' } })).toBe('prolific');
     expect(platformOf({ raw: { workerId: 'w1', assignmentId: 'a1' } })).toBe('mturk');

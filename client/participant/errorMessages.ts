@@ -116,6 +116,10 @@ export function actionMessageOf(error: unknown): string {
       return 'This is too long or too large to send. Please shorten it and try again.';
     case 'limit_reached':
       return 'You have used all the messages to the assistant that this study allows. Please finish the task without the chat.';
+    case 'storage_full':
+      return 'This session has reached the amount of work the study can store, so this was not saved. What is already saved is kept: please submit your answer now.';
+    case 'conflict':
+      return 'This was changed in another tab or window of the study since you opened it, so it was not saved here.';
     case 'session_over':
       return 'Your session has ended, so this could not be saved. The page will show where you are now.';
     case 'wrong_step':

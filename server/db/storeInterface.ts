@@ -141,8 +141,14 @@ export type FieldValues = Record<string, string>;
 export interface ArtifactDraftRow {
   sessionId: string;
   fields: FieldValues;
+  /** The last artifact.draft_saved event of the session (it recorded version `recordedVersion`). */
   eventSeq: number;
   savedAt: number;
+  /** Saves of this draft so far (1, 2, …): a save based on an older version is stale (another tab). */
+  version: number;
+  /** The version the trajectory last recorded (an artifact.draft_saved event), and when (server ms). */
+  recordedVersion: number;
+  recordedAt: number;
 }
 
 export interface ArtifactVersionRow {
@@ -361,6 +367,11 @@ export interface SessionsRepo {
   listActiveConsentedBefore(consentedBefore: number): Promise<SessionRow[]>;
   /** Number of sessions (of one study, or all). */
   count(studyId?: string): Promise<number>;
+  /**
+   * UTF-8 bytes the session holds in the store: its event payloads and message texts (a counter kept by
+   * events.append and the message inserts) plus its current artifact draft. The per-session storage budget.
+   */
+  storageBytes(id: string): Promise<number>;
 }
 
 export interface IdentitiesRepo {
@@ -409,6 +420,7 @@ export interface MessagesRepo {
 
 /** Artifact drafts (one per session, overwritten on autosave) and submitted versions (1, 2, …). */
 export interface ArtifactsRepo {
+  /** Writes (or overwrites) the session's draft row as given (the service decides version and recording). */
   saveDraft(d: ArtifactDraftRow): Promise<void>;
   getDraft(sessionId: string): Promise<ArtifactDraftRow | undefined>;
   /** Stores the next version number for the session and returns it. */

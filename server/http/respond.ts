@@ -19,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   too_large: 413,
   rate_limited: 429,
   limit_reached: 429,
+  storage_full: 507,
   study_unavailable: 403,
   session_over: 409,
   unavailable: 503,

@@ -1,8 +1,10 @@
 import type { ArtifactDraft, ArtifactDraftAck, ArtifactSubmit } from '../../common/events';
 import type { ArtifactField } from '../../common/study';
 import { ServiceError, type ServiceContext, type SessionContext } from './context';
-import type { StoreRepositories } from '../db/store';
+import type { FieldValues, StoreRepositories } from '../db/store';
 import { changeStep, requireActive, requireActiveIn } from './lifecycle';
+import { jsonBytes, requireStorageBudget, storagePolicyOf } from './storageBudget';
+import { recordPendingDraft } from './pendingDraft';
 
 const DEFAULT_MAX_LENGTH = 20_000;
 
@@ -33,17 +35,48 @@ async function checkFields(db: StoreRepositories, s: SessionContext, values: Rec
   }
 }
 
-/** Autosave: overwrites the session's draft; each save is also a trajectory event. */
+/**
+ * Autosave. The latest draft is kept in place (the artifact_drafts row, whose `version` counts saves); the
+ * trajectory gets an `artifact.draft_saved` event at most once per `draftEventIntervalMs` per session (the
+ * first save always), and the latest draft is recorded before the submission (recordPendingDraft). A save
+ * naming a `baseVersion` older than the stored draft came from a stale tab: refused with 'conflict'. A save
+ * that would take the session past its storage budget is refused with 'storage_full'.
+ */
 export async function saveDraft(ctx: ServiceContext, sessionId: string, p: ArtifactDraft): Promise<ArtifactDraftAck> {
   const s = await requireActive(ctx, sessionId, ['workspace']);
   await checkFields(ctx.store, s, p.fields, false);
   const now = ctx.now();
-  await ctx.store.transaction(async (tx) => {
+  const { draftEventIntervalMs } = storagePolicyOf(ctx);
+  return ctx.store.transaction(async (tx) => {
     await requireActiveIn(ctx, tx, sessionId, ['workspace']);
-    const seq = await tx.events.append(sessionId, 'artifact.draft_saved', { fields: p.fields }, now, p.clientTs);
-    await tx.artifacts.saveDraft({ sessionId, fields: p.fields, eventSeq: seq, savedAt: now });
+    const stored = await tx.artifacts.getDraft(sessionId);
+    const storedVersion = stored?.version ?? 0;
+    // Already stored (a resend, or two tabs with the same text): nothing to write, whatever the base version.
+    if (stored && sameValues(stored.fields, p.fields)) return { savedAt: stored.savedAt, version: storedVersion };
+    if (p.baseVersion !== undefined && p.baseVersion !== storedVersion)
+      throw new ServiceError(
+        'conflict',
+        `the draft was saved from another tab or window (now version ${storedVersion}, this save was based on version ${p.baseVersion}); nothing was saved`,
+        'baseVersion',
+      );
+    const version = storedVersion + 1;
+    const record = !stored || now - stored.recordedAt >= draftEventIntervalMs;
+    const event = { fields: p.fields, version };
+    const growth = jsonBytes(p.fields) - (stored ? jsonBytes(stored.fields) : 0) + (record ? jsonBytes(event) : 0);
+    await requireStorageBudget(ctx, tx, sessionId, growth);
+    if (record) {
+      const seq = await tx.events.append(sessionId, 'artifact.draft_saved', event, now, p.clientTs);
+      await tx.artifacts.saveDraft({ sessionId, fields: p.fields, eventSeq: seq, savedAt: now, version, recordedVersion: version, recordedAt: now });
+    } else {
+      await tx.artifacts.saveDraft({ ...stored!, fields: p.fields, savedAt: now, version });
+    }
+    return { savedAt: now, version };
   });
-  return { savedAt: now };
+}
+
+function sameValues(a: FieldValues, b: FieldValues): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
 }
 
 /** Throws the ServiceError a submission would fail with; returns the loaded session when it would succeed. */
@@ -60,6 +93,7 @@ export async function submitArtifact(ctx: ServiceContext, sessionId: string, p: 
   await ctx.store.transaction(async (tx) => {
     // Re-checked on the locked row: a second submit (another socket) finds the session in the survey.
     const s = await requireActiveIn(ctx, tx, sessionId, ['workspace']);
+    await recordPendingDraft(tx, sessionId, now);
     const version = (await tx.artifacts.listVersions(sessionId)).length + 1;
     const seq = await tx.events.append(sessionId, 'artifact.submitted', { version, fields: p.fields }, now, p.clientTs);
     await tx.artifacts.insertVersion(sessionId, p.fields, seq, now);

@@ -10,6 +10,7 @@ import { messageView, participantErrorMessage, type InFlightView } from './state
 import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
 import { TimeLimitSweep } from './timeLimitSweep';
 import { replyOutcome, type AbortCause } from './replyOutcome';
+import { requireStorageBudget } from './storageBudget';
 
 interface InFlight extends InFlightView {
   sessionId: string;
@@ -95,6 +96,8 @@ export class ChatService {
     const sent = (await store.messages.listForSession(sessionId)).filter((m) => m.role === 'user').length;
     if (sent >= limit)
       throw new ServiceError('limit_reached', `message limit reached: this session allows ${limit} messages to the assistant; please continue without the chat`);
+    // The message is stored twice (its event and its row); the reply is bounded by the model's output limit.
+    await requireStorageBudget(this.ctx, store, sessionId, 2 * Buffer.byteLength(p.text, 'utf8'));
     const starting = this.starting.get(sessionId);
     if (starting) {
       // Another send of this session is being stored (maybe this very message, resent): decide after it.
@@ -152,9 +155,11 @@ export class ChatService {
         if (!stored) throw new ServiceError('internal', 'the message was stored by a concurrent resend but cannot be read back');
         return this.duplicateAck(sessionId, stored, p);
       }
-      // Acknowledged only now, after COMMIT.
+      // Acknowledged only now, after COMMIT. Every tab of the session shows the message (the sender de-duplicates).
+      const view = messageView(message);
+      this.ctx.push(sessionId, 'chat:message', { message: view });
       this.startReply(s, replyId, messageId);
-      return { message: messageView(message), replyId, duplicate: false };
+      return { message: view, replyId, duplicate: false };
     } finally {
       this.starting.delete(sessionId);
       started();

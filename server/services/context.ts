@@ -6,6 +6,7 @@ import type { Condition, Task } from '../../common/study';
 import type { LoadedSurvey } from '../../common/survey';
 import type { ErrorCode } from '../../common/envelope';
 import type { ServerPushName, ServerPush } from '../../common/events';
+import type { StoragePolicy } from './storageBudget';
 
 /** Which provider answers a condition. `offline` marks the built-in demo assistant (shown as such). */
 export interface ResolvedProvider {
@@ -27,6 +28,8 @@ export interface ServiceContext {
   log: Logger;
   providers: ProviderResolver;
   push: Pusher;
+  /** Per-session storage budget and draft-event interval (default DEFAULT_STORAGE_POLICY). */
+  storage?: StoragePolicy;
 }
 
 /** An expected failure with a code the participant's client understands; handlers turn it into an error envelope. */

@@ -4,6 +4,7 @@ import type { CompletionOutcome } from '../../common/study';
 import type { ConsentRespond, StepAdvance } from '../../common/events';
 import type { StoreRepositories, StoreTx } from '../db/store';
 import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './context';
+import { recordPendingDraft } from './pendingDraft';
 
 export const STEP_ORDER: readonly Step[] = ['consent', 'instructions', 'workspace', 'survey', 'complete'];
 
@@ -45,6 +46,7 @@ export async function expireIfDue(ctx: ServiceContext, s: SessionContext): Promi
       s.session = locked.session;
       return false;
     }
+    if (locked.session.step === 'workspace') await recordPendingDraft(tx, locked.session.id, now);
     await tx.events.append(locked.session.id, 'session.timed_out', { deadline: deadlineOf(locked) }, now, null);
     await endSession(tx, locked, 'timed_out', now);
     s.session = locked.session;

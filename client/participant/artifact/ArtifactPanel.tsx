@@ -1,65 +1,22 @@
-import { useEffect, useRef, useState } from 'react';
-import type { ArtifactValues, SessionState } from '../../../common/session';
+import { useState } from 'react';
+import type { SessionState } from '../../../common/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { useDebouncedCallback } from '../../ui/useDebouncedCallback';
 import { actionMessageOf } from '../errorMessages';
+import { useDraftAutosave, type SaveStatus } from './useDraftAutosave';
 import type { SessionActions } from '../session/useParticipantSession';
 import { ImageField } from './ImageField';
 import { TextField } from './TextField';
 import { ErrorAlert } from '../../ui/formParts';
 
-const AUTOSAVE_DELAY_MS = 800;
-const RESAVE_AFTER_ERROR_MS = 3000;
-
-type SaveStatus = { kind: 'idle' } | { kind: 'unsaved' } | { kind: 'saving' } | { kind: 'saved'; at: number } | { kind: 'error'; message: string };
-
-function initialValues(state: SessionState): ArtifactValues {
-  return { ...(state.artifactVersions.at(-1)?.fields ?? {}), ...(state.draft?.fields ?? {}) };
-}
-
 /** The artifact form: fields by kind, debounced autosave with a visible status, submit with a confirm. */
 export function ArtifactPanel({ state, actions, token }: { state: SessionState; actions: SessionActions; token: string }) {
-  const [values, setValues] = useState<ArtifactValues>(() => initialValues(state));
-  const [status, setStatus] = useState<SaveStatus>(() => (state.draft ? { kind: 'saved', at: state.draft.savedAt } : { kind: 'idle' }));
+  const draft = useDraftAutosave(state, actions);
+  const { values, latest, status, change } = draft;
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   // After a Submit with empty required fields, each empty field is marked until it is filled.
   const [checked, setChecked] = useState(false);
-  const latest = useRef(values);
-  latest.current = values;
-
-  const save = async (fields: ArtifactValues) => {
-    setStatus({ kind: 'saving' });
-    try {
-      const ack = await actions.saveDraft(fields);
-      // A newer edit may already be queued; only report "saved" for the latest values.
-      if (latest.current === fields) setStatus({ kind: 'saved', at: ack.savedAt });
-    } catch (error) {
-      setStatus({ kind: 'error', message: actionMessageOf(error) });
-      setTimeout(() => {
-        if (latest.current === fields) autosave.schedule(fields);
-      }, RESAVE_AFTER_ERROR_MS);
-    }
-  };
-  const autosave = useDebouncedCallback((fields: ArtifactValues) => void save(fields), AUTOSAVE_DELAY_MS);
-
-  // Leaving the page (reload, close) sends a pending draft at once instead of after the debounce.
-  const flushRef = useRef(autosave.flush);
-  flushRef.current = autosave.flush;
-  useEffect(() => {
-    const onHide = () => flushRef.current();
-    window.addEventListener('pagehide', onHide);
-    return () => window.removeEventListener('pagehide', onHide);
-  }, []);
-
-  const change = (fieldId: string, value: string) => {
-    const next = { ...latest.current, [fieldId]: value };
-    latest.current = next;
-    setValues(next);
-    setStatus({ kind: 'unsaved' });
-    autosave.schedule(next);
-  };
 
   const missing = state.task.fields.filter((f) => f.required && !(values[f.id] ?? '').trim());
 
@@ -78,7 +35,7 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
   const submit = async () => {
     setConfirming(false);
     setSubmitting(true);
-    autosave.cancel(); // the submission carries the same values
+    draft.cancel(); // the submission carries the same values
     try {
       await actions.submitArtifact(latest.current);
     } catch (error) {
@@ -90,6 +47,22 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
   return (
     <section className="card" aria-labelledby="artifact-heading">
       <h2 id="artifact-heading">Your answer</h2>
+      {/* At the top of the answer, where the participant looks first; role=alert announces it. */}
+      {status.kind === 'conflict' && (
+        <div className="error-box draft-conflict" role="alert" data-testid="draft-conflict">
+          <p>
+            Your answer was changed in another tab or window of this study. The edits you made here since then are not saved.
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => void draft.loadNewer().catch((error) => setProblem(actionMessageOf(error)))}>
+              Load the newer version
+            </button>
+            <button type="button" className="secondary" onClick={() => void draft.keepMine().catch((error) => setProblem(actionMessageOf(error)))}>
+              Keep this version
+            </button>
+          </div>
+        </div>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -122,7 +95,7 @@ export function ArtifactPanel({ state, actions, token }: { state: SessionState; 
             />
           ),
         )}
-        <p className={status.kind === 'error' ? 'save-status error' : 'save-status'} role="status" data-save={status.kind}>
+        <p className={status.kind === 'error' || status.kind === 'refused' ? 'save-status error' : 'save-status'} role="status" data-save={status.kind}>
           {statusText(status)}
         </p>
         <ErrorAlert
@@ -163,6 +136,10 @@ function statusText(status: SaveStatus): string {
       return `All changes saved (${new Date(status.at).toLocaleTimeString()}).`;
     case 'error':
       return `Not saved yet: ${status.message} Trying again…`;
+    case 'refused':
+      return `Not saved: ${status.message}`;
+    case 'conflict':
+      return 'Not saved: a newer version was saved in another tab.';
   }
 }
 

@@ -83,4 +83,26 @@ describe('liveReducer', () => {
     expect(live.chatError).toBeNull();
     expect(live.streaming).toEqual({ replyId: 'r2', text: '' });
   });
+
+  it("shows a message sent from another tab once, and this tab's own message once whether the push or the ack comes first", () => {
+    // Another tab's message: only the push arrives, then the reply streams.
+    let other = initialLive(baseState, []);
+    other = liveReducer(other, { type: 'mirrored', message: message('u1', 'user', 'from tab 1') });
+    other = liveReducer(other, { type: 'delta', delta: { replyId: 'r1', text: 'Hi' } });
+    other = liveReducer(other, { type: 'done', message: message('r1', 'assistant', 'Hi') });
+    expect(other.state.messages.map((m) => [m.id, m.text])).toEqual([
+      ['u1', 'from tab 1'],
+      ['r1', 'Hi'],
+    ]);
+
+    // The sending tab: its pending bubble, then the push (before the ack), then the ack.
+    const pending = { clientId: 'client-u2', text: 'mine', clientTs: 1 };
+    let own = initialLive(baseState, [pending]);
+    own = liveReducer(own, { type: 'mirrored', message: message('u2', 'user', 'mine') });
+    expect(own.pending).toEqual([]);
+    own = liveReducer(own, { type: 'sent', ack: { message: message('u2', 'user', 'mine'), replyId: 'r2', duplicate: false } });
+    own = liveReducer(own, { type: 'mirrored', message: message('u2', 'user', 'mine') });
+    expect(own.state.messages.map((m) => m.id)).toEqual(['u2']);
+    expect(own.streaming).toEqual({ replyId: 'r2', text: '' });
+  });
 });

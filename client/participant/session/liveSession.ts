@@ -19,6 +19,8 @@ export type LiveAction =
   | { type: 'snapshot'; state: SessionState }
   | { type: 'pending'; pending: PendingMessage[] }
   | { type: 'sent'; ack: ChatSendAck }
+  /** A participant message stored from any tab of the session (chat:message push). */
+  | { type: 'mirrored'; message: ChatMessageView }
   | { type: 'delta'; delta: ChatDelta }
   | { type: 'done'; message: ChatMessageView }
   | { type: 'failed'; failure: ChatError }
@@ -62,6 +64,13 @@ export function liveReducer(live: LiveSession, action: LiveAction): LiveSession 
       const streaming =
         replyId === null || alreadyDone ? live.streaming : live.streaming?.replyId === replyId ? live.streaming : { replyId, text: '' };
       return { ...next, streaming, chatError: null };
+    }
+    case 'mirrored': {
+      const { message } = action;
+      const next = withMessages(live, upsert(live.state.messages, message));
+      // This tab's own message may still sit in the outbox when the push beats the ack: show it once.
+      const pending = message.clientId === null ? live.pending : live.pending.filter((m) => m.clientId !== message.clientId);
+      return { ...next, pending, chatError: null };
     }
     case 'delta': {
       const { replyId, text } = action.delta;

@@ -19,7 +19,10 @@ export interface SessionActions {
   sendChat(text: string): void;
   stopReply(): Promise<void>;
   retryReply(): Promise<void>;
-  saveDraft(fields: ArtifactValues): Promise<ArtifactDraftAck>;
+  /** Autosave; `baseVersion` is the draft version the values started from (a stale one is refused: 'conflict'). */
+  saveDraft(fields: ArtifactValues, baseVersion?: number): Promise<ArtifactDraftAck>;
+  /** Re-reads the session from the server (e.g. to load a draft saved in another tab). */
+  loadState(): Promise<SessionState>;
   submitArtifact(fields: ArtifactValues): Promise<void>;
   submitSurvey(answers: SurveyAnswers): Promise<void>;
   telemetry(event: Omit<Telemetry, 'clientTs'>): void;
@@ -79,6 +82,11 @@ export function useParticipantSession(studyId: string): SessionView {
         onChange: (pending) => dispatch({ type: 'pending', pending }),
       });
       outbox = ob;
+      // A participant message stored from any tab of the session (this one too: de-duplicated by id/clientId).
+      s.on('chat:message', ({ message }) => {
+        ob.reconcile([message]);
+        dispatch({ type: 'mirrored', message });
+      });
       s.on('chat:delta', (delta) => dispatch({ type: 'delta', delta }));
       s.on('chat:done', ({ message }) => {
         dispatch({ type: 'done', message });
@@ -199,7 +207,13 @@ function makeActions(
         dispatch({ type: 'chatError', message: `Retry failed: ${actionMessageOf(error)}`, retryable: true });
       }
     },
-    saveDraft: (fields) => resyncOn(socket.emit('artifact:draft', { fields, clientTs: now() })),
+    saveDraft: (fields, baseVersion) =>
+      resyncOn(socket.emit('artifact:draft', baseVersion === undefined ? { fields, clientTs: now() } : { fields, baseVersion, clientTs: now() })),
+    loadState: async () => {
+      const state = await socket.emit('session:state', { clientTs: now() });
+      dispatch({ type: 'snapshot', state });
+      return state;
+    },
     submitArtifact: (fields) => resyncOn(withState(socket.emit('artifact:submit', { fields, clientTs: now() }))),
     submitSurvey: (answers) => resyncOn(withState(socket.emit('survey:submit', { answers, clientTs: now() }))),
     telemetry: (event) => {

@@ -7,18 +7,34 @@ export class PgArtifacts implements ArtifactsRepo {
 
   async saveDraft(d: ArtifactDraftRow): Promise<void> {
     await this.db.run(
-      `INSERT INTO artifact_drafts (session_id, fields, event_seq, saved_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (session_id) DO UPDATE SET fields = excluded.fields, event_seq = excluded.event_seq, saved_at = excluded.saved_at`,
-      [d.sessionId, JSON.stringify(d.fields), d.eventSeq, d.savedAt],
+      `INSERT INTO artifact_drafts (session_id, fields, event_seq, saved_at, version, recorded_version, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (session_id) DO UPDATE SET fields = excluded.fields, event_seq = excluded.event_seq, saved_at = excluded.saved_at,
+         version = excluded.version, recorded_version = excluded.recorded_version, recorded_at = excluded.recorded_at`,
+      [d.sessionId, JSON.stringify(d.fields), d.eventSeq, d.savedAt, d.version, d.recordedVersion, d.recordedAt],
     );
   }
 
   async getDraft(sessionId: string): Promise<ArtifactDraftRow | undefined> {
-    const r = await this.db.one<{ session_id: string; fields: string; event_seq: number; saved_at: number }>(
-      'SELECT * FROM artifact_drafts WHERE session_id = $1',
-      [sessionId],
+    const r = await this.db.one<{
+      session_id: string;
+      fields: string;
+      event_seq: number;
+      saved_at: number;
+      version: number;
+      recorded_version: number;
+      recorded_at: number;
+    }>('SELECT * FROM artifact_drafts WHERE session_id = $1', [sessionId]);
+    return (
+      r && {
+        sessionId: r.session_id,
+        fields: JSON.parse(r.fields) as FieldValues,
+        eventSeq: r.event_seq,
+        savedAt: r.saved_at,
+        version: r.version,
+        recordedVersion: r.recorded_version,
+        recordedAt: r.recorded_at,
+      }
     );
-    return r && { sessionId: r.session_id, fields: JSON.parse(r.fields) as FieldValues, eventSeq: r.event_seq, savedAt: r.saved_at };
   }
 
   /** The session row lock (as for events) makes MAX + 1 safe against a concurrent submit on another connection. */

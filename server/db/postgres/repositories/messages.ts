@@ -83,11 +83,19 @@ const values = (m: MessageRow) => [
   m.createdAt,
 ];
 
+/**
+ * The insert plus the per-session storage budget's counter (sessions.storageBytes) in one statement; its
+ * row count is the UPDATE's: 1 when the message was inserted, 0 when ON CONFLICT skipped it.
+ */
+const countingBytes = (insert: string) =>
+  `WITH ins AS (${insert} RETURNING session_id, octet_length(text) AS bytes)
+   UPDATE sessions SET stored_bytes = sessions.stored_bytes + ins.bytes FROM ins WHERE sessions.id = ins.session_id`;
+
 export class PgMessages implements MessagesRepo {
   constructor(private readonly db: Runner) {}
 
   async insert(m: MessageRow): Promise<void> {
-    await this.db.run(INSERT, values(m));
+    await this.db.run(countingBytes(INSERT), values(m));
   }
 
   /**
@@ -95,7 +103,7 @@ export class PgMessages implements MessagesRepo {
    * client id waits on the first one's index entry and, once that commits, does nothing (returns false).
    */
   async insertIfNewClientId(m: MessageRow & { clientId: string }): Promise<boolean> {
-    return (await this.db.run(`${INSERT} ON CONFLICT (session_id, client_id) DO NOTHING`, values(m))) === 1;
+    return (await this.db.run(countingBytes(`${INSERT} ON CONFLICT (session_id, client_id) DO NOTHING`), values(m))) === 1;
   }
 
   async get(id: string): Promise<MessageRow | undefined> {

@@ -114,4 +114,13 @@ export class PgSessions implements SessionsRepo {
         : await this.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE study_id = $1', [studyId]);
     return r!.n;
   }
+
+  async storageBytes(id: string): Promise<number> {
+    const r = await this.db.one<{ bytes: number }>(
+      `SELECT s.stored_bytes + COALESCE((SELECT octet_length(d.fields) FROM artifact_drafts d WHERE d.session_id = s.id), 0) AS bytes
+         FROM sessions s WHERE s.id = $1`,
+      [id],
+    );
+    return r?.bytes ?? 0;
+  }
 }

@@ -27,8 +27,11 @@ export class EventsRepository implements Sync<EventsRepo> {
   append(sessionId: string, type: string, payload: unknown, serverTs: number, clientTs: number | null): number {
     const r = cachedStatement(this.db, 'SELECT COALESCE(MAX(seq), 0) AS last FROM events WHERE session_id = ?').get(sessionId) as { last: number };
     const seq = r.last + 1;
+    const json = JSON.stringify(payload ?? null);
     cachedStatement(this.db, 'INSERT INTO events (session_id, seq, type, payload, server_ts, client_ts) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(sessionId, seq, type, JSON.stringify(payload ?? null), serverTs, clientTs);
+      .run(sessionId, seq, type, json, serverTs, clientTs);
+    // The per-session storage budget's counter (sessions.storageBytes).
+    cachedStatement(this.db, 'UPDATE sessions SET stored_bytes = stored_bytes + ? WHERE id = ?').run(Buffer.byteLength(json, 'utf8'), sessionId);
     return seq;
   }
 

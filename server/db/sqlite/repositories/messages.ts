@@ -91,6 +91,7 @@ export class MessagesRepository implements Sync<MessagesRepo> {
          model, requested_model, params, usage, ttft_ms, duration_ms, finish_reason, interrupted, attempts, error, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(...values(m));
+    this.countBytes(m);
   }
 
   insertIfNewClientId(m: MessageRow & { clientId: string }): boolean {
@@ -101,7 +102,14 @@ export class MessagesRepository implements Sync<MessagesRepo> {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (session_id, client_id) DO NOTHING`,
     ).run(...values(m));
-    return r.changes === 1;
+    if (r.changes !== 1) return false;
+    this.countBytes(m);
+    return true;
+  }
+
+  /** The per-session storage budget's counter (sessions.storageBytes). */
+  private countBytes(m: MessageRow): void {
+    cachedStatement(this.db, 'UPDATE sessions SET stored_bytes = stored_bytes + ? WHERE id = ?').run(Buffer.byteLength(m.text, 'utf8'), m.sessionId);
   }
 
   get(id: string): MessageRow | undefined {

@@ -105,4 +105,13 @@ export class SessionsRepository implements Sync<SessionsRepo> {
       : cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM sessions WHERE study_id = ?').get(studyId)) as { n: number };
     return r.n;
   }
+
+  storageBytes(id: string): number {
+    const r = cachedStatement(
+      this.db,
+      `SELECT s.stored_bytes + COALESCE((SELECT length(CAST(d.fields AS BLOB)) FROM artifact_drafts d WHERE d.session_id = s.id), 0) AS bytes
+         FROM sessions s WHERE s.id = ?`,
+    ).get(id) as { bytes: number } | undefined;
+    return r?.bytes ?? 0;
+  }
 }
