@@ -31,6 +31,7 @@ import { ClientTs } from './ids';
 import { ChatMessageView, SessionState, Step, ArtifactValues } from './session';
 import { SurveyAnswers } from './survey';
 import type { Envelope } from './envelope';
+import { TelemetryBatch, TelemetryBatchAck } from './telemetryBatch';
 
 export const EmptyPayload = z.object({ clientTs: ClientTs.optional() }).strict();
 
@@ -108,6 +109,8 @@ export const clientEvents = {
   'artifact:submit': { payload: ArtifactSubmit, ack: SessionState },
   'survey:submit': { payload: SurveySubmit, ack: SessionState },
   telemetry: { payload: Telemetry, ack: TelemetryAck },
+  /** Integrity telemetry, batched by the browser (common/telemetryBatch.ts). */
+  'telemetry:batch': { payload: TelemetryBatch, ack: TelemetryBatchAck },
 } as const;
 export type ClientEventName = keyof typeof clientEvents;
 export type ClientPayload<E extends ClientEventName> = z.input<(typeof clientEvents)[E]['payload']>;
