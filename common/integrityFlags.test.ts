@@ -98,6 +98,19 @@ describe('integrity flags', () => {
     expect(merged.awayMs).toBe(10_000);
   });
 
+  it('counts a period once when the page is left the moment it is hidden (nothing of it sent yet)', () => {
+    const clock = { t: 0 };
+    const r = new IntegrityRecorder(() => clock.t);
+    r.setHidden(true);
+    const atHiding = r.take(true); // the flush on visibilitychange: 0 ms away so far
+    clock.t += 65_000;
+    r.setHidden(false);
+    const back = r.take()!;
+    const merged = [atHiding, back].filter((b) => b !== null).reduce((s, body) => mergeBatch(s, TelemetryBatch.parse({ clientTs: 1, ...body }), UA), emptySummary());
+    expect(merged.awayCount).toBe(1);
+    expect(merged.awayMs).toBe(65_000);
+  });
+
   it('summarises inter-key intervals like numpy, leaving pauses of 2 s or more out', () => {
     // python3 -c "import numpy as np; x=np.array([80,120,95,300,150,60,1500]); print(x.mean(), x.std(ddof=1), np.median(x))"
     // → 329.2857142857143 522.3219678466895 120.0

@@ -23,7 +23,7 @@ const MAX_MS = 86_400_000;
  */
 export const INTERVAL_BIN_EDGES_MS = [0, 25, 50, 75, 100, 125, 150, 200, 250, 300, 400, 500, 750, 1000, 2000] as const;
 export const INTERVAL_BINS = INTERVAL_BIN_EDGES_MS.length - 1;
-export const PAUSE_MS = INTERVAL_BIN_EDGES_MS[INTERVAL_BINS];
+export const PAUSE_MS: number = INTERVAL_BIN_EDGES_MS[INTERVAL_BIN_EDGES_MS.length - 1]!;
 
 export const TelemetryArea = z.enum(['chat', 'artifact']);
 export type TelemetryArea = z.infer<typeof TelemetryArea>;

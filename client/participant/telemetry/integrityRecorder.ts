@@ -98,8 +98,9 @@ export class IntegrityRecorder {
   take(final = false): BatchBody | null {
     if (final && this.awaySince) {
       const at = this.now();
-      this.closeAway(at);
-      this.awaySince = { at, hidden: this.hidden, continued: true };
+      // The rest is a continuation only if a part of this period was actually sent.
+      const continued = this.closeAway(at) || this.awaySince.continued;
+      this.awaySince = { at, hidden: this.hidden, continued };
     }
     const typing = [...this.typing.values()];
     if (this.pastes.length === 0 && this.away.length === 0 && typing.length === 0) return null;
@@ -120,10 +121,12 @@ export class IntegrityRecorder {
     }
   }
 
-  private closeAway(end: number): void {
+  /** Ends the away period in progress at `end`; true when it went into the batch (a zero-length one does not). */
+  private closeAway(end: number): boolean {
     const since = this.awaySince!;
     const ms = Math.min(86_400_000, Math.max(0, Math.round(end - since.at)));
-    if (ms > 0 && this.away.length < BATCH_MAX_AWAY)
-      this.away.push(since.continued ? { at: since.at, ms, hidden: since.hidden, continued: true } : { at: since.at, ms, hidden: since.hidden });
+    if (ms === 0 || this.away.length >= BATCH_MAX_AWAY) return false;
+    this.away.push(since.continued ? { at: since.at, ms, hidden: since.hidden, continued: true } : { at: since.at, ms, hidden: since.hidden });
+    return true;
   }
 }
