@@ -22,6 +22,7 @@ import { exportStudy } from '../../exports/exportStudy';
 import { LONG_AWAY_S } from '../../common/integrityFlags';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { plotPng } from '../support/png';
+import { TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -32,6 +33,7 @@ let dataDir: string;
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
   dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-telemetry-'));
+  process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
   server = await startServer({
     dataDir,
     port: 0,
@@ -49,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await launched?.close();
   await server?.close();
+  delete process.env.ADMIN_PASSWORD;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -167,5 +170,21 @@ describe('integrity telemetry in Chromium', () => {
       expect(readFileSync(path.join(outDir, file), 'utf8').includes(userAgent), file).toBe(false);
     expect(readFileSync(path.join(outDir, 'codebook.md'), 'utf8')).toContain('| `mostly_pasted` |');
     expect(JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8')).schema_version).toBe('1.3.0');
+
+    // The dashboard's session page shows the same flags and measures.
+    const researcher = await launched.browser.newContext();
+    const admin = await researcher.newPage();
+    await admin.goto(`${server.url}/admin`);
+    await admin.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await admin.getByRole('button', { name: 'Log in' }).click();
+    await admin.getByRole('heading', { name: 'Studies' }).waitFor();
+    await admin.goto(`${server.url}/admin/sessions/${session!.id}`);
+    const section = admin.getByTestId('integrity');
+    await section.getByRole('heading', { name: 'Integrity' }).waitFor();
+    expect(await section.getByTestId('integrity-flags').locator('strong').allTextContents()).toEqual(['mostly_pasted', 'no_typing', 'long_away']);
+    expect(await section.textContent()).toContain(`${pastedChars} characters in 3 paste(s)`);
+    expect(await section.textContent()).toContain('desktop, chrome');
+    await section.screenshot({ path: '/tmp/tandem-integrity-section.png' });
+    await researcher.close();
   }, 120_000);
 });
