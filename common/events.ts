@@ -24,6 +24,8 @@
  *     participant message when the last reply failed or is missing. At most one reply is in flight per
  *     session (a send meanwhile gets code "busy").
  *  6. The server pushes `session:state` whenever the session changes without a client action (time limit hit).
+ *  7. Workspace integrity telemetry goes as `telemetry:batch` (common/telemetryBatch.ts) at most every 10 s and when
+ *     the page is hidden or left; past the per-session bound the ack is limit_reached (stop sending).
  *  All client events carry clientTs (ms, browser clock) and are logged with server time.
  */
 import { z } from 'zod';

@@ -91,6 +91,14 @@ describe('integrity telemetry in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const userAgent = await page.evaluate(() => navigator.userAgent);
+    // Every socket.io event the page sends, by name (telemetry must go in batches, never per keystroke).
+    const sentEvents: string[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framesent', ({ payload }) => {
+        const m = /^42\d*\["([^"]+)"/.exec(typeof payload === 'string' ? payload : payload.toString());
+        if (m) sentEvents.push(m[1]!);
+      }),
+    );
     await page.clock.install();
 
     await page.goto(`${server.url}/study/visualization?PROLIFIC_PID=pid-tele-1&STUDY_ID=st-tele&SESSION_ID=se-tele-1`);
@@ -138,6 +146,11 @@ describe('integrity telemetry in Chromium', () => {
     }
     expect(errors).toEqual([]);
     await context.close();
+    // 22 key presses, 3 pastes, a tab switch: a handful of batches, no legacy per-event telemetry.
+    const batches = sentEvents.filter((e) => e === 'telemetry:batch').length;
+    expect(batches).toBeGreaterThanOrEqual(2);
+    expect(batches).toBeLessThanOrEqual(8);
+    expect(sentEvents).not.toContain('telemetry');
 
     const outDir = path.join(dataDir, 'export');
     await exportStudy({ store: server.store, dataDir, studyId: 'visualization', outDir, includePilot: false, includeIdentities: false });
