@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { call, callOk, join, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from './harness';
+import { call, callOk, connectSocket, join, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from './harness';
 import { STORE_ENGINES } from '../../tests/support/testStores';
 import { INTERVAL_BINS } from '../../common/telemetryBatch';
 import { emptySummary } from '../../common/telemetrySummary';
@@ -35,7 +35,7 @@ describe.each(STORE_ENGINES)('telemetry:batch on the store (%s)', (engine) => {
   });
 
   /** A participant in the workspace whose socket sends the given User-Agent header. */
-  async function participant(userAgent = IPHONE_UA): Promise<{ sessionId: string; socket: ParticipantClient }> {
+  async function participant(userAgent = IPHONE_UA): Promise<{ sessionId: string; token: string; socket: ParticipantClient }> {
     const j = await join(t, 'visualization', { PROLIFIC_PID: `tele-${++n}-${Math.random().toString(36).slice(2, 8)}`, SESSION_ID: `visit-${n}` });
     const socket: ParticipantClient = connect(t.server.url, { auth: { token: j.token }, transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { 'User-Agent': userAgent } });
     t.sockets.push(socket);
@@ -44,7 +44,7 @@ describe.each(STORE_ENGINES)('telemetry:batch on the store (%s)', (engine) => {
       socket.once('connect_error', reject);
     });
     await toWorkspace(socket);
-    return { sessionId: j.sessionId, socket };
+    return { sessionId: j.sessionId, token: j.token, socket };
   }
 
   it('stores a batch as a telemetry.batch event and merges batches into the summary, with the user-agent class only', async () => {
@@ -78,6 +78,19 @@ describe.each(STORE_ENGINES)('telemetry:batch on the store (%s)', (engine) => {
     expect(row.summary.artifact.intervals.count).toBe(29 + 10);
     // The raw header is nowhere in the session's stored rows.
     expect(JSON.stringify([events, row])).not.toContain('canary-ua-7781');
+  });
+
+  it('merges batches sent at the same time from two tabs of one session without losing any', async () => {
+    const { sessionId, token, socket } = await participant();
+    const second = await connectSocket(t, token);
+    const send = (s: ParticipantClient, i: number) =>
+      callOk(s, 'telemetry:batch', { clientTs: Date.now(), pastes: [{ target: 'chat', chars: i, at: Date.now() }], away: [], typing: [] });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 === 0 ? socket : second, i + 1)));
+    const row = (await t.server.store.telemetry.get(sessionId))!;
+    expect(row.batches).toBe(10);
+    expect(row.summary.chat.pasteCount).toBe(10);
+    expect(row.summary.chat.pastedChars).toBe(55); // 1 + 2 + … + 10
+    expect((await t.server.store.events.listForSession(sessionId)).filter((e) => e.type === 'telemetry.batch')).toHaveLength(10);
   });
 
   it.each([
