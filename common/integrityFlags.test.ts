@@ -133,7 +133,7 @@ describe('integrity flags', () => {
   });
 
   it('measures the final text without image fields', () => {
-    expect(finalTextChars(['hello', 'you'], { answer: 'abcd', plot: 'upload-1' }, new Set(['upload-1']))).toEqual({ chat: 8, artifact: 4 });
-    expect(finalTextChars([], null, new Set())).toEqual({ chat: 0, artifact: 0 });
+    expect(finalTextChars(8, { answer: 'abcd', plot: 'upload-1' }, new Set(['upload-1']))).toEqual({ chat: 8, artifact: 4 });
+    expect(finalTextChars(0, null, new Set())).toEqual({ chat: 0, artifact: 0 });
   });
 });

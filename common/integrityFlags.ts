@@ -115,10 +115,12 @@ export function deriveIntegrity(summary: TelemetrySummary | null, text: FinalTex
 /** The raised flags, in INTEGRITY_FLAGS order. */
 export const raisedFlags = (m: IntegrityMeasures): IntegrityFlag[] => INTEGRITY_FLAGS.filter((f) => m.flags[f]);
 
-/** Final text characters: sent chat messages plus the artifact's text fields (values that are upload ids are images, not text). */
-export function finalTextChars(userMessages: Iterable<string>, artifactFields: Record<string, string> | null, uploadIds: ReadonlySet<string>): FinalTextChars {
-  let chat = 0;
-  for (const m of userMessages) chat += m.length;
+/**
+ * Final text characters: `userMessageChars` (the summed length of the sent chat messages) plus the artifact's
+ * text fields (values that are upload ids are images, not text).
+ */
+export function finalTextChars(userMessageChars: number, artifactFields: Record<string, string> | null, uploadIds: ReadonlySet<string>): FinalTextChars {
+  const chat = userMessageChars;
   let artifact = 0;
   for (const v of Object.values(artifactFields ?? {})) if (!uploadIds.has(v)) artifact += v.length;
   return { chat, artifact };

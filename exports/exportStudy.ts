@@ -192,10 +192,10 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       const redactor = studyRedactor.forSession(sessionIdentityMatcher(identity));
       const pseudonym = sessionPseudonym(key, s.id);
       // The sessions.csv row is written after the session's other rows: its integrity columns need the final text lengths.
-      const userTexts: string[] = [];
+      let userChars = 0;
 
       for await (const m of reader.messages(s.id)) {
-        if (m.role === 'user') userTexts.push(m.text);
+        if (m.role === 'user') userChars += m.text.length;
         await messages.write({
           session_id: pseudonym,
           seq: m.seq,
@@ -253,7 +253,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         await artifacts.write({ session_id: pseudonym, version: a.version, submitted_at: iso(a.submittedAt), fields, files });
       }
 
-      const finalText = finalTextChars(userTexts, artifactVersions.at(-1)?.fields ?? null, new Set(uploads.map((u) => u.id)));
+      const finalText = finalTextChars(userChars, artifactVersions.at(-1)?.fields ?? null, new Set(uploads.map((u) => u.id)));
       const telemetry = await reader.telemetry(s.id);
       const integrity = deriveIntegrity(telemetry?.summary ?? null, finalText);
       await sessions.write({ ...sessionRow(s, pseudonym, likert, check), ...integrityColumns(integrity, telemetry?.batches ?? 0) });

@@ -37,7 +37,7 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
     store.telemetry.get(sessionId),
   ]);
   const finalText = finalTextChars(
-    messages.filter((m) => m.role === 'user').map((m) => m.text),
+    messages.reduce((n, m) => (m.role === 'user' ? n + m.text.length : n), 0),
     versions.at(-1)?.fields ?? null,
     new Set(uploads.map((u) => u.id)),
   );
