@@ -27,6 +27,7 @@
  *                   `monitor:unsubscribe {}` ack {}
  *  server → client  `monitor:update` MonitorSnapshot, `export:progress` ExportProgress, `run:progress` RunProgress
  */
+import { IntegrityView } from './integrityView';
 import { z } from 'zod';
 import type { Envelope } from './envelope';
 import { Slug } from './ids';
@@ -192,6 +193,8 @@ export const SessionDetail = z.object({
   judge: z.object({ quality: z.number().nullable(), samples: z.array(JudgeSampleView) }),
   /** Collaborative productivity Pz = z(Q) − z(C) within task; null until the session is judged. */
   pz: z.number().nullable(),
+  /** Integrity telemetry measures and flags (common/integrityFlags.ts); null when the session sent none. */
+  integrity: IntegrityView.nullable().optional(),
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 

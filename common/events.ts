@@ -25,6 +25,8 @@
  *     session (a send meanwhile gets code "busy").
  *     Every tab of the session also gets `chat:message {message}` for each stored participant message.
  *  6. The server pushes `session:state` whenever the session changes without a client action (time limit hit).
+ *  7. Workspace integrity telemetry goes as `telemetry:batch` (common/telemetryBatch.ts) at most every 10 s and when
+ *     the page is hidden or left; past the per-session bound the ack is limit_reached (stop sending).
  *  All client events carry clientTs (ms, browser clock) and are logged with server time.
  */
 import { z } from 'zod';
@@ -32,6 +34,7 @@ import { ClientTs } from './ids';
 import { ChatMessageView, SessionState, Step, ArtifactValues } from './session';
 import { SurveyAnswers } from './survey';
 import type { Envelope } from './envelope';
+import { TelemetryBatch, TelemetryBatchAck } from './telemetryBatch';
 
 export const EmptyPayload = z.object({ clientTs: ClientTs.optional() }).strict();
 
@@ -117,6 +120,8 @@ export const clientEvents = {
   'artifact:submit': { payload: ArtifactSubmit, ack: SessionState },
   'survey:submit': { payload: SurveySubmit, ack: SessionState },
   telemetry: { payload: Telemetry, ack: TelemetryAck },
+  /** Integrity telemetry, batched by the browser (common/telemetryBatch.ts). */
+  'telemetry:batch': { payload: TelemetryBatch, ack: TelemetryBatchAck },
 } as const;
 export type ClientEventName = keyof typeof clientEvents;
 export type ClientPayload<E extends ClientEventName> = z.input<(typeof clientEvents)[E]['payload']>;

@@ -24,7 +24,9 @@ import { z } from 'zod';
  *  survey.submitted    {surveyId, answers, attentionCheckPassed}
  *  session.timed_out   {deadline}
  *  session.completed   {outcome: completed|declined|timed_out, code}
- *  telemetry.focus / telemetry.blur / telemetry.paste / telemetry.visibility  {chars?, target?, state?}
+ *  telemetry.focus / telemetry.blur / telemetry.paste / telemetry.visibility  {chars?, target?, state?}  (older clients)
+ *  telemetry.batch     {step, pastes: [{target, chars, at}], away: [{at, ms, hidden}], typing: [{area, typedChars, keyEvents,
+ *                       intervals: {count, sumMs, sumSqMs, bins}, pauses}], ua: {device, browser}}   (common/telemetryBatch.ts)
  */
 export const TrajectoryEventType = z.enum([
   'session.created',
@@ -48,5 +50,6 @@ export const TrajectoryEventType = z.enum([
   'telemetry.blur',
   'telemetry.paste',
   'telemetry.visibility',
+  'telemetry.batch',
 ]);
 export type TrajectoryEventType = z.infer<typeof TrajectoryEventType>;

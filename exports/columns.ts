@@ -34,10 +34,11 @@ export interface DatasetFileDef {
 }
 
 /**
- * Semantic version of this layout: 1.1.0 added judgements.csv `images`, 1.2.0 sessions.csv `consented_at`
+ * Semantic version of this layout: 1.1.0 added judgements.csv `images`, 1.2.0 sessions.csv `consented_at`,
+ * 1.3.0 the sessions.csv integrity-telemetry columns (telemetry_batches … integrity_flags)
  * (columns added at the end; readers of earlier versions still work).
  */
-export const SCHEMA_VERSION = '1.2.0';
+export const SCHEMA_VERSION = '1.3.0';
 
 const sessionId: ColumnDef = {
   name: 'session_id',
@@ -204,8 +205,80 @@ export const SESSION_TRAILING_COLUMNS: readonly ColumnDef[] = [
   },
 ];
 
+const NO_TELEMETRY = 'Empty when the session sent no telemetry (telemetry_batches 0).';
+const FLAG_NOTE = 'A screening aid for a closer look, not proof; thresholds in common/integrityFlags.ts and docs/data-protection.md.';
+
+/** Integrity telemetry (common/integrityFlags.ts), after consented_at. */
+export const SESSION_TELEMETRY_COLUMNS: readonly ColumnDef[] = [
+  { name: 'telemetry_batches', type: 'integer', description: 'Integrity-telemetry batches the browser sent (0: none, e.g. a session from before telemetry or a client without it).' },
+  { name: 'paste_count', type: 'integer', nullable: true, description: `Paste events into the chat box and the artifact's text fields. ${NO_TELEMETRY}` },
+  { name: 'pasted_chars', type: 'integer', nullable: true, unit: 'characters', description: `Characters pasted into the chat box and the artifact's text fields (the pasted text itself is never recorded). ${NO_TELEMETRY}` },
+  {
+    name: 'pasted_share',
+    type: 'number',
+    nullable: true,
+    description: `pasted_chars / final_chars, capped at 1 (text pasted and later deleted still counts). Empty without telemetry or final text.`,
+  },
+  {
+    name: 'artifact_pasted_share',
+    type: 'number',
+    nullable: true,
+    description: 'Characters pasted into the artifact text fields / their final length, capped at 1. Empty without telemetry or artifact text.',
+  },
+  {
+    name: 'final_chars',
+    type: 'integer',
+    nullable: true,
+    unit: 'characters',
+    description: `Final text: characters of the participant's sent chat messages plus the text fields of the last submitted artifact version (0 for the artifact when nothing was submitted). ${NO_TELEMETRY}`,
+  },
+  { name: 'typed_chars', type: 'integer', nullable: true, unit: 'characters', description: `Characters entered by typing (keyboard insertions; pastes, drops and autofill excluded). ${NO_TELEMETRY}` },
+  { name: 'typed_ratio', type: 'number', nullable: true, description: 'typed_chars / final_chars (can exceed 1 after edits). Empty without telemetry or final text.' },
+  {
+    name: 'key_interval_median_ms',
+    type: 'number',
+    nullable: true,
+    unit: 'ms',
+    description:
+      'Median interval between consecutive keyboard input events, from a fixed histogram (bins 0,25,50,75,100,125,150,200,250,300,400,500,750,1000,2000 ms; linear within the bin). ' +
+      'Gaps of 2 s or more are pauses and left out. Empty without keyboard input.',
+  },
+  { name: 'key_interval_mean_ms', type: 'number', nullable: true, unit: 'ms', description: 'Mean of the same intervals (exact). Empty without keyboard input.' },
+  { name: 'key_interval_sd_ms', type: 'number', nullable: true, unit: 'ms', description: 'Sample standard deviation of the same intervals (exact). Empty with fewer than two intervals.' },
+  { name: 'away_count', type: 'integer', nullable: true, description: `Times the page was hidden (tab switch, minimised) or the window lost focus during the task. ${NO_TELEMETRY}` },
+  { name: 'away_s', type: 'number', nullable: true, unit: 'seconds', description: `Total time away (hidden or unfocused), summed over away_count periods. ${NO_TELEMETRY}` },
+  {
+    name: 'ua_device',
+    type: 'string',
+    nullable: true,
+    values: ['desktop', 'mobile', 'tablet', 'unknown'],
+    description: `Device class from the browser's User-Agent header (the header itself is never stored). ${NO_TELEMETRY}`,
+  },
+  {
+    name: 'ua_browser',
+    type: 'string',
+    nullable: true,
+    values: ['chrome', 'edge', 'firefox', 'safari', 'opera', 'samsung', 'other', 'unknown'],
+    description: `Browser family from the User-Agent header. ${NO_TELEMETRY}`,
+  },
+  {
+    name: 'mostly_pasted',
+    type: 'boolean',
+    nullable: true,
+    description: `final_chars ≥ 50 and pasted_share ≥ 0.5. ${FLAG_NOTE} ${NO_TELEMETRY}`,
+  },
+  { name: 'no_typing', type: 'boolean', nullable: true, description: `final_chars ≥ 50 and typed_chars < 0.1 × final_chars. ${FLAG_NOTE} ${NO_TELEMETRY}` },
+  { name: 'long_away', type: 'boolean', nullable: true, description: `away_s ≥ 60. ${FLAG_NOTE} ${NO_TELEMETRY}` },
+  {
+    name: 'integrity_flags',
+    type: 'array',
+    nullable: true,
+    description: `The raised flags among mostly_pasted, no_typing, long_away, ";"-joined (empty when none is raised or without telemetry).`,
+  },
+];
+
 export function sessionColumns(likertItems: readonly LikertItemInfo[]): ColumnDef[] {
-  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points)), ...SESSION_TRAILING_COLUMNS];
+  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points)), ...SESSION_TRAILING_COLUMNS, ...SESSION_TELEMETRY_COLUMNS];
 }
 
 /** Every file of the layout, in the order it is written and documented. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderCodebook } from './codebook';
-import { columnNames, datasetFiles } from './columns';
+import { columnNames, datasetFiles, SESSION_TELEMETRY_COLUMNS } from './columns';
 import { buildDataPackage } from './datapackage';
 import { appVersion, buildManifest } from './manifest';
 import { emptyRedactionCounts } from './redaction';
@@ -20,8 +20,13 @@ describe('dataset documents generated from one column module', () => {
       'session_id', 'task', 'condition', 'status', 'is_pilot', 'started_at', 'submitted_at', 'duration_s',
       'user_tokens', 'agent_tokens', 'user_turns', 'agent_turns', 'quality',
     ]);
-    // Likert columns follow the fixed ones; columns added in later schema versions (consented_at, 1.2.0) come last.
-    expect(columnNames(sessions).slice(-3)).toEqual(['likert_usefulness', 'likert_confidence', 'consented_at']);
+    // Likert columns follow the fixed ones; columns added in later schema versions come last, in version order:
+    // consented_at (1.2.0), then the integrity-telemetry columns (1.3.0).
+    const names = columnNames(sessions);
+    const consentedAt = names.indexOf('consented_at');
+    expect(names.slice(consentedAt - 2, consentedAt + 1)).toEqual(['likert_usefulness', 'likert_confidence', 'consented_at']);
+    expect(names.slice(consentedAt + 1)).toEqual(SESSION_TELEMETRY_COLUMNS.map((c) => c.name));
+    expect(names.slice(-4)).toEqual(['mostly_pasted', 'no_typing', 'long_away', 'integrity_flags']);
     expect(files.map((f) => f.path)).toEqual([
       'sessions.csv', 'messages.jsonl', 'events.jsonl', 'artifacts.jsonl', 'judgements.csv', 'annotations.csv',
     ]);

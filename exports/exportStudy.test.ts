@@ -203,7 +203,7 @@ describe.each(STORE_ENGINES)('exportStudy (%s)', (engine) => {
         },
       });
       const text = readFileSync(join(out, 'sessions.csv'), 'utf8');
-      expect(text.split('\n')[0]!.endsWith(',attention_check_passed,likert_b_item,likert_a_item,consented_at')).toBe(true);
+      expect(text.split('\n')[0]!.includes(',attention_check_passed,likert_b_item,likert_a_item,consented_at,telemetry_batches,')).toBe(true);
       const [row] = parse(text, { columns: true }) as Record<string, string>[];
       expect(row).toMatchObject({ likert_b_item: '2', likert_a_item: '3', attention_check_passed: 'true' });
       expect(readFileSync(join(out, 'codebook.md'), 'utf8')).toContain('Post-task survey (1–7): "A?"');

@@ -12,6 +12,7 @@ import { loadOrCreatePseudonymKey, participantTombstone, sessionPseudonym } from
 import { createRedactor } from './redaction';
 import { identityMatcher, sessionIdentityMatcher } from './studyRedactor';
 import type { SurveyItem } from '../common/survey';
+import { deriveIntegrity, finalTextChars, raisedFlags, type IntegrityMeasures } from '../common/integrityFlags';
 import type { FreeTextExport } from '../common/study';
 import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } from './writers';
 
@@ -97,6 +98,31 @@ function sessionRow(s: ExportSessionRow, pseudonym: string, likert: readonly Lik
   return row;
 }
 
+/** The sessions.csv integrity columns (SESSION_TELEMETRY_COLUMNS) of one session; all empty but the batch count without telemetry. */
+function integrityColumns(m: IntegrityMeasures | null, batches: number): Record<string, unknown> {
+  return {
+    telemetry_batches: batches,
+    paste_count: m?.pasteCount ?? null,
+    pasted_chars: m?.pastedChars ?? null,
+    pasted_share: m?.pastedShare ?? null,
+    artifact_pasted_share: m?.artifactPastedShare ?? null,
+    final_chars: m?.finalChars ?? null,
+    typed_chars: m?.typedChars ?? null,
+    typed_ratio: m?.typedRatio ?? null,
+    key_interval_median_ms: m?.keyIntervalMedianMs ?? null,
+    key_interval_mean_ms: m?.keyIntervalMeanMs ?? null,
+    key_interval_sd_ms: m?.keyIntervalSdMs ?? null,
+    away_count: m?.awayCount ?? null,
+    away_s: m?.awayS ?? null,
+    ua_device: m?.device ?? null,
+    ua_browser: m?.browser ?? null,
+    mostly_pasted: m?.flags.mostly_pasted ?? null,
+    no_typing: m?.flags.no_typing ?? null,
+    long_away: m?.flags.long_away ?? null,
+    integrity_flags: m ? raisedFlags(m) : null,
+  };
+}
+
 export async function exportStudy(options: ExportOptions): Promise<ExportResult> {
   const now = options.now ?? (() => new Date());
   const createdAt = now().toISOString();
@@ -165,9 +191,11 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       // Study-wide identity strings plus this session's own URL parameter values (whatever their shape).
       const redactor = studyRedactor.forSession(sessionIdentityMatcher(identity));
       const pseudonym = sessionPseudonym(key, s.id);
-      await sessions.write(sessionRow(s, pseudonym, likert, check));
+      // The sessions.csv row is written after the session's other rows: its integrity columns need the final text lengths.
+      let userChars = 0;
 
       for await (const m of reader.messages(s.id)) {
+        if (m.role === 'user') userChars += m.text.length;
         await messages.write({
           session_id: pseudonym,
           seq: m.seq,
@@ -213,7 +241,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         });
       }
 
-      for (const a of await reader.artifacts(s.id)) {
+      const artifactVersions = await reader.artifacts(s.id);
+      for (const a of artifactVersions) {
         const fields: Record<string, string> = {};
         const files: string[] = [];
         for (const [fieldId, value] of Object.entries(a.fields)) {
@@ -223,6 +252,11 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         }
         await artifacts.write({ session_id: pseudonym, version: a.version, submitted_at: iso(a.submittedAt), fields, files });
       }
+
+      const finalText = finalTextChars(userChars, artifactVersions.at(-1)?.fields ?? null, new Set(uploads.map((u) => u.id)));
+      const telemetry = await reader.telemetry(s.id);
+      const integrity = deriveIntegrity(telemetry?.summary ?? null, finalText);
+      await sessions.write({ ...sessionRow(s, pseudonym, likert, check), ...integrityColumns(integrity, telemetry?.batches ?? 0) });
 
       for await (const j of reader.judgements(s.id)) {
         await judgements.write({

@@ -4,6 +4,7 @@ import { SafeMarkdown } from '../participant/chat/SafeMarkdown';
 import { adminApi } from './api';
 import { AdminLink, PageHeading, pageTitle } from './AdminLink';
 import { ArtifactVersions, JudgeSamples, SurveyAnswers } from './SessionSections';
+import { IntegritySection } from './IntegritySection';
 import { formatClock, formatDuration, formatLatency, formatSigned, formatTime, outcomeLabel } from './format';
 
 /** Step changes from the trajectory, in order, starting at consent. */
@@ -158,6 +159,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         </ol>
       </section>
 
+      <IntegritySection detail={detail} />
       <ArtifactVersions detail={detail} />
       <SurveyAnswers detail={detail} />
       <JudgeSamples detail={detail} />

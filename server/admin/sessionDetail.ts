@@ -1,6 +1,8 @@
 import { zScores } from '../../analysis/stats';
 import type { AdminQueriesRepo, Store } from '../db/store';
 import type { SessionDetail } from '../../common/admin';
+import { deriveIntegrity, finalTextChars, raisedFlags, type IntegrityMeasures } from '../../common/integrityFlags';
+import type { IntegrityView } from '../../common/integrityView';
 
 /** λ of the cost C = user_tokens + λ·agent_tokens (design.md default). */
 export const COST_LAMBDA = 0.5;
@@ -23,7 +25,7 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
   const s = await store.sessions.get(sessionId);
   if (!s) return undefined;
   const queries = store.adminQueries;
-  const [messages, events, versions, uploads, answers, quality, samples, pz] = await Promise.all([
+  const [messages, events, versions, uploads, answers, quality, samples, pz, telemetry] = await Promise.all([
     store.messages.listForSession(sessionId),
     store.events.listForSession(sessionId),
     store.artifacts.listVersions(sessionId),
@@ -32,7 +34,14 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
     queries.quality(sessionId),
     queries.judgeSamples(sessionId),
     sessionPz(queries, s.studyId, s.taskId, sessionId),
+    store.telemetry.get(sessionId),
   ]);
+  const finalText = finalTextChars(
+    messages.reduce((n, m) => (m.role === 'user' ? n + m.text.length : n), 0),
+    versions.at(-1)?.fields ?? null,
+    new Set(uploads.map((u) => u.id)),
+  );
+  const integrity = deriveIntegrity(telemetry?.summary ?? null, finalText);
   return {
     session: {
       id: s.id,
@@ -73,5 +82,11 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
       samples: samples.map((j) => ({ artifactVersion: j.artifactVersion, rubricId: j.rubricId, model: j.model, sample: j.sample, score: j.score, parseOk: j.parseOk })),
     },
     pz,
+    integrity: integrity && telemetry ? integrityView(integrity, telemetry.batches) : null,
   };
+}
+
+function integrityView(m: IntegrityMeasures, batches: number): IntegrityView {
+  const { flags: _flags, ...measures } = m;
+  return { batches, ...measures, flags: raisedFlags(m) };
 }

@@ -23,6 +23,7 @@ import type { MessageStatus, SessionStatus, Step } from '../../common/session';
 import type { AttachedImage } from '../judge/judgeImages';
 import type { JudgeSample } from '../judge/runJudge';
 import type { AdminSessionListRepo } from './sessionListTypes';
+import type { TelemetrySummary } from '../../common/telemetrySummary';
 
 export * from './sessionListTypes';
 
@@ -333,6 +334,7 @@ export const STORE_TABLES = [
   'admin_sessions',
   'audit_log',
   'withdrawals',
+  'session_telemetry',
 ] as const;
 export type StoreTable = (typeof STORE_TABLES)[number];
 
@@ -531,6 +533,22 @@ export interface WithdrawalsRepo {
   count(studyId: string): Promise<number>;
 }
 
+/** A session's accumulated integrity telemetry (common/telemetrySummary.ts): one row, rewritten per batch. */
+export interface SessionTelemetryRow {
+  sessionId: string;
+  summary: TelemetrySummary;
+  /** Batches accepted so far and their payload bytes (JSON), for the per-session bound. */
+  batches: number;
+  bytes: number;
+  updatedAt: number;
+}
+
+export interface SessionTelemetryRepo {
+  get(sessionId: string): Promise<SessionTelemetryRow | undefined>;
+  /** Inserts or replaces the session's row. Call inside the transaction that appended the batch's event. */
+  put(row: SessionTelemetryRow): Promise<void>;
+}
+
 /** The repositories, on the store (each call its own implicit transaction) or on a transaction. */
 export interface StoreRepositories {
   readonly studies: StudiesRepo;
@@ -552,6 +570,8 @@ export interface StoreRepositories {
   /** The researcher's sessions page and dashboard (sessionListTypes.ts). */
   readonly sessionList: AdminSessionListRepo;
   readonly withdrawals: WithdrawalsRepo;
+  /** Integrity telemetry per session (server/services/telemetry.ts). */
+  readonly telemetry: SessionTelemetryRepo;
 }
 
 /** The repositories bound to one open transaction. */
@@ -672,6 +692,8 @@ export interface ExportSnapshot {
   judgements(sessionId: string): AsyncIterable<ExportJudgement>;
   /** Labelled annotations only (friction not null), by turn. */
   annotations(sessionId: string): AsyncIterable<ExportAnnotation>;
+  /** The session's integrity telemetry summary and batch count, if it sent any. */
+  telemetry(sessionId: string): Promise<{ summary: TelemetrySummary; batches: number } | undefined>;
   /** Tombstones of withdrawn participants. */
   tombstones(studyId: string): Promise<Set<string>>;
   auditCounts(studyId: string): Promise<AuditCounts>;

@@ -7,6 +7,7 @@ import type { SessionState } from '../../common/session';
 import type { ParticipantService } from '../services/participants';
 import { ServiceError } from '../services/context';
 import { sessionForToken } from '../services/participantTokens';
+import { recordTelemetryBatch } from '../services/telemetry';
 import { isStoreUnavailable } from '../db/store';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { eventRateLimiter, SessionConnectionGuard } from './sessionBudget';
@@ -34,7 +35,7 @@ export function errorEnvelope(err: unknown, log: Logger, context: Record<string,
   return fail('internal', 'Something went wrong on the server. Please try again.');
 }
 
-type Handler = (sessionId: string, payload: any) => unknown;
+type Handler = (sessionId: string, payload: any, socket: ParticipantSocket) => unknown;
 
 /**
  * Wires the participant socket namespace: handshake auth by participant token (bound to one session),
@@ -74,6 +75,7 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
     'artifact:submit': (id, p) => participants.artifactSubmit(id, p),
     'survey:submit': (id, p) => participants.surveySubmit(id, p),
     telemetry: (id, p) => participants.telemetry(id, p),
+    'telemetry:batch': (id, p, socket) => recordTelemetryBatch(participants.ctx, id, p, socket.handshake.headers['user-agent']),
   };
 
   io.on('connection', (socket: ParticipantSocket) => {
@@ -93,7 +95,7 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
         const parsed = (clientEvents[name].payload as z.ZodType).safeParse(raw ?? (name === 'session:state' ? {} : raw));
         if (!parsed.success) return ack(failFromZod(parsed.error, name));
         try {
-          const data = await handlers[name](sessionId, parsed.data);
+          const data = await handlers[name](sessionId, parsed.data, socket);
           ack(ok(data));
           if (name === 'consent:respond') timer.rearm();
           // Other tabs of the same session follow step changes.

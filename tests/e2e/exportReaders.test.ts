@@ -78,6 +78,14 @@ async function completed(pid: string, n: number, comments: string | null): Promi
   const { socket, consentVersion } = await participant({ PROLIFIC_PID: pid });
   await callOk(socket, 'consent:respond', { accept: true, version: consentVersion, clientTs: Date.now() });
   await callOk(socket, 'step:advance', { from: 'instructions', clientTs: Date.now() });
+  // Integrity telemetry, so its sessions.csv columns hold values (numbers, booleans, a ";"-list) for the readers.
+  const bins = Array.from({ length: 14 }, (_, i) => (i === 5 ? 9 : 0));
+  await callOk(socket, 'telemetry:batch', {
+    clientTs: Date.now(),
+    pastes: [{ target: 'itinerary', chars: 40, at: Date.now() }],
+    away: [{ at: Date.now() - 90_000, ms: 61_000 * n, hidden: true }],
+    typing: [{ area: 'chat', typedChars: 10, keyEvents: 10, intervals: { count: 9, sumMs: 1_200, sumSqMs: 170_000, bins }, pauses: 0 }],
+  });
   const done = nextPush(socket, 'chat:done');
   await callOk(socket, 'chat:send', { clientId: `readers-${n}-00000`, text: 'Three days in Porto for two, vegetarian, €900.', clientTs: Date.now() });
   await done;

@@ -179,7 +179,7 @@ describe('participant flow in Chromium', () => {
     // Draft fields autosave
     await page.getByLabel('Your hypothesis').fill('Students who study more hours score higher on the exam.');
     await page.getByLabel('Analysis code').fill('import pandas as pd\ndf = pd.read_csv("study_habits.csv")\nprint(df.corr(numeric_only=True))');
-    // A paste in the code field is logged as telemetry (length only)
+    // A paste in the code field is logged as integrity telemetry (length only)
     await page.getByLabel('Analysis code').evaluate((el) => {
       const data = new DataTransfer();
       data.setData('text/plain', 'x = 1');
@@ -304,9 +304,9 @@ describe('participant flow in Chromium', () => {
       expect(milestones.slice(at), `milestones missing from ${types.join(', ')}`).toEqual([]);
       for (const once of ['session.created', 'consent.accepted', 'upload.stored', 'artifact.submitted', 'survey.submitted', 'session.completed'])
         expect(types.filter((t) => t === once), once).toHaveLength(1);
-      expect(types).toContain('telemetry.paste');
-      const paste = events.find((e) => e.type === 'telemetry.paste')!;
-      expect(JSON.parse(paste.payload)).toMatchObject({ chars: 5, target: 'code' });
+      // the paste went out in an integrity-telemetry batch (length and field only)
+      const pastes = events.filter((e) => e.type === 'telemetry.batch').flatMap((e) => (JSON.parse(e.payload) as { pastes: unknown[] }).pastes);
+      expect(pastes).toContainEqual(expect.objectContaining({ chars: 5, target: 'code' }));
 
       const stepChanges = events.filter((e) => e.type === 'step.changed').map((e) => JSON.parse(e.payload) as { from: string; to: string });
       expect(stepChanges.map((s) => s.to)).toEqual(['instructions', 'workspace', 'survey', 'complete']);

@@ -59,6 +59,8 @@ export function plausiblePayload(event: ClientEventName): Record<string, unknown
       return { answers: { q1: 3 }, clientTs };
     case 'telemetry':
       return { kind: 'focus', clientTs };
+    case 'telemetry:batch':
+      return { clientTs, pastes: [{ target: 'chat', chars: 3, at: clientTs }], away: [], typing: [] };
   }
 }
 

@@ -4,6 +4,7 @@ import type { SessionState } from '../../../common/session';
 import type { ArtifactValues } from '../../../common/session';
 import type { SurveyAnswers } from '../../../common/survey';
 import type { Telemetry, ArtifactDraftAck, StepAdvance } from '../../../common/events';
+import type { TelemetryBatch } from '../../../common/telemetryBatch';
 import { ChatOutbox } from '../../socket/chatOutbox';
 import { RequestError } from '../../socket/errors';
 import { actionMessageOf, platformOf, problemOf, type ParticipantProblem } from '../errorMessages';
@@ -26,6 +27,8 @@ export interface SessionActions {
   submitArtifact(fields: ArtifactValues): Promise<void>;
   submitSurvey(answers: SurveyAnswers): Promise<void>;
   telemetry(event: Omit<Telemetry, 'clientTs'>): void;
+  /** Integrity telemetry batch (client/participant/telemetry/useIntegrityTelemetry.ts). */
+  telemetryBatch(batch: Omit<TelemetryBatch, 'clientTs'>): Promise<unknown>;
 }
 
 export type SessionView =
@@ -219,5 +222,6 @@ function makeActions(
     telemetry: (event) => {
       socket.emit('telemetry', { ...event, clientTs: now() }).catch(() => undefined);
     },
+    telemetryBatch: (batch) => socket.emit('telemetry:batch', { ...batch, clientTs: now() }),
   };
 }

@@ -1,15 +1,20 @@
-import { useEffect } from 'react';
+import { useMemo } from 'react';
 import { ArtifactPanel } from '../artifact/ArtifactPanel';
 import { ChatPanel } from '../chat/ChatPanel';
 import { SafeMarkdown } from '../chat/SafeMarkdown';
 import type { LiveSession } from '../session/liveSession';
 import type { SessionActions } from '../session/useParticipantSession';
 import { MaterialsList } from './MaterialsList';
+import { useIntegrityTelemetry } from '../telemetry/useIntegrityTelemetry';
 
-/** The task: brief and materials on top, chat beside the artifact form. Logs focus/blur/visibility. */
-export function WorkspaceStep({ live, actions, token }: { live: LiveSession; actions: SessionActions; token: string }) {
+/**
+ * The task: brief and materials on top, chat beside the artifact form. Records integrity telemetry
+ * (pastes, typing cadence, time away; batched, never content): the panels' paste reports go to it.
+ */
+export function WorkspaceStep({ live, actions: sessionActions, token }: { live: LiveSession; actions: SessionActions; token: string }) {
   const { state } = live;
-  useWorkspaceTelemetry(actions.telemetry);
+  const note = useIntegrityTelemetry(sessionActions.telemetryBatch);
+  const actions = useMemo(() => ({ ...sessionActions, telemetry: note }), [sessionActions, note]);
   return (
     <>
       <h1 tabIndex={-1}>{state.task.title}</h1>
@@ -28,21 +33,4 @@ export function WorkspaceStep({ live, actions, token }: { live: LiveSession; act
       </div>
     </>
   );
-}
-
-/** Window focus/blur and tab visibility while the participant is in the workspace (never content). */
-function useWorkspaceTelemetry(send: SessionActions['telemetry']) {
-  useEffect(() => {
-    const onFocus = () => send({ kind: 'focus' });
-    const onBlur = () => send({ kind: 'blur' });
-    const onVisibility = () => send({ kind: 'visibility', state: document.visibilityState === 'hidden' ? 'hidden' : 'visible' });
-    window.addEventListener('focus', onFocus);
-    window.addEventListener('blur', onBlur);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      window.removeEventListener('focus', onFocus);
-      window.removeEventListener('blur', onBlur);
-      document.removeEventListener('visibilitychange', onVisibility);
-    };
-  }, [send]);
 }

@@ -2,6 +2,7 @@
  * db:copy on real engines: a study seeded through the Store on SQLite goes to a fresh PostgreSQL database
  * (the run's throwaway cluster) and back to a new SQLite file; every table verifies and reads back equal.
  */
+import { emptySummary } from '../../../common/telemetrySummary';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -54,6 +55,9 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
   await store.audit.append({ at: 10, actor: 'researcher', action: 'login', studyId: null });
   await store.audit.append({ at: 11, actor: 'researcher', action: 'export', studyId: 'study', details: { files: 3 } });
   await store.withdrawals.recordTombstone({ studyId: 'study', tombstone: 'hmac-1', withdrawnAt: 12, deletedSessions: 1, actor: 'cli' });
+  const telemetry = emptySummary();
+  telemetry.artifact.pastedChars = 120;
+  await store.telemetry.put({ sessionId: s1, summary: telemetry, batches: 2, bytes: 640, updatedAt: 13 });
   return ids;
 }
 
@@ -75,6 +79,7 @@ async function readBack(store: Store, ids: string[]) {
         judgements: await store.judgements.listForSession(id),
         quality: await store.judgements.getQuality(id),
         annotations: await store.annotations.listForSession(id),
+        telemetry: await store.telemetry.get(id),
       })),
     ),
     progress: await store.replyProgress.get('reply-1'),

@@ -34,6 +34,7 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   admin_sessions: ['token_hash'],
   audit_log: ['id'],
   withdrawals: ['study_id', 'tombstone'],
+  session_telemetry: ['session_id'],
 };
 
 const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id' };

@@ -20,6 +20,7 @@ import type {
   ExportUpload,
 } from '../storeInterface';
 import { parseImagesColumn } from '../judgementImages';
+import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import { ClientRunner } from './connection';
 import { isConnectionError, toStoreError } from './errors';
 import { auditCounts, auditEntry, listAudit } from './repositories/audit';
@@ -263,6 +264,11 @@ class PgExportSnapshot implements ExportSnapshot {
       [sessionId],
     );
     for await (const r of rows) yield { turn: r.turn, speaker: r.speaker, friction: r.friction, grounding: JSON.parse(r.grounding) as string[] };
+  }
+
+  async telemetry(sessionId: string): Promise<{ summary: TelemetrySummary; batches: number } | undefined> {
+    const r = await this.db.one<{ summary: string; batches: number }>('SELECT summary, batches FROM session_telemetry WHERE session_id = $1', [sessionId]);
+    return r && { summary: JSON.parse(r.summary) as TelemetrySummary, batches: r.batches };
   }
 
   async tombstones(studyId: string): Promise<Set<string>> {

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import type { AttachedImage } from '../../judge/judgeImages';
 import type { SqliteDatabase } from '../database';
 import { AuditRepository } from './repositories/audit';
@@ -45,6 +46,7 @@ export class ExportReader {
   private readonly hasJudgements: boolean;
   private readonly hasJudgementImages: boolean;
   private readonly hasAnnotations: boolean;
+  private readonly hasTelemetry: boolean;
   private inSnapshot = false;
   private readonly statements = new Map<string, Database.Statement>();
 
@@ -64,6 +66,7 @@ export class ExportReader {
     // The reader is read-only and does not migrate: a database from before migration 012 has no images column.
     this.hasJudgementImages = this.hasJudgements && this.hasColumn('judgements', 'images');
     this.hasAnnotations = this.hasTable('annotations');
+    this.hasTelemetry = this.hasTable('session_telemetry');
   }
 
   static open(file: string): ExportReader {
@@ -284,6 +287,13 @@ export class ExportReader {
     }
   }
 
+  /** Integrity telemetry summary (table from migration 009; absent in older files). */
+  telemetry(sessionId: string): { summary: TelemetrySummary; batches: number } | undefined {
+    if (!this.hasTelemetry) return undefined;
+    const r = this.stmt('SELECT summary, batches FROM session_telemetry WHERE session_id = ?').get(sessionId) as { summary: string; batches: number } | undefined;
+    return r && { summary: JSON.parse(r.summary) as TelemetrySummary, batches: r.batches };
+  }
+
   /** Tombstones of withdrawn participants (table from migration 020; absent in older files). */
   tombstones(studyId: string): Set<string> {
     if (!this.hasTable('withdrawals')) return new Set();
@@ -322,6 +332,7 @@ export function openSqliteExportSnapshot(file: string): ExportSnapshot {
     uploads: (id) => run(() => reader.uploads(id)),
     judgements: (id) => asAsync(reader.judgements(id)),
     annotations: (id) => asAsync(reader.annotations(id)),
+    telemetry: (id) => run(() => reader.telemetry(id)),
     tombstones: (id) => run(() => reader.tombstones(id)),
     auditCounts: (id) => run(() => reader.auditCounts(id)),
     auditList: (options) => run(() => reader.auditList(options)),

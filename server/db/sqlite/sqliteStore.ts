@@ -46,6 +46,7 @@ import { AdminAuthRepository } from './repositories/adminAuth';
 import { AdminQueriesRepository } from './repositories/adminQueries';
 import { AdminSessionListRepository } from './repositories/adminSessionList';
 import { WithdrawalsRepository } from './repositories/withdrawals';
+import { SessionTelemetryRepository } from './repositories/sessionTelemetry';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 
@@ -70,6 +71,7 @@ function syncRepositories(db: SqliteDatabase): SyncRepositories {
     adminQueries: new AdminQueriesRepository(db),
     sessionList: new AdminSessionListRepository(db),
     withdrawals: new WithdrawalsRepository(db),
+    telemetry: new SessionTelemetryRepository(db),
   };
 }
 

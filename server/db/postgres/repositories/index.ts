@@ -13,6 +13,7 @@ import { PgMessages } from './messages';
 import { PgParticipantTokens } from './participantTokens';
 import { PgReplyProgress } from './replyProgress';
 import { PgSessions } from './sessions';
+import { PgSessionTelemetry } from './sessionTelemetry';
 import { PgStudies } from './studies';
 import { PgSurveyAnswers } from './surveyAnswers';
 import { PgUploads } from './uploads';
@@ -39,6 +40,7 @@ export class PgRepositories implements StoreRepositories {
   #adminQueries?: PgAdminQueries;
   #sessionList?: PgAdminSessionList;
   #withdrawals?: PgWithdrawals;
+  #telemetry?: PgSessionTelemetry;
 
   get studies() { return (this.#studies ??= new PgStudies(this.runner)); }
   get sessions() { return (this.#sessions ??= new PgSessions(this.runner)); }
@@ -57,4 +59,5 @@ export class PgRepositories implements StoreRepositories {
   get adminQueries() { return (this.#adminQueries ??= new PgAdminQueries(this.runner)); }
   get sessionList() { return (this.#sessionList ??= new PgAdminSessionList(this.runner)); }
   get withdrawals() { return (this.#withdrawals ??= new PgWithdrawals(this.runner)); }
+  get telemetry() { return (this.#telemetry ??= new PgSessionTelemetry(this.runner)); }
 }
