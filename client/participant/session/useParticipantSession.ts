@@ -8,9 +8,9 @@ import { ChatOutbox } from '../../socket/chatOutbox';
 import { RequestError } from '../../socket/errors';
 import { actionMessageOf, platformOf, problemOf, type ParticipantProblem } from '../errorMessages';
 import { SessionSocket, type ConnectionState } from '../../socket/sessionSocket';
-import { fetchStudyPublic, joinStudy } from '../api';
+import { fetchStudyPublic, joinStudy, resumeWithCode } from '../api';
 import { readLaunchParams } from '../launchParams';
-import { forgetToken, loadToken, saveToken } from '../tokenStore';
+import { forgetToken, loadResumeCode, loadToken, saveToken } from '../tokenStore';
 import { initialLive, liveReducer, type LiveAction, type LiveSession } from './liveSession';
 
 export interface SessionActions {
@@ -29,12 +29,29 @@ export type SessionView =
   | { phase: 'loading'; message: string }
   | { phase: 'preview'; study: StudyPublic | null }
   | { phase: 'error'; problem: ParticipantProblem }
-  | { phase: 'live'; live: LiveSession; connection: ConnectionState; connectionNotice: string | null; token: string; actions: SessionActions };
+  | ResumePrompt
+  | {
+      phase: 'live';
+      live: LiveSession;
+      connection: ConnectionState;
+      connectionNotice: string | null;
+      token: string;
+      /** The session's resume code, shown in the header and on the consent step (null when this browser does not know it). */
+      resumeCode: string | null;
+      actions: SessionActions;
+    };
+
+/** The link's platform id has a session this browser cannot prove is its own: ask for the resume code. */
+export interface ResumePrompt {
+  phase: 'resume';
+  submit(code: string): Promise<void>;
+}
 
 type Boot =
   | { phase: 'loading'; message: string }
   | { phase: 'preview'; study: StudyPublic | null }
   | { phase: 'error'; problem: ParticipantProblem }
+  | ResumePrompt
   | { phase: 'connected'; token: string; actions: SessionActions };
 
 /**
@@ -59,6 +76,7 @@ export function useParticipantSession(studyId: string): SessionView {
     let disposed = false;
     let socket: SessionSocket | null = null;
     let outbox: ChatOutbox | null = null;
+    let rejoined = false;
     const launch = readLaunchParams(window.location.search);
     const platform = platformOf(launch);
 
@@ -68,7 +86,7 @@ export function useParticipantSession(studyId: string): SessionView {
       dispatch({ type: 'snapshot', state });
     };
 
-    const connect = (token: string, fromStorage: boolean) => {
+    const connect = (token: string) => {
       const s = new SessionSocket({ token });
       socket = s;
       const ob = new ChatOutbox(`tandem:outbox:${studyId}`, {
@@ -118,11 +136,25 @@ export function useParticipantSession(studyId: string): SessionView {
           s.close();
           ob.dispose();
           forgetToken(studyId);
-          // A stored token may be stale (e.g. the database was reset): join afresh once.
-          if (fromStorage) void join();
+          // A token may be stale (the database was reset) or revoked (the session was reopened in another
+          // browser): go through the link again, once per page load, so two browsers of one session cannot
+          // take it from each other in a loop. With no per-visit id in the link, that asks for the resume code.
+          if (!rejoined) {
+            rejoined = true;
+            void join();
+          }
           else setBoot({ phase: 'error', problem: problemOf(new RequestError('unauthorized', 'token refused'), platform) });
         }
       });
+    };
+
+    // Errors reach the prompt (wrong code, rate limit); the prompt says what to do.
+    const submitCode = async (code: string) => {
+      const joined = await resumeWithCode(studyId, launch.raw, code);
+      if (disposed) return;
+      saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
+      setBoot({ phase: 'loading', message: 'Opening your session…' });
+      connect(joined.token);
     };
 
     const join = async () => {
@@ -133,8 +165,12 @@ export function useParticipantSession(studyId: string): SessionView {
           setBoot({ phase: 'preview', study: await fetchStudyPublic(studyId).catch(() => null) });
           return;
         }
-        saveToken(studyId, joined.token, launch.raw);
-        connect(joined.token, false);
+        if ('resumeCodeRequired' in joined) {
+          setBoot({ phase: 'resume', submit: submitCode });
+          return;
+        }
+        saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
+        connect(joined.token);
       } catch (error) {
         if (!disposed) setBoot({ phase: 'error', problem: problemOf(error, platform) });
       }
@@ -146,7 +182,7 @@ export function useParticipantSession(studyId: string): SessionView {
         .catch((error) => !disposed && setBoot({ phase: 'error', problem: problemOf(error, platform) }));
     } else {
       const stored = loadToken(studyId, launch.raw);
-      if (stored) connect(stored, true);
+      if (stored) connect(stored);
       else void join();
     }
     return () => {
@@ -158,7 +194,7 @@ export function useParticipantSession(studyId: string): SessionView {
 
   if (boot.phase !== 'connected') return boot;
   if (!live) return { phase: 'loading', message: 'Loading your session…' };
-  return { phase: 'live', live, connection, connectionNotice, token: boot.token, actions: boot.actions };
+  return { phase: 'live', live, connection, connectionNotice, token: boot.token, resumeCode: loadResumeCode(studyId), actions: boot.actions };
 }
 
 function makeActions(
