@@ -37,10 +37,16 @@ export function loadResumeCode(studyId: string): string | null {
   }
 }
 
-/** Saves the token; `resumeCode` null keeps the code stored before (the server may not know it). */
+/**
+ * Saves the token; `resumeCode` null keeps the code stored before for the same link (the server may not
+ * know it), never one stored for another link (another person on a shared computer).
+ */
 export function saveToken(studyId: string, token: string, params: Record<string, string>, resumeCode: string | null = null): void {
   try {
-    const code = resumeCode ?? loadResumeCode(studyId);
+    const raw = window.localStorage.getItem(key(studyId));
+    const before = raw ? (JSON.parse(raw) as { params?: unknown; resumeCode?: unknown }) : {};
+    const kept = before.params === paramsFingerprint(params) && typeof before.resumeCode === 'string' ? before.resumeCode : null;
+    const code = resumeCode ?? kept;
     window.localStorage.setItem(key(studyId), JSON.stringify({ token, params: paramsFingerprint(params), resumeCode: code }));
   } catch {
     /* storage unavailable: see above */

@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useState } from 'react';
-import type { StudyPublic } from '../../../common/http';
+import type { JoinResponse, StudyPublic, UrlParams } from '../../../common/http';
 import type { SessionState } from '../../../common/session';
 import type { ArtifactValues } from '../../../common/session';
 import type { SurveyAnswers } from '../../../common/survey';
@@ -10,7 +10,7 @@ import { actionMessageOf, platformOf, problemOf, type ParticipantProblem } from 
 import { SessionSocket, type ConnectionState } from '../../socket/sessionSocket';
 import { fetchStudyPublic, joinStudy, resumeWithCode } from '../api';
 import { readLaunchParams } from '../launchParams';
-import { forgetToken, loadResumeCode, loadToken, saveToken } from '../tokenStore';
+import { forgetToken, loadResumeCode, loadToken, paramsFingerprint, saveToken } from '../tokenStore';
 import { initialLive, liveReducer, type LiveAction, type LiveSession } from './liveSession';
 
 export interface SessionActions {
@@ -159,7 +159,9 @@ export function useParticipantSession(studyId: string): SessionView {
 
     const join = async () => {
       try {
-        const joined = await joinStudy(studyId, launch.raw);
+        const joined = await joinOnce(studyId, launch.raw);
+        // Saved even when this effect was disposed meanwhile: the session is this browser's either way.
+        if (!joined.preview && 'token' in joined) saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
         if (disposed) return;
         if (joined.preview) {
           setBoot({ phase: 'preview', study: await fetchStudyPublic(studyId).catch(() => null) });
@@ -169,7 +171,6 @@ export function useParticipantSession(studyId: string): SessionView {
           setBoot({ phase: 'resume', submit: submitCode });
           return;
         }
-        saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
         connect(joined.token);
       } catch (error) {
         if (!disposed) setBoot({ phase: 'error', problem: problemOf(error, platform) });
@@ -195,6 +196,22 @@ export function useParticipantSession(studyId: string): SessionView {
   if (boot.phase !== 'connected') return boot;
   if (!live) return { phase: 'loading', message: 'Loading your session…' };
   return { phase: 'live', live, connection, connectionNotice, token: boot.token, resumeCode: loadResumeCode(studyId), actions: boot.actions };
+}
+
+/**
+ * One join request per study link at a time, shared by every caller. A second join of a link with no
+ * per-visit id gets the resume-code prompt (the first one already made the session), so the effect must
+ * not join twice: React's development mode runs effects twice, and the first run's reply is dropped.
+ */
+const joinsInFlight = new Map<string, Promise<JoinResponse>>();
+function joinOnce(studyId: string, params: UrlParams): Promise<JoinResponse> {
+  const key = `${studyId}\n${paramsFingerprint(params)}`;
+  let pending = joinsInFlight.get(key);
+  if (!pending) {
+    pending = joinStudy(studyId, params).finally(() => joinsInFlight.delete(key));
+    joinsInFlight.set(key, pending);
+  }
+  return pending;
 }
 
 function makeActions(
