@@ -43,7 +43,7 @@ try {
     logger: log,
   });
   const base = `http://localhost:${server.port}`;
-  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.description}`, 'Study links for Prolific (with the per-visit SESSION_ID; use your public address):'];
+  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.description}`, 'Study links: (for Prolific, with its per-visit SESSION_ID; use your public address)'];
   for (const study of server.config.studies.values()) lines.push(`  ${prolificStudyLink(base, study.id)}   (${study.title})`);
   lines.push('To try a study yourself:');
   for (const study of server.config.studies.values()) lines.push(`  ${testStudyLink(base, study.id)}`);
