@@ -79,6 +79,13 @@ export const StudySummary = z.object({
   counts: z.array(ConditionOutcomeCount),
   totalSessions: z.number().int(),
   pilotSessions: z.number().int(),
+  /** Sessions still in progress (status active, pilot included): switching to draft or closed lets them finish. */
+  sessionsInProgress: z.number().int(),
+  /**
+   * Sessions opened from a link with a platform id but no per-visit id (Prolific SESSION_ID, MTurk
+   * assignmentId): they can be reopened elsewhere only with their resume code. The dashboard warns.
+   */
+  sessionsWithoutVisitId: z.number().int(),
 });
 export type StudySummary = z.infer<typeof StudySummary>;
 export const StudySummaryList = z.array(StudySummary);

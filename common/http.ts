@@ -5,6 +5,7 @@ import { Slug } from './ids';
  * Participant HTTP API. Every JSON response is an Envelope (common/envelope.ts).
  *
  *  POST /api/join                     JoinRequest → Envelope<JoinResponse>        (rate-limited)
+ *  POST /api/join/resume              ResumeRequest → Envelope<JoinedSession>     (rate-limited: 10 per 15 min per IP)
  *  GET  /api/studies/:id/public       → Envelope<StudyPublic>
  *  POST /api/session/upload?field=<fieldId>&name=<file name>
  *       body: the raw image bytes, Content-Type image/png|image/jpeg|image/webp|image/gif,
@@ -26,19 +27,45 @@ export const JoinRequest = z
   .strict();
 export type JoinRequest = z.infer<typeof JoinRequest>;
 
-export const JoinResponse = z.discriminatedUnion('preview', [
-  z.object({
-    preview: z.literal(false),
-    /** Participant token: socket handshake auth and Bearer for HTTP. Bound to this one session. */
-    token: z.string(),
-    sessionId: z.string(),
-    /** True when the platform id already had a session in this study (same session continues). */
-    resumed: z.boolean(),
-  }),
+/** A session opened by this browser: its token and the resume code to show the participant. */
+export const JoinedSession = z.object({
+  preview: z.literal(false),
+  /** Participant token: socket handshake auth and Bearer for HTTP. Bound to this one session; issuing one revokes the session's older tokens. */
+  token: z.string(),
+  sessionId: z.string(),
+  /** True when the platform id already had a session in this study (same session continues). */
+  resumed: z.boolean(),
+  /**
+   * The session's resume code ("K7QM-P3XD"), shown in the session header and on the consent receipt: it
+   * reopens the session in another browser when the link has no per-visit id. Null when the server does
+   * not know it (it stores only a hash; the client keeps the code it was given).
+   */
+  resumeCode: z.string().nullable(),
+});
+export type JoinedSession = z.infer<typeof JoinedSession>;
+
+export const JoinResponse = z.union([
+  JoinedSession,
   /** MTurk preview (assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE): show StudyPublic only; no session exists. */
   z.object({ preview: z.literal(true) }),
+  /**
+   * This platform id already has a session that the link does not prove is theirs (no matching per-visit
+   * id): the participant must type the session's resume code (POST /api/join/resume). Nothing of the
+   * session is revealed.
+   */
+  z.object({ preview: z.literal(false), resumeCodeRequired: z.literal(true) }),
 ]);
 export type JoinResponse = z.infer<typeof JoinResponse>;
+
+/** POST /api/join/resume: the study link's query plus the resume code the participant typed. */
+export const ResumeRequest = z
+  .object({
+    studyId: Slug,
+    params: UrlParams.refine((p) => Object.keys(p).length <= 50, 'at most 50 parameters'),
+    code: z.string().min(1, 'type your resume code').max(40),
+  })
+  .strict();
+export type ResumeRequest = z.infer<typeof ResumeRequest>;
 
 export const StudyStatus = z.enum(['draft', 'pilot', 'live', 'closed']);
 export type StudyStatus = z.infer<typeof StudyStatus>;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * and client_ts (browser ms, null for server-originated events). Payloads never hold identities.
  *
  *  session.created     {studyId, taskId, conditionId, isPilot}
- *  session.resumed     {via: 'join'}                              same platform id reopened the link
+ *  session.resumed     {via: 'join' | 'resume_code'}              reopened in a new browser: the link with the same per-visit id, or the resume code
  *  connection.opened / connection.closed  {}                      a socket of this session (re)connected / left
  *  consent.accepted    {version, textHash}                        textHash = sha256 hex of the consent text
  *  consent.declined    {version, textHash}

@@ -21,6 +21,7 @@ import type { OfflineProviderOptions } from './llm/offlineProvider';
 import type { Condition } from '../common/study';
 import type { StudyStatus } from '../common/http';
 import { attachParticipantSockets, sessionRoom, type ParticipantServer } from './socket/handlers';
+import { liveSessions } from './socket/liveSessions';
 import { participantRoutes } from './http/participantRoutes';
 import { finalErrorHandler } from './http/errorHandler';
 import { handshakeOriginAllowed, type TrustProxyFn } from './socket/origin';
@@ -76,6 +77,8 @@ export interface StartServerOptions {
   storage?: Partial<StoragePolicy>;
   /** POST /api/join per IP per minute (default 60). */
   joinRateLimitPerMinute?: number;
+  /** POST /api/join/resume (resume-code attempts) per IP per 15 minutes (default 10). */
+  resumeAttemptsPer15Min?: number;
   logger?: Logger;
   /** Clock and randomness (assignment ties), injectable for tests. */
   now?: () => number;
@@ -171,14 +174,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   const participants = new ParticipantService(ctx, options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {});
   attachParticipantSockets(io, participants, log);
-  app.use(participantRoutes(ctx, log, options.joinRateLimitPerMinute !== undefined ? { joinRateLimitPerMinute: options.joinRateLimitPerMinute } : {}));
+  const live = liveSessions(io, participants.chat, log);
+  ctx.sessionSockets = live;
+  app.use(
+    participantRoutes(ctx, log, {
+      ...(options.joinRateLimitPerMinute !== undefined ? { joinRateLimitPerMinute: options.joinRateLimitPerMinute } : {}),
+      ...(options.resumeAttemptsPer15Min !== undefined ? { resumeAttemptsPer15Min: options.resumeAttemptsPer15Min } : {}),
+    }),
+  );
   // Extensions (the admin side) own /api/admin/* only: they get their own sub-app that sees no other path,
   // so a catch-all guard in an extension can never shadow the participant API or the client.
   const adminApp = express();
   adminApp.disable('x-powered-by');
   adminApp.set('trust proxy', app.get('trust proxy'));
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
-  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now });
+  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live });
   app.use('/api', (_req, res) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
   });

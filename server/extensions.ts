@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Server } from 'socket.io';
 import type { Store } from './db/store';
 import type { LoadedConfig } from './services/config';
+import type { LiveSessions } from './socket/liveSessions';
 
 /** What an extension (the admin side) gets to mount its routes and sockets. */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   log: Logger;
   /** Session-changing services, for admin actions that need them. */
   now: () => number;
+  /** Stops participant sessions' live activity (sockets, replies) before an admin action deletes them. */
+  liveSessions?: LiveSessions;
 }
 
 export type Mount = (deps: AppDeps) => void | Promise<void>;

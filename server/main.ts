@@ -12,6 +12,7 @@ import { ConfigError } from './services/config';
 import { createLogger } from './logger';
 import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
 import { storagePolicyFromEnv, type StoragePolicy } from './services/storageBudget';
+import { prolificStudyLink, testStudyLink } from '../common/studyLink';
 
 const log = createLogger();
 const providerThread = process.env.PROVIDER_THREAD ?? 'off';
@@ -47,8 +48,10 @@ try {
     logger: log,
   });
   const base = `http://localhost:${server.port}`;
-  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.description}`, 'Study links:'];
-  for (const study of server.config.studies.values()) lines.push(`  ${base}/study/${study.id}?PROLIFIC_PID=test-1   (${study.title})`);
+  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.description}`, 'Study links: (for Prolific, with its per-visit SESSION_ID; use your public address)'];
+  for (const study of server.config.studies.values()) lines.push(`  ${prolificStudyLink(base, study.id)}   (${study.title})`);
+  lines.push('To try a study yourself:');
+  for (const study of server.config.studies.values()) lines.push(`  ${testStudyLink(base, study.id)}`);
   // The generated password is printed once, at the first start; every start says how to reset it.
   lines.push(
     process.env.ADMIN_PASSWORD

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AuditEntryView, StudySummary } from '../../common/admin';
 import type { StudyStatus } from '../../common/http';
+import { prolificStudyLink } from '../../common/studyLink';
 import { adminApi } from './api';
 import { AdminLink, PageHeading, pageTitle } from './AdminLink';
 import { AuditLog } from './AuditLog';
@@ -60,8 +61,9 @@ export function StudyPage({ studyId }: { studyId: string }) {
         {study.title} <StatusBadge status={study.status} testId="study-status" />
       </PageHeading>
       <p className="hint admin-meta">
-        <code>{study.id}</code> · tasks: {study.tasks.map((t) => t.title).join(', ') || '—'} · participant link: <code>/study/{study.id}</code>
+        <code>{study.id}</code> · tasks: {study.tasks.map((t) => t.title).join(', ') || '—'}
       </p>
+      <StudyLinkNote study={study} />
       <div className="admin-grid">
         <StatusControl study={study} onChanged={reload} />
         <section className="card" aria-labelledby="counts-title">
@@ -84,6 +86,39 @@ export function StudyPage({ studyId }: { studyId: string }) {
   );
 }
 
+/**
+ * The link to give Prolific (with its per-visit SESSION_ID), and a warning when sessions were opened from
+ * a link without a per-visit id: those participants can reopen their session elsewhere only with their
+ * resume code.
+ */
+function StudyLinkNote({ study }: { study: StudySummary }) {
+  const link = prolificStudyLink(window.location.origin, study.id);
+  return (
+    <>
+      <p className="hint admin-meta">
+        Participant link for Prolific: <code data-testid="study-link">{link}</code>
+        {' '}(MTurk: <code>?workerId=…&amp;assignmentId=…&amp;hitId=…</code>)
+      </p>
+      {study.sessionsWithoutVisitId > 0 && (
+        <p className="error-box" role="alert" data-testid="no-visit-id-warning">
+          {study.sessionsWithoutVisitId} session{study.sessionsWithoutVisitId === 1 ? ' was' : 's were'} opened from a link without a per-visit id
+          (Prolific <code>SESSION_ID</code>, MTurk <code>assignmentId</code>). Those participants can reopen their session in another browser only
+          with the resume code shown in their session header. Share the link above, which includes <code>SESSION_ID</code>.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** What switching to `to` does to the sessions in progress, for the confirmation; null when nothing to confirm. */
+export function statusChangeWarning(from: StudyStatus, to: StudyStatus, inProgress: number): string | null {
+  if (from === to || (to !== 'draft' && to !== 'closed')) return null;
+  if (from !== 'live' && from !== 'pilot') return null;
+  const sessions = `${inProgress} session${inProgress === 1 ? ' is' : 's are'} in progress`;
+  const effect = to === 'draft' ? 'The study link will answer "not found" to new visitors' : 'New participants will be refused';
+  return `Switch "${from}" to "${to}"? ${sessions}: they can finish (reloading keeps their session). ${effect}.`;
+}
+
 /** The study status, including the pilot switch. */
 function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: () => void }) {
   const [status, setStatus] = useState<StudyStatus>(study.status);
@@ -93,6 +128,13 @@ function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: (
   const apply = async () => {
     setBusy(true);
     try {
+      // Fresh count: the summary on screen may be a few seconds old.
+      const fresh = (await adminApi.studies()).find((s) => s.id === study.id) ?? study;
+      const warning = statusChangeWarning(fresh.status, status, fresh.sessionsInProgress);
+      if (warning && !window.confirm(warning)) {
+        setMessage({ text: 'Status not changed.', error: false });
+        return;
+      }
       await adminApi.setStatus(study.id, { status });
       setMessage({ text: `Status set to ${status}.`, error: false });
       onChanged();

@@ -5,6 +5,7 @@ import { useParticipantSession, type SessionActions } from './session/usePartici
 import type { LiveSession } from './session/liveSession';
 import type { ConnectionState } from '../socket/sessionSocket';
 import { ConsentStep } from './steps/ConsentStep';
+import { ResumeCodePage } from './steps/ResumeCodePage';
 import { InstructionsStep } from './steps/InstructionsStep';
 import { OutcomeStep } from './steps/OutcomeStep';
 import { PreviewPage } from './steps/PreviewPage';
@@ -19,9 +20,12 @@ export default function ParticipantApp({ studyId }: { studyId: string }) {
   if (view.phase === 'loading') return <p className="page-status" role="status">{view.message}</p>;
   if (view.phase === 'preview') return <PreviewPage study={view.study} />;
   if (view.phase === 'error') return <ProblemPage problem={view.problem} />;
+  if (view.phase === 'resume') return <ResumeCodePage submit={view.submit} />;
 
-  const { live, actions, token, connection, connectionNotice } = view;
-  return <LiveSessionPage live={live} actions={actions} token={token} connection={connection} connectionNotice={connectionNotice} />;
+  const { live, actions, token, connection, connectionNotice, resumeCode } = view;
+  return (
+    <LiveSessionPage live={live} actions={actions} token={token} connection={connection} connectionNotice={connectionNotice} resumeCode={resumeCode} />
+  );
 }
 
 function LiveSessionPage({
@@ -30,20 +34,22 @@ function LiveSessionPage({
   token,
   connection,
   connectionNotice,
+  resumeCode,
 }: {
   live: LiveSession;
   actions: SessionActions;
   token: string;
   connection: ConnectionState;
   connectionNotice: string | null;
+  resumeCode: string | null;
 }) {
   useEffect(() => {
     document.title = `${live.state.studyTitle} · Tandem`;
   }, [live.state.studyTitle]);
   return (
     <>
-      <SessionHeader state={live.state} connection={connection} notice={connectionNotice} />
-      <StepView live={live} actions={actions} token={token} />
+      <SessionHeader state={live.state} connection={connection} notice={connectionNotice} resumeCode={resumeCode} />
+      <StepView live={live} actions={actions} token={token} resumeCode={resumeCode} />
     </>
   );
 }
@@ -57,7 +63,7 @@ export function stepKeyOf(state: SessionState): StepKey {
   return state.step;
 }
 
-function StepView({ live, actions, token }: { live: LiveSession; actions: SessionActions; token: string }) {
+function StepView({ live, actions, token, resumeCode }: { live: LiveSession; actions: SessionActions; token: string; resumeCode: string | null }) {
   const { state } = live;
   const key = stepKeyOf(state);
   const mainRef = useRef<HTMLElement>(null);
@@ -68,7 +74,7 @@ function StepView({ live, actions, token }: { live: LiveSession; actions: Sessio
 
   return (
     <main ref={mainRef} className={key === 'workspace' ? 'page' : 'page narrow'} data-step={key}>
-      {key === 'consent' && <ConsentStep state={state} onRespond={actions.respondConsent} />}
+      {key === 'consent' && <ConsentStep state={state} onRespond={actions.respondConsent} resumeCode={resumeCode} />}
       {key === 'instructions' && <InstructionsStep state={state} token={token} onStart={() => actions.advance('instructions')} />}
       {key === 'workspace' && <WorkspaceStep live={live} actions={actions} token={token} />}
       {key === 'survey' && <SurveyStep state={state} onSubmit={actions.submitSurvey} />}

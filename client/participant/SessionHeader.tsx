@@ -10,8 +10,18 @@ const STEP_LABELS: [SessionState['step'], string][] = [
   ['complete', 'Done'],
 ];
 
-/** Study title, where the participant is in the flow, time left and connection status. */
-export function SessionHeader({ state, connection, notice = null }: { state: SessionState; connection: ConnectionState; notice?: string | null }) {
+/** Study title, where the participant is in the flow, time left, the resume code and connection status. */
+export function SessionHeader({
+  state,
+  connection,
+  notice = null,
+  resumeCode = null,
+}: {
+  state: SessionState;
+  connection: ConnectionState;
+  notice?: string | null;
+  resumeCode?: string | null;
+}) {
   const active = state.status === 'active';
   return (
     <header className="topbar">
@@ -29,6 +39,11 @@ export function SessionHeader({ state, connection, notice = null }: { state: Ses
       )}
       <span className="conn-group">
         {active && state.deadline !== null && <TimeLeft deadline={state.deadline} serverNow={state.serverNow} />}{' '}
+        {active && resumeCode && (
+          <span className="conn resume-code" title="With this code you can reopen your session in another browser" data-testid="resume-code">
+            Resume code: <code>{resumeCode}</code>
+          </span>
+        )}{' '}
         <span className={connection === 'connected' ? 'conn' : 'conn down'} role="status">
           {connectionLabel(connection, notice)}
         </span>

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { Envelope } from '../../common/envelope';
-import { JoinResponse, StudyPublic, UploadResponse, type UrlParams } from '../../common/http';
+import { JoinedSession, JoinResponse, StudyPublic, UploadResponse, type UrlParams } from '../../common/http';
 import { RequestError } from '../socket/errors';
 import { uploadWithProgress } from './artifact/uploadWithProgress';
 
@@ -35,6 +35,16 @@ export async function joinStudy(studyId: string, params: UrlParams): Promise<Joi
     body: JSON.stringify({ studyId, params }),
   });
   return unwrap(JoinResponse, body, 'join');
+}
+
+/** Reopens the session of the link's platform id with its resume code (rate-limited on the server). */
+export async function resumeWithCode(studyId: string, params: UrlParams, code: string): Promise<JoinedSession> {
+  const body = await getJson('/api/join/resume', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ studyId, params, code }),
+  });
+  return unwrap(JoinedSession, body, 'resume');
 }
 
 export async function fetchStudyPublic(studyId: string): Promise<StudyPublic> {

@@ -3,7 +3,8 @@
  * tab) resumes the same session. It is stored with a fingerprint of the link's parameters: a link
  * with different platform ids (another person on a shared computer) joins afresh instead of taking
  * over the stored session. Storage can be unavailable (private mode): the session then lasts until
- * the tab closes, and the server's platform-id lookup still resumes it on rejoin.
+ * the tab closes; reopening the link resumes it only with the same per-visit id (SESSION_ID) or the
+ * resume code. The session's resume code is kept beside the token, to show it in the header.
  */
 const key = (studyId: string) => `tandem:session:${studyId}`;
 
@@ -25,9 +26,28 @@ export function loadToken(studyId: string, params: Record<string, string>): stri
   }
 }
 
-export function saveToken(studyId: string, token: string, params: Record<string, string>): void {
+/** The resume code stored with the session's token (null when none is known). */
+export function loadResumeCode(studyId: string): string | null {
   try {
-    window.localStorage.setItem(key(studyId), JSON.stringify({ token, params: paramsFingerprint(params) }));
+    const raw = window.localStorage.getItem(key(studyId));
+    const code = raw ? (JSON.parse(raw) as { resumeCode?: unknown }).resumeCode : null;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Saves the token; `resumeCode` null keeps the code stored before for the same link (the server may not
+ * know it), never one stored for another link (another person on a shared computer).
+ */
+export function saveToken(studyId: string, token: string, params: Record<string, string>, resumeCode: string | null = null): void {
+  try {
+    const raw = window.localStorage.getItem(key(studyId));
+    const before = raw ? (JSON.parse(raw) as { params?: unknown; resumeCode?: unknown }) : {};
+    const kept = before.params === paramsFingerprint(params) && typeof before.resumeCode === 'string' ? before.resumeCode : null;
+    const code = resumeCode ?? kept;
+    window.localStorage.setItem(key(studyId), JSON.stringify({ token, params: paramsFingerprint(params), resumeCode: code }));
   } catch {
     /* storage unavailable: see above */
   }

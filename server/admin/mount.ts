@@ -32,6 +32,7 @@ export async function mountAdmin(deps: AppDeps, env: NodeJS.ProcessEnv = process
       namespace,
       exports,
       runs,
+      ...(deps.liveSessions ? { liveSessions: deps.liveSessions } : {}),
       ...(Number.isInteger(attempts) && attempts > 0 ? { loginAttemptsPer15Min: attempts } : {}),
     }),
   );

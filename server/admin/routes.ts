@@ -36,6 +36,7 @@ import { verifyPassword } from './password';
 import { sessionDetail } from './sessionDetail';
 import { registerSessionListRoutes } from './sessionListRoutes';
 import { withdrawParticipant } from './withdrawal';
+import type { LiveSessions } from '../socket/liveSessions';
 
 export interface AdminRouteDeps {
   store: Store;
@@ -47,6 +48,8 @@ export interface AdminRouteDeps {
   namespace: AdminNamespace;
   exports: ExportJobs;
   runs: AdminRuns;
+  /** Stops the withdrawn sessions' sockets and replies before their rows are deleted. */
+  liveSessions?: LiveSessions;
   /** Failed login attempts per IP per 15 minutes (default 10). */
   loginAttemptsPer15Min?: number;
 }
@@ -116,6 +119,8 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
   guarded.get('/api/admin/studies', async (_req, res) => {
     const rows = await store.studies.list();
     const countsOf = await Promise.all(rows.map((row) => queries.countsByConditionAndStatus(row.id)));
+    const inProgress = await Promise.all(rows.map((row) => store.sessions.countActive(row.id)));
+    const withoutVisitId = await Promise.all(rows.map((row) => store.identities.countWithoutVisitId(row.id)));
     const list: StudySummary[] = rows.map((row, i) => {
       const def = deps.config.studies.get(row.id);
       const counts = countsOf[i]!;
@@ -129,6 +134,8 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
         counts,
         totalSessions: counts.reduce((a, c) => a + c.n, 0),
         pilotSessions: counts.filter((c) => c.isPilot).reduce((a, c) => a + c.n, 0),
+        sessionsInProgress: inProgress[i]!,
+        sessionsWithoutVisitId: withoutVisitId[i]!,
       };
     });
     sendOk<StudySummary[]>(res, list);
@@ -230,7 +237,13 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     if (!studyId) return;
     const parsed = WithdrawRequest.safeParse(req.body);
     if (!parsed.success) return sendZodFail(res, parsed.error, 'POST withdrawal');
-    const result = await withdrawParticipant(store, { dataDir: deps.dataDir, studyId, platformUserId: parsed.data.participant, actor: req.admin!.actor });
+    const result = await withdrawParticipant(store, {
+      dataDir: deps.dataDir,
+      studyId,
+      platformUserId: parsed.data.participant,
+      actor: req.admin!.actor,
+      ...(deps.liveSessions ? { live: deps.liveSessions } : {}),
+    });
     // An analysis report made before the withdrawal may still count the person: drop it so it is rerun.
     deps.runs.discardReport(studyId);
     sendOk<WithdrawalResult>(res, result);

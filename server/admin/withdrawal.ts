@@ -3,19 +3,21 @@ import { join, resolve, sep } from 'node:path';
 import type { Store } from '../db/store';
 import type { WithdrawalResult } from '../../common/admin';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
+import type { LiveSessions } from '../socket/liveSessions';
 
 /**
  * Withdraws a participant from a study: deletes every session they had (all science rows cascade from
  * sessions; uploaded files are removed from disk), records a tombstone — a keyed HMAC of the study and
  * platform id, no personal data — so later exports leave out any session that reappears under that id,
- * and writes an audit entry. The platform id itself is never stored.
+ * and writes an audit entry. The platform id itself is never stored. On a running server (`live`) the
+ * sessions' tokens are revoked, their sockets disconnected and their replies aborted before the delete.
  */
 
 export type { WithdrawalResult };
 
 export async function withdrawParticipant(
   store: Store,
-  input: { dataDir: string; studyId: string; platformUserId: string; actor: string; now?: number },
+  input: { dataDir: string; studyId: string; platformUserId: string; actor: string; now?: number; live?: LiveSessions },
 ): Promise<WithdrawalResult> {
   const platformUserId = input.platformUserId.trim();
   if (platformUserId.length === 0) throw new Error('the platform id is empty');
@@ -23,6 +25,12 @@ export async function withdrawParticipant(
   const now = input.now ?? Date.now();
   const key = loadOrCreatePseudonymKey(input.dataDir);
   const tombstone = participantTombstone(key, input.studyId, platformUserId);
+  // Live activity stops first: the tokens are revoked (no reconnect, no new request), the sockets are
+  // disconnected and a reply in flight is aborted and stored, so nothing writes to a session once it is
+  // deleted (before, a reply finishing after the delete hit foreign-key errors and kept streaming).
+  const live = await store.withdrawals.findSessionIds(input.studyId, platformUserId);
+  for (const id of live) await store.tokens.deleteForSession(id);
+  await input.live?.stop(live);
   const { deleted, sessionIds } = await store.transaction(async (tx) => {
     const ids = await tx.withdrawals.findSessionIds(input.studyId, platformUserId);
     const n = await tx.withdrawals.deleteSessions(ids);

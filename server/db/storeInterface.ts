@@ -361,10 +361,16 @@ export interface SessionsRepo {
   getForUpdate(id: string): Promise<SessionRow | undefined>;
   listByStudy(studyId: string): Promise<SessionRow[]>;
   update(id: string, patch: SessionPatch, now: number): Promise<SessionRow>;
-  /** Number of non-pilot sessions per condition (conditions with none are absent). */
-  countByCondition(studyId: string): Promise<Map<string, number>>;
-  /** Number of non-pilot sessions per task (tasks with none are absent). */
-  countByTask(studyId: string): Promise<Map<string, number>>;
+  /**
+   * Number of non-pilot sessions per condition (conditions with none are absent). With
+   * `unconsentedSince`, a session that has not consented counts only if it was created at or after that
+   * time (services/assignment.ts: an unconsented visit holds a balanced slot for a few minutes only).
+   */
+  countByCondition(studyId: string, unconsentedSince?: number): Promise<Map<string, number>>;
+  /** Number of non-pilot sessions per task (tasks with none are absent); `unconsentedSince` as above. */
+  countByTask(studyId: string, unconsentedSince?: number): Promise<Map<string, number>>;
+  /** Number of the study's sessions still in progress (status active), pilot ones included. */
+  countActive(studyId: string): Promise<number>;
   /** Active sessions whose deadline may have passed (consented before `consentedBefore`). */
   listActiveConsentedBefore(consentedBefore: number): Promise<SessionRow[]>;
   /** Number of sessions (of one study, or all). */
@@ -383,12 +389,25 @@ export interface IdentitiesRepo {
   get(sessionId: string): Promise<IdentityRow | undefined>;
   /** Number of identity rows with this platform user id (any study). */
   countByPlatformUserId(platformUserId: string): Promise<number>;
+  /** Every session of a platform user in the study, oldest first (one per per-visit id). */
+  listForPlatformUser(studyId: string, platform: string, platformUserId: string): Promise<IdentityRow[]>;
+  /**
+   * Number of the study's sessions opened with a platform user id but no per-visit id (a link without
+   * Prolific SESSION_ID / MTurk assignmentId, or a participant_label link): the dashboard's warning.
+   */
+  countWithoutVisitId(studyId: string): Promise<number>;
+  /** Stores the keyed hash of the session's resume code (services/resumeCode.ts), replacing an earlier one. */
+  setResumeCodeHash(sessionId: string, hash: string): Promise<void>;
+  /** The stored resume code hash of the session (null when none was issued, undefined for no identity row). */
+  resumeCodeHash(sessionId: string): Promise<string | null | undefined>;
 }
 
 /** Participant tokens, by SHA-256 hash (the token itself is never stored). */
 export interface ParticipantTokensRepo {
   insert(tokenHash: string, sessionId: string, now: number): Promise<void>;
   findSessionId(tokenHash: string): Promise<string | undefined>;
+  /** Revokes every token of the session (a new one is about to be issued, or the session is withdrawn). Returns how many. */
+  deleteForSession(sessionId: string): Promise<number>;
   /** Every stored row as {tokenHash, sessionId, createdAt} (security tests check no raw token is stored). */
   listAll(): Promise<Array<{ tokenHash: string; sessionId: string; createdAt: number }>>;
   count(): Promise<number>;

@@ -4,9 +4,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { JoinRequest, MAX_UPLOAD_BYTES, UploadQuery } from '../../common/http';
+import { JoinRequest, MAX_UPLOAD_BYTES, ResumeRequest, UploadQuery } from '../../common/http';
 import { Slug } from '../../common/ids';
-import { joinStudy, studyPublic } from '../services/join';
+import { joinStudy, resumeWithCode, studyPublic } from '../services/join';
 import { loadSession, type ServiceContext } from '../services/context';
 import { materialPathProblem } from '../services/config';
 import { sessionForToken } from '../services/participantTokens';
@@ -16,6 +16,8 @@ import { sendError, sendFail, sendOk, sendZodFail } from './respond';
 export interface ParticipantRoutesOptions {
   /** Requests per minute per IP to POST /api/join (default 60). */
   joinRateLimitPerMinute?: number;
+  /** Resume-code attempts per IP per 15 minutes to POST /api/join/resume (default 10). */
+  resumeAttemptsPer15Min?: number;
 }
 
 /**
@@ -64,6 +66,28 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
         sendOk(res, await joinStudy(ctx, parsed.data));
       } catch (err) {
         sendError(res, err, log, 'join');
+      }
+    },
+  );
+
+  // Guessing a resume code (30^8 codes) is hopeless at this rate; a participant who mistypes has ten tries.
+  router.post(
+    '/api/join/resume',
+    rateLimit({
+      windowMs: 15 * 60_000,
+      limit: options.resumeAttemptsPer15Min ?? 10,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, res) => sendFail(res, 'rate_limited', 'too many resume code attempts; please wait 15 minutes and try again'),
+    }),
+    json,
+    async (req, res) => {
+      const parsed = ResumeRequest.safeParse(req.body);
+      if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join/resume');
+      try {
+        sendOk(res, await resumeWithCode(ctx, parsed.data));
+      } catch (err) {
+        sendError(res, err, log, 'resume');
       }
     },
   );

@@ -11,7 +11,7 @@ import { createLogger } from '../logger';
 import { startServer, type RunningServer, type StartServerOptions } from '../app';
 import type { Envelope } from '../../common/envelope';
 import type { AckData, ClientEventName, ClientPayload, ClientToServerEvents, ServerToClientEvents } from '../../common/events';
-import type { JoinResponse } from '../../common/http';
+import type { JoinedSession } from '../../common/http';
 import type { StoreEngine } from '../db/store';
 import { createTestStoreTarget } from '../../tests/support/testStores';
 
@@ -48,9 +48,10 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   return { status: res.status, body: await res.json() };
 }
 
-export async function join(t: TestServer, studyId: string, params: Record<string, string>): Promise<JoinResponse & { preview: false }> {
+/** Joins from a study link; throws unless it opens a session (a preview or a resume-code prompt throws). */
+export async function join(t: TestServer, studyId: string, params: Record<string, string>): Promise<JoinedSession> {
   const res = await postJson(`${t.server.url}/api/join`, { studyId, params });
-  if (!res.body.ok || res.body.data.preview) throw new Error(`join failed: ${JSON.stringify(res.body)}`);
+  if (!res.body.ok || res.body.data.preview || res.body.data.resumeCodeRequired) throw new Error(`join failed: ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
 
@@ -109,7 +110,7 @@ export async function toWorkspace(socket: ParticipantClient): Promise<void> {
 }
 
 /** join + connectSocket + toWorkspace: a participant with a connected socket, in the workspace. */
-export async function joinToWorkspace(t: TestServer, studyId: string, params: Record<string, string>): Promise<JoinResponse & { preview: false; socket: ParticipantClient }> {
+export async function joinToWorkspace(t: TestServer, studyId: string, params: Record<string, string>): Promise<JoinedSession & { socket: ParticipantClient }> {
   const joined = await join(t, studyId, params);
   const socket = await connectSocket(t, joined.token);
   await toWorkspace(socket);

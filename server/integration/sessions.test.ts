@@ -131,15 +131,14 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
       expect((await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'))).toEqual(['session.created', 'consent.declined', 'step.changed', 'session.completed']);
     });
 
-    it('reopening the link with the same PROLIFIC_PID resumes the same session', async () => {
+    it('two tabs of one browser share the session; reopening the link with the same SESSION_ID elsewhere resumes it', async () => {
       const id = pid();
-      const first = await join(t, 'visualization', { PROLIFIC_PID: id });
+      const link = { PROLIFIC_PID: id, SESSION_ID: 'own-visit' };
+      const first = await join(t, 'visualization', link);
       const socket = await connectSocket(t, first.token);
       await toWorkspace(socket);
-      const second = await join(t, 'visualization', { PROLIFIC_PID: id, SESSION_ID: 'other' });
-      expect(second).toMatchObject({ sessionId: first.sessionId, resumed: true });
-      expect(second.token).not.toBe(first.token);
-      const again = await connectSocket(t, second.token);
+      // A second tab of the same browser reads the stored token: no new join.
+      const again = await connectSocket(t, first.token);
       expect((await callOk(again, 'session:state', {})).step).toBe('workspace');
       // Both tabs stay usable and in step: a submission in one is pushed to the other.
       const pushed = nextPush(socket, 'session:state');
@@ -152,6 +151,12 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
       }).then((r) => r.json());
       await callOk(again, 'artifact:submit', { fields: { hypothesis: 'h', code: 'c', plot: upload.data.uploadId, interpretation: 'i' }, clientTs: Date.now() });
       expect((await pushed).step).toBe('survey');
+      // Another browser with the participant's own link: the same session, a new token (the old one is revoked).
+      const second = await join(t, 'visualization', link);
+      expect(second).toMatchObject({ sessionId: first.sessionId, resumed: true });
+      expect(second.token).not.toBe(first.token);
+      const moved = await connectSocket(t, second.token);
+      expect((await callOk(moved, 'session:state', {})).step).toBe('survey');
       expect(await t.server.store.identities.countByPlatformUserId(id)).toBe(1);
       // The same id in another study is a different participation.
       const other = await join(t, 'travel-planning', { PROLIFIC_PID: id });

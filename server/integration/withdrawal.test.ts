@@ -19,7 +19,7 @@ describe.each(STORE_ENGINES)('after a withdrawal (%s)', (engine) => {
 
   it('refuses a new session for the same platform id and purges cached judge replies built from their data', async () => {
     const withdrawn = await join(t, 'visualization', { PROLIFIC_PID: 'withdrawing-person-1' });
-    const other = await join(t, 'visualization', { PROLIFIC_PID: 'staying-person-2' });
+    const other = await join(t, 'visualization', { PROLIFIC_PID: 'staying-person-2', SESSION_ID: 'staying-visit' });
 
     // Two cached judge replies, one made from each person's session.
     const cache = await t.server.store.openReplyCache();
@@ -50,7 +50,7 @@ describe.each(STORE_ENGINES)('after a withdrawal (%s)', (engine) => {
     expect((await t.server.store.audit.list({ studyId: 'visualization' })).map((e) => e.action)).toContain('withdrawal');
 
     // Everyone else still joins (and resumes) as before.
-    const resumed = await join(t, 'visualization', { PROLIFIC_PID: 'staying-person-2' });
+    const resumed = await join(t, 'visualization', { PROLIFIC_PID: 'staying-person-2', SESSION_ID: 'staying-visit' });
     expect(resumed).toMatchObject({ sessionId: other.sessionId, resumed: true });
   });
 });

@@ -19,3 +19,17 @@ export function assignCondition(options: readonly string[], counts: ReadonlyMap<
   const pick = Math.min(tied.length - 1, Math.floor(rng() * tied.length));
   return tied[pick]!;
 }
+
+/**
+ * How long a visit that has not consented holds a balanced slot: 5 minutes. Balance counts every
+ * non-pilot session that consented, plus unconsented ones (still at the consent step, not declined)
+ * created within this window. A bare-link visit, a bot at the consent step, or someone who closes the tab
+ * stops counting after it, so it cannot starve a condition; a slow reader who consents later counts again
+ * from then on. Documented in docs/data-protection.md ("Condition balance").
+ */
+export const UNCONSENTED_SLOT_MS = 5 * 60_000;
+
+/** The `unconsentedSince` bound of SessionsRepo.countByCondition/countByTask for a join at `now`. */
+export function balanceCountsUnconsentedSince(now: number): number {
+  return now - UNCONSENTED_SLOT_MS;
+}

@@ -30,6 +30,12 @@ export interface ServiceContext {
   push: Pusher;
   /** Per-session storage budget and draft-event interval (default DEFAULT_STORAGE_POLICY). */
   storage?: StoragePolicy;
+  /** Disconnects the live sockets of sessions (their tokens were revoked); absent where no socket server runs. */
+  sessionSockets?: SessionSockets;
+}
+
+export interface SessionSockets {
+  disconnect(sessionIds: readonly string[], reason: 'token_reissued' | 'withdrawn'): void;
 }
 
 /** An expected failure with a code the participant's client understands; handlers turn it into an error envelope. */

@@ -1,20 +1,31 @@
 import crypto from 'node:crypto';
-import type { JoinRequest, JoinResponse, StudyPublic } from '../../common/http';
-import { assignCondition } from './assignment';
+import type { JoinedSession, JoinRequest, JoinResponse, ResumeRequest, StudyPublic } from '../../common/http';
+import type { StoreRepositories } from '../db/store';
+import { assignCondition, balanceCountsUnconsentedSince } from './assignment';
 import { ServiceError, type ServiceContext } from './context';
 import { identityFromParams, isMturkPreview } from './identity';
 import { issueToken } from './participantTokens';
+import { displayResumeCode, hashResumeCode, newResumeCode, normalizeResumeCode, RESUME_CODE_LENGTH, resumeCodeMatches } from './resumeCode';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
 
 /**
  * Public information about a study (landing/preview page). A draft study is not public: it answers
- * exactly like an unknown id (so neither its title and tasks nor its existence leak), and joinStudy,
- * which starts here, refuses it the same way. Pilot and live are open; closed is shown as not accepting.
+ * exactly like an unknown id (so neither its title and tasks nor its existence leak), and joinStudy
+ * refuses new sessions the same way (sessions already started in it continue, see joinStudy).
+ * Pilot and live are open; closed is shown as not accepting.
  */
 export async function studyPublic(ctx: ServiceContext, studyId: string): Promise<StudyPublic> {
+  const info = await studyInfo(ctx, studyId);
+  if (info.status === 'draft') throw notFound(studyId);
+  return info;
+}
+
+const notFound = (studyId: string) => new ServiceError('not_found', `no study "${studyId}"`);
+
+async function studyInfo(ctx: ServiceContext, studyId: string): Promise<StudyPublic> {
   const study = ctx.config.studies.get(studyId);
   const row = await ctx.store.studies.get(studyId);
-  if (!study || !row || row.status === 'draft') throw new ServiceError('not_found', `no study "${studyId}"`);
+  if (!study || !row) throw notFound(studyId);
   return {
     id: study.id,
     title: study.title,
@@ -27,40 +38,55 @@ export async function studyPublic(ctx: ServiceContext, studyId: string): Promise
 }
 
 /**
- * Joins a study from its link: resumes the session of a known platform id (issuing a fresh token for it),
- * or creates a session with a balanced task and condition. MTurk previews create nothing.
+ * Joins a study from its link. Who gets which session (docs/data-protection.md, "Resuming a session"):
+ * - a platform user id (PROLIFIC_PID, workerId, participant_label) is not a secret (researchers,
+ *   screenshots and logs hold it), so on its own it never opens an existing session;
+ * - a link with the same per-visit id the session started with (Prolific SESSION_ID, MTurk assignmentId:
+ *   known only to the participant's own link) resumes it;
+ * - a link with a per-visit id none of this user's sessions has starts a session of its own (someone who
+ *   joined first with a victim's PID and their own SESSION_ID does not lock the victim out);
+ * - any other reopening (no per-visit id) gets `resumeCodeRequired`: the participant types the session's
+ *   resume code (resumeWithCode), shown in their session header and on their consent receipt.
+ * Every token issued for an existing session revokes its older tokens and disconnects their sockets.
+ * New sessions get a balanced task and condition; MTurk previews create nothing. A study switched to
+ * draft or closed refuses new sessions, but its existing sessions can still be resumed.
  * Identity and raw URL parameters go only to the identities table.
  */
 export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<JoinResponse> {
   const { store } = ctx;
-  const info = await studyPublic(ctx, req.studyId);
-  if (isMturkPreview(req.params)) return { preview: true };
+  const info = await studyInfo(ctx, req.studyId);
+  if (isMturkPreview(req.params)) {
+    if (info.status === 'draft') throw notFound(req.studyId);
+    return { preview: true };
+  }
   const study = ctx.config.studies.get(req.studyId)!;
   const identity = identityFromParams(req.params);
 
   const withdrawn = identity.userId !== null && (await hasWithdrawn(ctx, study.id, identity.userId));
-  // Two first visits of one platform id racing (two tabs, two nodes): the unique index on identities
-  // (study, platform, user) lets one insert; the other's transaction fails on it and is retried once,
-  // and then resumes the session the first created.
-  const attempt = () => store.transaction(async (tx): Promise<JoinResponse> => {
+  // Two first visits of one platform id and per-visit id racing (two tabs, two nodes): the unique index on
+  // identities (study, platform, user, per-visit id) lets one insert; the other's transaction fails on it
+  // and is retried once, and then finds the session the first created.
+  const attempt = () => store.transaction(async (tx): Promise<{ response: JoinResponse; reissuedFor?: string }> => {
     const now = ctx.now();
     if (identity.userId !== null) {
-      const existing = await tx.identities.findSessionId(study.id, identity.platform, identity.userId);
-      if (existing) {
-        refuseForeignResume((await tx.identities.get(existing))?.platformSessionId ?? null, identity.sessionId);
-        await tx.events.append(existing, 'session.resumed', { via: 'join' }, now, null);
-        return { preview: false, token: await issueToken(tx, existing, now), sessionId: existing, resumed: true };
-      }
+      const known = await tx.identities.listForPlatformUser(study.id, identity.platform, identity.userId);
+      const sameVisit = identity.sessionId === null ? undefined : known.find((k) => k.platformSessionId === identity.sessionId);
+      if (sameVisit) return { response: await reopenSession(ctx, tx, sameVisit.sessionId, 'join', null), reissuedFor: sameVisit.sessionId };
+      // Known id, nothing proves the link is theirs: the resume code decides (and nothing is revealed).
+      if (known.length > 0 && identity.sessionId === null) return { response: { preview: false, resumeCodeRequired: true } };
     }
+    if (info.status === 'draft') throw notFound(study.id);
     if (!info.open) throw new ServiceError('study_unavailable', `study "${study.id}" is not accepting participants (status ${info.status})`);
     if (withdrawn) {
       // A withdrawn person's data must not be collected again under the same platform id.
       throw new ServiceError('study_unavailable', 'you have withdrawn from this study, so it cannot be started again');
     }
     const isPilot = info.status === 'pilot';
-    // Pilot sessions do not count towards balance; they are assigned against the same counts.
-    const taskId = assignCondition(study.tasks.map((t) => t.id), await tx.sessions.countByTask(study.id), ctx.rng);
-    const conditionId = assignCondition(study.conditions.map((c) => c.id), await tx.sessions.countByCondition(study.id), ctx.rng);
+    // Pilot sessions do not count towards balance; they are assigned against the same counts. Unconsented
+    // visits hold a slot only for a few minutes (services/assignment.ts).
+    const since = balanceCountsUnconsentedSince(now);
+    const taskId = assignCondition(study.tasks.map((t) => t.id), await tx.sessions.countByTask(study.id, since), ctx.rng);
+    const conditionId = assignCondition(study.conditions.map((c) => c.id), await tx.sessions.countByCondition(study.id, since), ctx.rng);
     const sessionId = crypto.randomUUID();
     await tx.sessions.insert({ id: sessionId, studyId: study.id, taskId, conditionId, isPilot, createdAt: now });
     await tx.identities.insert({
@@ -73,32 +99,75 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
       urlParams: req.params,
       createdAt: now,
     });
+    const resumeCode = newResumeCode();
+    await tx.identities.setResumeCodeHash(sessionId, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
     await tx.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
-    return { preview: false, token: await issueToken(tx, sessionId, now), sessionId, resumed: false };
+    return { response: { preview: false, token: await issueToken(tx, sessionId, now), sessionId, resumed: false, resumeCode } };
   });
+  const settle = (r: { response: JoinResponse; reissuedFor?: string }): JoinResponse => {
+    // After the commit: sockets holding the revoked tokens leave now (the new token is not connected yet).
+    if (r.reissuedFor !== undefined) ctx.sessionSockets?.disconnect([r.reissuedFor], 'token_reissued');
+    return r.response;
+  };
   try {
-    return await attempt();
+    return settle(await attempt());
   } catch (err) {
     if (identity.userId === null || err instanceof ServiceError) throw err;
-    // Lost the race to a concurrent first visit (unique identity): the retry resumes its session.
-    const existing = await store.identities.findSessionId(study.id, identity.platform, identity.userId);
-    if (!existing) throw err;
-    return attempt();
+    // Lost the race to a concurrent first visit (unique identity): the retry finds its session.
+    const known = await store.identities.listForPlatformUser(study.id, identity.platform, identity.userId);
+    if (known.length === 0) throw err;
+    return settle(await attempt());
   }
 }
 
 /**
- * A platform user id (PROLIFIC_PID, workerId) is not a secret: researchers, screenshots and logs hold it.
- * When the first visit also recorded the platform's per-attempt id (Prolific SESSION_ID, MTurk
- * assignmentId: known only to the participant's own link), resuming needs that same id, so knowing
- * someone's platform id is not enough to read or write their session.
+ * Reopens a session from its resume code (POST /api/join/resume): the link's platform id names the
+ * candidates (a user may have one session per per-visit id), the code picks the one it was issued for.
+ * A wrong code reveals nothing about whether the id has a session. Attempts are rate-limited per IP.
  */
-function refuseForeignResume(storedPlatformSessionId: string | null, presented: string | null): void {
-  if (storedPlatformSessionId === null || storedPlatformSessionId === presented) return;
-  throw new ServiceError(
-    'forbidden',
-    'this participant already has a session in this study, started from a different study link; please reopen the link you were given',
-  );
+export async function resumeWithCode(ctx: ServiceContext, req: ResumeRequest): Promise<JoinedSession> {
+  await studyInfo(ctx, req.studyId);
+  const identity = identityFromParams(req.params);
+  const wrong = () =>
+    new ServiceError('forbidden', 'that resume code does not match this study link; check the code on your consent receipt or in the header of the browser you started in', 'code');
+  if (normalizeResumeCode(req.code) === null) {
+    throw new ServiceError('invalid_input', `a resume code has ${RESUME_CODE_LENGTH} letters and digits, like K7QM-P3XD`, 'code');
+  }
+  if (identity.userId === null) throw wrong();
+  const known = await ctx.store.identities.listForPlatformUser(req.studyId, identity.platform, identity.userId);
+  let match: string | undefined;
+  for (const k of known) {
+    if (resumeCodeMatches(ctx.dataDir, k.sessionId, req.code, await ctx.store.identities.resumeCodeHash(k.sessionId))) match = k.sessionId;
+  }
+  if (!match) throw wrong();
+  const sessionId = match;
+  const joined = await ctx.store.transaction((tx) => reopenSession(ctx, tx, sessionId, 'resume_code', displayResumeCode(req.code)));
+  ctx.sessionSockets?.disconnect([sessionId], 'token_reissued');
+  return joined;
+}
+
+/**
+ * A new token for an existing session: older tokens are revoked first (the caller disconnects their
+ * sockets after the commit). `knownCode` is the code the participant just typed; otherwise the stored
+ * hash cannot give the code back, so the client keeps showing the one it has (null here) — except for a
+ * session that has none yet (started before resume codes existed), which gets one now.
+ */
+async function reopenSession(
+  ctx: ServiceContext,
+  tx: StoreRepositories,
+  sessionId: string,
+  via: 'join' | 'resume_code',
+  knownCode: string | null,
+): Promise<JoinedSession> {
+  const now = ctx.now();
+  let resumeCode = knownCode;
+  if (resumeCode === null && !(await tx.identities.resumeCodeHash(sessionId))) {
+    resumeCode = newResumeCode();
+    await tx.identities.setResumeCodeHash(sessionId, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
+  }
+  await tx.tokens.deleteForSession(sessionId);
+  await tx.events.append(sessionId, 'session.resumed', { via }, now, null);
+  return { preview: false, token: await issueToken(tx, sessionId, now), sessionId, resumed: true, resumeCode };
 }
 
 /** Whether this platform id withdrew from the study (matched by its tombstone, never by the stored id). */

@@ -1,6 +1,6 @@
 import { io } from 'socket.io-client';
 import type { SessionState } from '../../common/session';
-import { joinStudy } from './http';
+import { joinStudy, visitLinkParams } from './http';
 import { participantLabel } from './participant';
 
 /**
@@ -22,7 +22,7 @@ export async function checkSessionsResume(options: {
     while (next < entries.length) {
       const [index, sessionId] = entries[next++]!;
       try {
-        const joined = await joinStudy(options.baseUrl, options.studyId, { participant_label: participantLabel(options.runId, index) }, 20_000);
+        const joined = await joinStudy(options.baseUrl, options.studyId, visitLinkParams(participantLabel(options.runId, index)), 20_000);
         if (joined.sessionId !== sessionId) problems.push(`participant ${index}: rejoin gave session ${joined.sessionId}, expected ${sessionId}`);
         else if (!joined.resumed) problems.push(`participant ${index}: rejoin not marked resumed`);
         const state = await readState(options.baseUrl, joined.token);

@@ -1,4 +1,4 @@
-import type { JoinResponse, UrlParams, UploadResponse } from '../../common/http';
+import type { JoinedSession, JoinResponse, UrlParams, UploadResponse } from '../../common/http';
 import type { Envelope } from '../../common/envelope';
 
 /**
@@ -48,7 +48,7 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   return { status: res.status, body: parsed };
 }
 
-export function joinStudy(baseUrl: string, studyId: string, params: UrlParams, deadlineMs: number, log?: HttpAttemptLog): Promise<Extract<JoinResponse, { preview: false }>> {
+export function joinStudy(baseUrl: string, studyId: string, params: UrlParams, deadlineMs: number, log?: HttpAttemptLog): Promise<JoinedSession> {
   return withRetry(
     'POST /api/join',
     deadlineMs,
@@ -56,10 +56,19 @@ export function joinStudy(baseUrl: string, studyId: string, params: UrlParams, d
     () => postJson(`${baseUrl}/api/join`, { studyId, params }),
     (status, body) => {
       const env = body as Envelope<JoinResponse>;
-      if (status === 200 && env?.ok && env.data.preview === false) return env.data;
+      if (status === 200 && env?.ok && env.data.preview === false && 'token' in env.data) return env.data;
       return null;
     },
   );
+}
+
+/**
+ * A simulated participant's link: Prolific-shaped, with a per-visit SESSION_ID, so that joining again
+ * (a retry after a lost reply, the resume check after a crash) resumes the same session, as a real
+ * participant's own link does. A link without a per-visit id would need the resume code.
+ */
+export function visitLinkParams(label: string): UrlParams {
+  return { PROLIFIC_PID: label, STUDY_ID: 'harness', SESSION_ID: `${label}-visit` };
 }
 
 /** A valid 1×1 PNG, for image artifact fields. */

@@ -1,7 +1,7 @@
 import type { ChatDelta, ChatDone, ChatError } from '../../common/events';
 import type { ChatMessageView, SessionState } from '../../common/session';
 import { preciseNowMs } from './clock';
-import { joinStudy, uploadImage } from './http';
+import { joinStudy, uploadImage, visitLinkParams } from './http';
 import type { ParticipantLogSink } from './jsonlLog';
 import { ReliableSocket } from './reliableSocket';
 import { MarkerTracker } from './tokenMarkers';
@@ -110,7 +110,7 @@ class SimulatedParticipant {
 
   async run(): Promise<ParticipantResult> {
     try {
-      const joined = await joinStudy(this.o.baseUrl, this.o.studyId, { participant_label: participantLabel(this.o.runId, this.o.index) }, this.timeLeft(), (d) =>
+      const joined = await joinStudy(this.o.baseUrl, this.o.studyId, visitLinkParams(participantLabel(this.o.runId, this.o.index)), this.timeLeft(), (d) =>
         this.log('http_retry', d),
       );
       this.token = joined.token;

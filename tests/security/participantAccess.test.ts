@@ -41,14 +41,15 @@ describe('participant tokens', () => {
     await callOk(vs, 'artifact:draft', { fields: { hypothesis: 'my private draft' }, clientTs: Date.now() });
     const tokensBefore = await t.server.store.tokens.count();
 
-    // An attacker who learnt the PID (it is not a secret: researchers, logs, screenshots) tries to resume.
-    for (const params of [{ PROLIFIC_PID: 'victim-pid-0001' }, { PROLIFIC_PID: 'victim-pid-0001', STUDY_ID: 'st-1', SESSION_ID: 'guess' }]) {
-      const res = await postJson(`${t.server.url}/api/join`, { studyId: 'visualization', params });
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-      expect(JSON.stringify(res.body)).not.toContain(victim.sessionId);
-    }
+    // An attacker who learnt the PID (it is not a secret: researchers, logs, screenshots) tries to resume:
+    // the PID alone gets the resume-code prompt; with a guessed SESSION_ID, a session of their own.
+    const only = await postJson(`${t.server.url}/api/join`, { studyId: 'visualization', params: { PROLIFIC_PID: 'victim-pid-0001' } });
+    expect(only.body).toEqual({ ok: true, data: { preview: false, resumeCodeRequired: true } });
     expect(await t.server.store.tokens.count()).toBe(tokensBefore);
+    const guess = await postJson(`${t.server.url}/api/join`, { studyId: 'visualization', params: { PROLIFIC_PID: 'victim-pid-0001', STUDY_ID: 'st-1', SESSION_ID: 'guess' } });
+    expect(guess.body.ok).toBe(true);
+    expect(guess.body.data.sessionId).not.toBe(victim.sessionId);
+    expect((await callOk(await connectSocket(t, guess.body.data.token), 'session:state', {})).draft).toBeNull();
 
     // The participant reopening their own link still resumes the same session.
     const back = await join(t, 'visualization', { PROLIFIC_PID: 'victim-pid-0001', STUDY_ID: 'st-1', SESSION_ID: 'secret-session-0001' });
@@ -60,7 +61,7 @@ describe('participant tokens', () => {
   it('MTurk: a worker id alone does not resume another assignment', async () => {
     const first = await join(t, 'travel-planning', { workerId: 'WORKER-SEC-1', assignmentId: 'ASSIGN-1', hitId: 'HIT-1' });
     const res = await postJson(`${t.server.url}/api/join`, { studyId: 'travel-planning', params: { workerId: 'WORKER-SEC-1', hitId: 'HIT-1' } });
-    expect(res.body).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(res.body).toEqual({ ok: true, data: { preview: false, resumeCodeRequired: true } });
     const same = await join(t, 'travel-planning', { workerId: 'WORKER-SEC-1', assignmentId: 'ASSIGN-1', hitId: 'HIT-1' });
     expect(same.sessionId).toBe(first.sessionId);
   });

@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useState } from 'react';
-import type { StudyPublic } from '../../../common/http';
+import type { JoinResponse, StudyPublic, UrlParams } from '../../../common/http';
 import type { SessionState } from '../../../common/session';
 import type { ArtifactValues } from '../../../common/session';
 import type { SurveyAnswers } from '../../../common/survey';
@@ -9,9 +9,9 @@ import { ChatOutbox } from '../../socket/chatOutbox';
 import { RequestError } from '../../socket/errors';
 import { actionMessageOf, platformOf, problemOf, type ParticipantProblem } from '../errorMessages';
 import { SessionSocket, type ConnectionState } from '../../socket/sessionSocket';
-import { fetchStudyPublic, joinStudy } from '../api';
+import { fetchStudyPublic, joinStudy, resumeWithCode } from '../api';
 import { readLaunchParams } from '../launchParams';
-import { forgetToken, loadToken, saveToken } from '../tokenStore';
+import { forgetToken, loadResumeCode, loadToken, paramsFingerprint, saveToken } from '../tokenStore';
 import { initialLive, liveReducer, type LiveAction, type LiveSession } from './liveSession';
 
 export interface SessionActions {
@@ -35,12 +35,29 @@ export type SessionView =
   | { phase: 'loading'; message: string }
   | { phase: 'preview'; study: StudyPublic | null }
   | { phase: 'error'; problem: ParticipantProblem }
-  | { phase: 'live'; live: LiveSession; connection: ConnectionState; connectionNotice: string | null; token: string; actions: SessionActions };
+  | ResumePrompt
+  | {
+      phase: 'live';
+      live: LiveSession;
+      connection: ConnectionState;
+      connectionNotice: string | null;
+      token: string;
+      /** The session's resume code, shown in the header and on the consent step (null when this browser does not know it). */
+      resumeCode: string | null;
+      actions: SessionActions;
+    };
+
+/** The link's platform id has a session this browser cannot prove is its own: ask for the resume code. */
+export interface ResumePrompt {
+  phase: 'resume';
+  submit(code: string): Promise<void>;
+}
 
 type Boot =
   | { phase: 'loading'; message: string }
   | { phase: 'preview'; study: StudyPublic | null }
   | { phase: 'error'; problem: ParticipantProblem }
+  | ResumePrompt
   | { phase: 'connected'; token: string; actions: SessionActions };
 
 /**
@@ -65,6 +82,7 @@ export function useParticipantSession(studyId: string): SessionView {
     let disposed = false;
     let socket: SessionSocket | null = null;
     let outbox: ChatOutbox | null = null;
+    let rejoined = false;
     const launch = readLaunchParams(window.location.search);
     const platform = platformOf(launch);
 
@@ -74,7 +92,7 @@ export function useParticipantSession(studyId: string): SessionView {
       dispatch({ type: 'snapshot', state });
     };
 
-    const connect = (token: string, fromStorage: boolean) => {
+    const connect = (token: string) => {
       const s = new SessionSocket({ token });
       socket = s;
       const ob = new ChatOutbox(`tandem:outbox:${studyId}`, {
@@ -129,23 +147,42 @@ export function useParticipantSession(studyId: string): SessionView {
           s.close();
           ob.dispose();
           forgetToken(studyId);
-          // A stored token may be stale (e.g. the database was reset): join afresh once.
-          if (fromStorage) void join();
+          // A token may be stale (the database was reset) or revoked (the session was reopened in another
+          // browser): go through the link again, once per page load, so two browsers of one session cannot
+          // take it from each other in a loop. With no per-visit id in the link, that asks for the resume code.
+          if (!rejoined) {
+            rejoined = true;
+            void join();
+          }
           else setBoot({ phase: 'error', problem: problemOf(new RequestError('unauthorized', 'token refused'), platform) });
         }
       });
     };
 
+    // Errors reach the prompt (wrong code, rate limit); the prompt says what to do.
+    const submitCode = async (code: string) => {
+      const joined = await resumeWithCode(studyId, launch.raw, code);
+      if (disposed) return;
+      saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
+      setBoot({ phase: 'loading', message: 'Opening your session…' });
+      connect(joined.token);
+    };
+
     const join = async () => {
       try {
-        const joined = await joinStudy(studyId, launch.raw);
+        const joined = await joinOnce(studyId, launch.raw);
+        // Saved even when this effect was disposed meanwhile: the session is this browser's either way.
+        if (!joined.preview && 'token' in joined) saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
         if (disposed) return;
         if (joined.preview) {
           setBoot({ phase: 'preview', study: await fetchStudyPublic(studyId).catch(() => null) });
           return;
         }
-        saveToken(studyId, joined.token, launch.raw);
-        connect(joined.token, false);
+        if ('resumeCodeRequired' in joined) {
+          setBoot({ phase: 'resume', submit: submitCode });
+          return;
+        }
+        connect(joined.token);
       } catch (error) {
         if (!disposed) setBoot({ phase: 'error', problem: problemOf(error, platform) });
       }
@@ -157,7 +194,7 @@ export function useParticipantSession(studyId: string): SessionView {
         .catch((error) => !disposed && setBoot({ phase: 'error', problem: problemOf(error, platform) }));
     } else {
       const stored = loadToken(studyId, launch.raw);
-      if (stored) connect(stored, true);
+      if (stored) connect(stored);
       else void join();
     }
     return () => {
@@ -169,7 +206,23 @@ export function useParticipantSession(studyId: string): SessionView {
 
   if (boot.phase !== 'connected') return boot;
   if (!live) return { phase: 'loading', message: 'Loading your session…' };
-  return { phase: 'live', live, connection, connectionNotice, token: boot.token, actions: boot.actions };
+  return { phase: 'live', live, connection, connectionNotice, token: boot.token, resumeCode: loadResumeCode(studyId), actions: boot.actions };
+}
+
+/**
+ * One join request per study link at a time, shared by every caller. A second join of a link with no
+ * per-visit id gets the resume-code prompt (the first one already made the session), so the effect must
+ * not join twice: React's development mode runs effects twice, and the first run's reply is dropped.
+ */
+const joinsInFlight = new Map<string, Promise<JoinResponse>>();
+function joinOnce(studyId: string, params: UrlParams): Promise<JoinResponse> {
+  const key = `${studyId}\n${paramsFingerprint(params)}`;
+  let pending = joinsInFlight.get(key);
+  if (!pending) {
+    pending = joinStudy(studyId, params).finally(() => joinsInFlight.delete(key));
+    joinsInFlight.set(key, pending);
+  }
+  return pending;
 }
 
 function makeActions(

@@ -8,9 +8,11 @@ import { ErrorAlert } from '../../ui/formParts';
 export function ConsentStep({
   state,
   onRespond,
+  resumeCode = null,
 }: {
   state: SessionState;
   onRespond: (accept: boolean, version: string) => Promise<void>;
+  resumeCode?: string | null;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -36,6 +38,7 @@ export function ConsentStep({
         </div>
         <p className="hint">Consent form version {state.consent.version}</p>
       </section>
+      {resumeCode && <ConsentReceipt state={state} resumeCode={resumeCode} />}
       <ErrorAlert message={error} />
       <div className="actions">
         <button type="button" onClick={() => void respond(true)} disabled={busy}>
@@ -46,5 +49,32 @@ export function ConsentStep({
         </button>
       </div>
     </>
+  );
+}
+
+/**
+ * The receipt: consent version and the session's resume code (to reopen the session in another browser
+ * when the study link has no per-visit id), with a copy to keep.
+ */
+function ConsentReceipt({ state, resumeCode }: { state: SessionState; resumeCode: string }) {
+  const copy = [
+    `${state.studyTitle}: consent form version ${state.consent.version}`,
+    `Resume code: ${resumeCode}`,
+    'With this code you can reopen your session in another browser (open your study link there and type the code).',
+    '',
+    state.consent.text,
+  ].join('\n');
+  const href = `data:text/plain;charset=utf-8,${encodeURIComponent(copy)}`;
+  return (
+    <section className="card consent-receipt" aria-labelledby="receipt-heading" data-testid="consent-receipt">
+      <h2 id="receipt-heading">Your receipt</h2>
+      <p>
+        Your resume code is <code data-testid="receipt-resume-code">{resumeCode}</code>. Write it down: if you open the study in another
+        browser or device, you will be asked for it. It is also shown at the top of the page while you work.
+      </p>
+      <a href={href} download={`consent-${state.consent.version}.txt`}>
+        Download a copy of this consent form and your code
+      </a>
+    </section>
   );
 }

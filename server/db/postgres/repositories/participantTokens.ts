@@ -12,6 +12,10 @@ export class PgParticipantTokens implements ParticipantTokensRepo {
     return (await this.db.one<{ session_id: string }>('SELECT session_id FROM participant_tokens WHERE token_hash = $1', [tokenHash]))?.session_id;
   }
 
+  async deleteForSession(sessionId: string): Promise<number> {
+    return this.db.run('DELETE FROM participant_tokens WHERE session_id = $1', [sessionId]);
+  }
+
   async listAll(): Promise<Array<{ tokenHash: string; sessionId: string; createdAt: number }>> {
     const rows = await this.db.rows<{ token_hash: string; session_id: string; created_at: number }>(
       'SELECT token_hash, session_id, created_at FROM participant_tokens ORDER BY created_at, token_hash',

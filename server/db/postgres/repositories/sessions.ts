@@ -85,20 +85,31 @@ export class PgSessions implements SessionsRepo {
     return toRow(r);
   }
 
-  private async countBy(column: 'condition_id' | 'task_id', studyId: string): Promise<Map<string, number>> {
-    const rows = await this.db.rows<{ k: string; n: number }>(
-      `SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = $1 AND is_pilot = 0 GROUP BY ${column}`,
-      [studyId],
-    );
+  private async countBy(column: 'condition_id' | 'task_id', studyId: string, unconsentedSince: number | undefined): Promise<Map<string, number>> {
+    const rows =
+      unconsentedSince === undefined
+        ? await this.db.rows<{ k: string; n: number }>(
+            `SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = $1 AND is_pilot = 0 GROUP BY ${column}`,
+            [studyId],
+          )
+        : await this.db.rows<{ k: string; n: number }>(
+            `SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = $1 AND is_pilot = 0
+               AND (consented_at IS NOT NULL OR (status = 'active' AND created_at >= $2)) GROUP BY ${column}`,
+            [studyId, unconsentedSince],
+          );
     return new Map(rows.map((r) => [r.k, r.n]));
   }
 
-  countByCondition(studyId: string): Promise<Map<string, number>> {
-    return this.countBy('condition_id', studyId);
+  countByCondition(studyId: string, unconsentedSince?: number): Promise<Map<string, number>> {
+    return this.countBy('condition_id', studyId, unconsentedSince);
   }
 
-  countByTask(studyId: string): Promise<Map<string, number>> {
-    return this.countBy('task_id', studyId);
+  countByTask(studyId: string, unconsentedSince?: number): Promise<Map<string, number>> {
+    return this.countBy('task_id', studyId, unconsentedSince);
+  }
+
+  async countActive(studyId: string): Promise<number> {
+    return (await this.db.one<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions WHERE study_id = $1 AND status = 'active'`, [studyId]))!.n;
   }
 
   async listActiveConsentedBefore(consentedBefore: number): Promise<SessionRow[]> {

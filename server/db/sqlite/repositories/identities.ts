@@ -62,4 +62,31 @@ export class IdentitiesRepository implements Sync<IdentitiesRepo> {
   countByPlatformUserId(platformUserId: string): number {
     return (cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM identities WHERE platform_user_id = ?').get(platformUserId) as { n: number }).n;
   }
+
+  listForPlatformUser(studyId: string, platform: string, platformUserId: string): IdentityRow[] {
+    const rows = cachedStatement(
+      this.db,
+      'SELECT * FROM identities WHERE study_id = ? AND platform = ? AND platform_user_id = ? ORDER BY created_at, session_id',
+    ).all(studyId, platform, platformUserId) as IdentityRaw[];
+    return rows.map(toIdentityRow);
+  }
+
+  countWithoutVisitId(studyId: string): number {
+    return (
+      cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM identities WHERE study_id = ? AND platform_user_id IS NOT NULL AND platform_session_id IS NULL').get(
+        studyId,
+      ) as { n: number }
+    ).n;
+  }
+
+  setResumeCodeHash(sessionId: string, hash: string): void {
+    cachedStatement(this.db, 'UPDATE identities SET resume_code_hash = ? WHERE session_id = ?').run(hash, sessionId);
+  }
+
+  resumeCodeHash(sessionId: string): string | null | undefined {
+    const r = cachedStatement(this.db, 'SELECT resume_code_hash FROM identities WHERE session_id = ?').get(sessionId) as
+      | { resume_code_hash: string | null }
+      | undefined;
+    return r === undefined ? undefined : r.resume_code_hash;
+  }
 }

@@ -17,6 +17,10 @@ export class ParticipantTokensRepository implements Sync<ParticipantTokensRepo> 
     return r?.session_id;
   }
 
+  deleteForSession(sessionId: string): number {
+    return cachedStatement(this.db, 'DELETE FROM participant_tokens WHERE session_id = ?').run(sessionId).changes;
+  }
+
   listAll(): Array<{ tokenHash: string; sessionId: string; createdAt: number }> {
     const rows = cachedStatement(this.db, 'SELECT token_hash, session_id, created_at FROM participant_tokens ORDER BY created_at, token_hash').all() as {
       token_hash: string;

@@ -77,17 +77,30 @@ export class SessionsRepository implements Sync<SessionsRepo> {
     return this.get(id)!;
   }
 
-  /** Number of non-pilot sessions per condition (conditions with none are absent). */
-  countByCondition(studyId: string): Map<string, number> {
-    const rows = cachedStatement(this.db, 'SELECT condition_id AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY condition_id')
-      .all(studyId) as { k: string; n: number }[];
-    return new Map(rows.map((r) => [r.k, r.n]));
+  /** Number of non-pilot sessions per condition (conditions with none are absent); see SessionsRepo. */
+  countByCondition(studyId: string, unconsentedSince?: number): Map<string, number> {
+    return this.countBy('condition_id', studyId, unconsentedSince);
   }
 
-  /** Number of non-pilot sessions per task (tasks with none are absent). */
-  countByTask(studyId: string): Map<string, number> {
-    const rows = cachedStatement(this.db, 'SELECT task_id AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY task_id')
-      .all(studyId) as { k: string; n: number }[];
+  /** Number of non-pilot sessions per task (tasks with none are absent); see SessionsRepo. */
+  countByTask(studyId: string, unconsentedSince?: number): Map<string, number> {
+    return this.countBy('task_id', studyId, unconsentedSince);
+  }
+
+  countActive(studyId: string): number {
+    return (cachedStatement(this.db, `SELECT COUNT(*) AS n FROM sessions WHERE study_id = ? AND status = 'active'`).get(studyId) as { n: number }).n;
+  }
+
+  private countBy(column: 'condition_id' | 'task_id', studyId: string, unconsentedSince: number | undefined): Map<string, number> {
+    const rows = (
+      unconsentedSince === undefined
+        ? cachedStatement(this.db, `SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY ${column}`).all(studyId)
+        : cachedStatement(
+            this.db,
+            `SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0
+               AND (consented_at IS NOT NULL OR (status = 'active' AND created_at >= ?)) GROUP BY ${column}`,
+          ).all(studyId, unconsentedSince)
+    ) as { k: string; n: number }[];
     return new Map(rows.map((r) => [r.k, r.n]));
   }
 

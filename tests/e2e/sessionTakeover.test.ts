@@ -1,0 +1,87 @@
+/**
+ * The takeover finding of issue 15 in Debian Chromium against the real server (SQLite in a temp dir,
+ * offline assistant): a second browser opening a link with only the victim's PROLIFIC_PID gets the
+ * resume-code prompt and none of the session; the participant's own code (shown on the consent receipt
+ * and in the header) opens the session there, and the first browser's token stops working.
+ *
+ * Needs the built client (dist/client): built here if missing.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../server/app';
+import { createLogger } from '../../server/logger';
+import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let server: RunningServer;
+let launched: LaunchedBrowser;
+let dataDir: string;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-takeover-'));
+  server = await startServer({ dataDir, port: 0, env: {}, offlineReplyDelayMs: 0, logger: createLogger('error') });
+  launched = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await launched?.close();
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function freshBrowser(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  // A new context is a separate profile: no localStorage, so no token of anyone's session.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  return { context, page: await context.newPage() };
+}
+
+describe('resuming a session in another browser', () => {
+  it('a PID-only link in a second browser asks for the resume code; the code opens the session and retires the first browser', async () => {
+    const link = `${server.url}/study/visualization?PROLIFIC_PID=e2e-takeover-victim`;
+    const victim = await freshBrowser(launched.browser);
+    await victim.page.goto(link);
+    await victim.page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
+    const code = (await victim.page.getByTestId('receipt-resume-code').textContent())!;
+    expect(code).toMatch(/^[2-9A-HJKMNP-TV-Z]{4}-[2-9A-HJKMNP-TV-Z]{4}$/);
+    await victim.page.getByRole('button', { name: 'I agree and want to take part' }).click();
+    await victim.page.getByRole('button', { name: 'Start the task' }).click();
+    await victim.page.getByRole('heading', { name: 'Chat with' }).waitFor();
+    expect(await victim.page.getByTestId('resume-code').textContent()).toContain(code);
+    await victim.page.screenshot({ path: '/tmp/tandem-takeover-victim.png' });
+
+    // Someone else (or the participant on another device) opens the same PID-only link.
+    const other = await freshBrowser(launched.browser);
+    await other.page.goto(link);
+    await other.page.getByRole('heading', { name: 'Resume your session' }).waitFor();
+    const prompt = await other.page.locator('main').textContent();
+    expect(prompt).not.toContain(code);
+    expect(await other.page.getByRole('heading', { name: 'Chat with' }).count()).toBe(0);
+    await other.page.screenshot({ path: '/tmp/tandem-takeover-prompt.png' });
+
+    // A wrong code is refused with a clear message, and the victim keeps working meanwhile.
+    const wrong = code.startsWith('2') ? `3${code.slice(1)}` : `2${code.slice(1)}`;
+    await other.page.getByLabel('Resume code').fill(wrong);
+    await other.page.getByRole('button', { name: 'Continue my session' }).click();
+    await other.page.getByText(/does not match/).waitFor();
+    expect(await victim.page.getByRole('heading', { name: 'Chat with' }).count()).toBe(1);
+
+    // The right code (typed loosely) opens the session where the participant left it.
+    await other.page.getByLabel('Resume code').fill(code.toLowerCase().replace('-', ' '));
+    await other.page.getByRole('button', { name: 'Continue my session' }).click();
+    await other.page.getByRole('heading', { name: 'Chat with' }).waitFor();
+    expect(await other.page.getByTestId('resume-code').textContent()).toContain(code);
+
+    // The first browser's token was revoked: it falls back to the link, which asks for the code.
+    await victim.page.getByRole('heading', { name: 'Resume your session' }).waitFor({ timeout: 20_000 });
+    await victim.page.screenshot({ path: '/tmp/tandem-takeover-retired.png' });
+    const sessions = await server.store.identities.countByPlatformUserId('e2e-takeover-victim');
+    expect(sessions).toBe(1);
+    await victim.context.close();
+    await other.context.close();
+  }, 120_000);
+});
