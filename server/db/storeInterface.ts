@@ -772,6 +772,14 @@ export interface Store extends StoreRepositories {
    * on SQLite and run on another connection on PostgreSQL).
    */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * The same store (same data, same guarantees) for work a participant is waiting on, i.e. a chat message's
+   * acknowledgement: its calls and transactions must not queue behind background writes (checkpoints,
+   * telemetry, replies being stored). SQLite: the store itself (one connection, statements run at once).
+   * PostgreSQL: a pool of its own (`PGPOOL_INTERACTIVE_MAX`, default 20), so under load a send waits for
+   * other sends only, not behind hundreds of queued background statements. Closed with the store.
+   */
+  readonly interactive: Store;
   /** A consistent read-only snapshot for the dataset export (see ExportSnapshot). */
   openExportSnapshot(): Promise<ExportSnapshot>;
   /**

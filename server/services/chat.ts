@@ -84,16 +84,22 @@ export class ChatService {
   }
 
   async send(sessionId: string, p: ChatSend): Promise<ChatSendAck> {
-    const { store } = this.ctx;
-    // A resend (same clientId) returns the stored ack whatever happened since, and stores nothing.
-    const existing = await store.messages.findByClientId(sessionId, p.clientId);
+    // The participant waits for this ack: its reads and transaction go ahead of background writes.
+    const store = this.ctx.store.interactive;
+    const ctx: ServiceContext = { ...this.ctx, store };
+    // Both reads at once (one round trip of waiting instead of three in a row). The history also tells a
+    // resend (same clientId), which returns the stored ack whatever happened since and stores nothing, so a
+    // failed check of the session only counts once the message is known to be new.
+    const active = requireActive(ctx, sessionId, ['workspace']);
+    active.catch(() => undefined);
+    const history = await store.messages.listForSession(sessionId);
+    const existing = history.find((m) => m.clientId === p.clientId);
     if (existing) return this.duplicateAck(sessionId, existing, p);
-
-    const s = await requireActive(this.ctx, sessionId, ['workspace']);
+    const s = await active;
     if (p.text.length > s.study.chat.max_message_chars)
       throw new ServiceError('too_large', `message is too long: ${p.text.length} characters, at most ${s.study.chat.max_message_chars}`, 'text');
     const limit = s.study.chat.max_user_messages;
-    const sent = (await store.messages.listForSession(sessionId)).filter((m) => m.role === 'user').length;
+    const sent = history.filter((m) => m.role === 'user').length;
     if (sent >= limit)
       throw new ServiceError('limit_reached', `message limit reached: this session allows ${limit} messages to the assistant; please continue without the chat`);
     // The message is stored twice (its event and its row); the reply is bounded by the model's output limit.
@@ -123,7 +129,7 @@ export class ChatService {
       let message: MessageRow;
       try {
         message = await store.transaction(async (tx) => {
-          await requireActiveIn(this.ctx, tx, sessionId, ['workspace']);
+          await requireActiveIn(ctx, tx, sessionId, ['workspace']);
           const seq = await tx.events.append(
             sessionId,
             'message.user',
@@ -247,7 +253,7 @@ export class ChatService {
   private async replyIdFor(sessionId: string, userMessageId: string): Promise<string | null> {
     const f = this.inFlight.get(sessionId);
     if (f && f.replyTo === userMessageId) return f.replyId;
-    const replies = (await this.ctx.store.messages.listForSession(sessionId)).filter((m) => m.replyTo === userMessageId);
+    const replies = (await this.ctx.store.interactive.messages.listForSession(sessionId)).filter((m) => m.replyTo === userMessageId);
     return replies.at(-1)?.id ?? null;
   }
 

@@ -285,3 +285,47 @@ describe('PostgreSQL store: the judge reply cache as a table', () => {
     expect((await (await store.openReplyCache()).get('k2'))!.resultJson).toBe('{"b":1}');
   });
 });
+
+describe('PostgreSQL store: the interactive view (chat acknowledgements)', () => {
+  it('commits while every connection of the main pool is busy, and both see the same rows and locks', async () => {
+    const store = await freshStore('pg interactive');
+    expect(store.interactive).not.toBe(store);
+    expect(store.interactive.interactive).toBe(store.interactive);
+    const s = await session(store);
+    // Occupy all 6 connections of the main pool (freshStore's poolSize) with open transactions.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const allOpen = barrier(7);
+    const holders = Array.from({ length: 6 }, () =>
+      store.transaction(async (tx) => {
+        await tx.sessions.count();
+        await allOpen();
+        await held;
+      }),
+    );
+    await allOpen();
+    // A statement on the main store now queues for a connection; the interactive view is not behind it.
+    let mainDone = false;
+    const queued = store.sessions.count().then(() => (mainDone = true));
+    const seq = await store.interactive.transaction(async (tx) => {
+      const n = await tx.events.append(s.id, 'message.user', { clientId: 'c' }, 4_000, null);
+      expect(await tx.messages.insertIfNewClientId(userMessage(s.id, 'c', n))).toBe(true);
+      return n;
+    });
+    expect(seq).toBe(1);
+    expect(mainDone).toBe(false);
+    release();
+    await Promise.all([...holders, queued]);
+    // Same database: the main store sees the row, and the unique (session, clientId) spans both pools.
+    expect((await store.messages.findByClientId(s.id, 'c'))!.eventSeq).toBe(1);
+    expect(await store.messages.insertIfNewClientId(userMessage(s.id, 'c', 2))).toBe(false);
+  });
+
+  it('is closed with the store', async () => {
+    const url = await createTestDatabaseUrl('pg interactive close');
+    const store = await openPostgresStore(url, { poolSize: 2, interactivePoolSize: 1 });
+    await store.interactive.sessions.count();
+    await store.close();
+    await expect(store.interactive.sessions.count()).rejects.toThrow(/closed|ended|Cannot use a pool/i);
+  });
+});

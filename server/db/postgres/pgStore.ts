@@ -23,6 +23,8 @@ import { PgRepositories } from './repositories/index';
 export interface PostgresStoreOptions {
   /** Pool size (default 10, or PGPOOL_MAX). */
   poolSize?: number;
+  /** Size of the separate pool of `store.interactive` (default 20, or PGPOOL_INTERACTIVE_MAX). */
+  interactivePoolSize?: number;
   /** Receives errors of idle connections (logged by the server; they are replaced automatically). */
   onConnectionError?: (err: Error) => void;
 }
@@ -50,6 +52,8 @@ class PgTx extends PgRepositories implements StoreTx {
 class PgStore extends PgRepositories implements Store {
   readonly engine = 'postgres' as const;
   readonly description: string;
+  /** The same database over a pool of its own (see Store.interactive); this store itself when it is that view. */
+  readonly interactive: Store;
   private closed = false;
   private log: Logger | undefined;
 
@@ -57,9 +61,12 @@ class PgStore extends PgRepositories implements Store {
     private readonly pool: pg.Pool,
     url: string,
     onConnectionError: ((err: Error) => void) | undefined,
+    /** The pool of the interactive view; none when this store is that view. */
+    interactivePool?: pg.Pool,
   ) {
     super(new PoolRunner(pool));
     this.description = redactUrl(url);
+    this.interactive = interactivePool ? new PgStore(interactivePool, url, onConnectionError) : this;
     // Idle connections cut by a restart: dropped by the pool (replaced on the next call); worth a log line.
     pool.on('error', (err) => {
       onConnectionError?.(err);
@@ -70,9 +77,11 @@ class PgStore extends PgRepositories implements Store {
   /** PostgreSQL does its own upkeep (autovacuum, checkpoints); the server's logger gets pool faults. */
   startMaintenance(log: Logger): StoreMaintenance {
     this.log = log;
+    const view = this.interactive === this ? undefined : this.interactive.startMaintenance(log);
     return {
       stop: async () => {
         this.log = undefined;
+        await view?.stop();
       },
     };
   }
@@ -107,6 +116,7 @@ class PgStore extends PgRepositories implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.interactive !== this) await this.interactive.close();
     await this.pool.end();
   }
 
@@ -134,5 +144,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end().catch(() => undefined);
     throw toStoreError(err, 'migrate');
   }
-  return new PgStore(pool, url, options.onConnectionError);
+  // Opens its connections on first use (a store that never acknowledges a chat message opens none).
+  const interactivePool = createPool(url, { max: options.interactivePoolSize ?? (Number(process.env.PGPOOL_INTERACTIVE_MAX) || 20) });
+  return new PgStore(pool, url, options.onConnectionError, interactivePool);
 }

@@ -219,9 +219,13 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     return tx;
   };
 
-  return {
+  const store: SqliteStore = {
     ...repos,
     engine: 'sqlite',
+    // One connection whose statements run at once: nothing to jump ahead of.
+    get interactive(): Store {
+      return store;
+    },
     description: file,
     file,
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
@@ -243,4 +247,5 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
       if (db.open) db.close();
     },
   };
+  return store;
 }
