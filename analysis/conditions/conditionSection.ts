@@ -7,8 +7,7 @@ import { cliffsDelta } from '../stats/cliffsDelta';
 import { cohenD } from '../stats/cohenD';
 import { contingencyTest, type ContingencyTestResult } from '../stats/contingencyTest';
 import { describeGroup, type GroupStats } from './describeGroup';
-import { combine, interval, resampledMeans } from './resampledMeans';
-import { seededRandom } from '../stats/seededRandom';
+import { combine, interval, resampledMeansShared } from './resampledMeans';
 
 const NO_BOOTSTRAP = { replicates: 0, seed: 0 };
 import { compareTwo, omnibus, type ConditionComparison, type OmnibusTest } from './compareGroups';
@@ -115,12 +114,11 @@ export function conditionSection(input: ConditionInputs, options: { replicates: 
     entry.quadrants = quadrantBlock(usable, rows.filter(input.scored), s.conditions, input.quadrant);
     section.tasks[task] = entry;
   }
+  const perTaskOf = new Map(metrics.map((metric) => [metric, taskNames.map((t) => new Map(usable.map((c) => [c, values(metric, byTask.get(t)!, c)])))]));
+  const meansOf = sharedResampledMeans(perTaskOf, options);
   for (const metric of metrics) {
-    const perTask = taskNames.map((t) => new Map(usable.map((c) => [c, values(metric, byTask.get(t)!, c)])));
-    // one set of bootstrap means per task and condition (sessions resampled within task and condition,
-    // seeded per metric) serves every interval: group means, within-task differences, pooled ones
-    const random = seededRandom(options.seed);
-    const means = perTask.map((m) => new Map([...m].map(([c, v]) => [c, options.replicates > 0 && v.length > 0 ? resampledMeans(v, options.replicates, random) : null])));
+    const perTask = perTaskOf.get(metric)!;
+    const means = meansOf.get(metric)!;
     taskNames.forEach((t, k) => (section.tasks[t]![metric] = metricBlock([...perTask[k]!], means[k]!)));
     const { block, used } = pooledBlock(usable, taskNames, perTask, means, options);
     section.pooled[metric] = block;
@@ -132,6 +130,30 @@ export function conditionSection(input: ConditionInputs, options: { replicates: 
 }
 
 type Means = Map<string, Float64Array | null>;
+
+/**
+ * One set of bootstrap means per metric, task and condition (sessions resampled within task and
+ * condition, the generator seeded afresh per metric) serves every interval: group means, within-task
+ * differences, pooled ones. Metrics whose group sizes are all the same (quality, cost and Pz when no
+ * scored session lacks one) get the same draws from the same seed, so they are resampled together.
+ */
+function sharedResampledMeans(perTaskOf: Map<string, Array<Map<string, Float64Array>>>, options: { replicates: number; seed: number }): Map<string, Means[]> {
+  const bySizes = new Map<string, string[]>();
+  for (const [metric, perTask] of perTaskOf) {
+    const sizes = perTask.map((m) => [...m.values()].map((v) => v.length).join(',')).join(';');
+    bySizes.set(sizes, [...(bySizes.get(sizes) ?? []), metric]);
+  }
+  const out = new Map<string, Means[]>();
+  for (const group of bySizes.values()) {
+    const flat = group.map((metric) => perTaskOf.get(metric)!.flatMap((m) => [...m.values()]));
+    const means = options.replicates > 0 ? resampledMeansShared(flat, options.replicates, options.seed) : flat.map((gs) => gs.map(() => null));
+    group.forEach((metric, k) => {
+      let at = 0;
+      out.set(metric, perTaskOf.get(metric)!.map((m) => new Map([...m.keys()].map((c) => [c, means[k]![at++]!]))));
+    });
+  }
+  return out;
+}
 
 function metricBlock(groups: Array<[string, Float64Array]>, means: Means): MetricBlock {
   const block = { comparisons: [], omnibus: null, too_few: [] } as unknown as MetricBlock;
