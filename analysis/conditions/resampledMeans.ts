@@ -38,6 +38,23 @@ export function resampledMeansShared(groups: readonly Float64Array[][], replicat
     const rows = new Float64Array(n * metrics);
     for (let m = 0; m < metrics; m++) for (let i = 0; i < n; i++) rows[i * metrics + m] = groups[m]![g]![i]!;
     const means = groups.map(() => new Float64Array(replicates));
+    if (metrics === 1) {
+      // the common case of one metric alone: the sum kept in a register
+      const out0 = means[0]!;
+      for (let r = 0; r < replicates; r++) {
+        let sum = 0;
+        for (let i = 0; i < n; i++) {
+          state = (state + 0x6d2b79f5) >>> 0;
+          let t = state;
+          t = Math.imul(t ^ (t >>> 15), t | 1);
+          t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+          sum += rows[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)]!;
+        }
+        out0[r] = sum / n;
+      }
+      out[0]![g] = out0;
+      continue;
+    }
     for (let r = 0; r < replicates; r++) {
       sums.fill(0);
       for (let i = 0; i < n; i++) {
