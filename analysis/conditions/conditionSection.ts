@@ -7,12 +7,11 @@ import { cliffsDelta } from '../stats/cliffsDelta';
 import { cohenD } from '../stats/cohenD';
 import { contingencyTest, type ContingencyTestResult } from '../stats/contingencyTest';
 import { describeGroup, type GroupStats } from './describeGroup';
-import { combine, interval, resampledMeans } from './resampledMeans';
-import { seededRandom } from '../stats/seededRandom';
+import { combine, interval, resampledMeansShared } from './resampledMeans';
 
 const NO_BOOTSTRAP = { replicates: 0, seed: 0 };
 import { compareTwo, omnibus, type ConditionComparison, type OmnibusTest } from './compareGroups';
-import { stratifiedDifference, stratifiedKruskalWallis, stratifiedPermutationP, type Stratum } from './stratified';
+import { stratifiedDifference, stratifiedKruskalWallis, stratifiedPermutationPs, type Stratum } from './stratified';
 
 /** Conditions need this many sessions with a value in a task to be compared there. */
 export const MIN_PER_CONDITION = 2;
@@ -115,14 +114,14 @@ export function conditionSection(input: ConditionInputs, options: { replicates: 
     entry.quadrants = quadrantBlock(usable, rows.filter(input.scored), s.conditions, input.quadrant);
     section.tasks[task] = entry;
   }
+  const perTaskOf = new Map(metrics.map((metric) => [metric, taskNames.map((t) => new Map(usable.map((c) => [c, values(metric, byTask.get(t)!, c)])))]));
+  const meansOf = sharedResampledMeans(perTaskOf, options);
+  const permutationPOf = sharedPermutationPs(perTaskOf, usable, taskNames, options);
   for (const metric of metrics) {
-    const perTask = taskNames.map((t) => new Map(usable.map((c) => [c, values(metric, byTask.get(t)!, c)])));
-    // one set of bootstrap means per task and condition (sessions resampled within task and condition,
-    // seeded per metric) serves every interval: group means, within-task differences, pooled ones
-    const random = seededRandom(options.seed);
-    const means = perTask.map((m) => new Map([...m].map(([c, v]) => [c, options.replicates > 0 && v.length > 0 ? resampledMeans(v, options.replicates, random) : null])));
+    const perTask = perTaskOf.get(metric)!;
+    const means = meansOf.get(metric)!;
     taskNames.forEach((t, k) => (section.tasks[t]![metric] = metricBlock([...perTask[k]!], means[k]!)));
-    const { block, used } = pooledBlock(usable, taskNames, perTask, means, options);
+    const { block, used } = pooledBlock(usable, taskNames, perTask, means, options, (a, b) => permutationPOf.get(`${metric}\u0000${a}\u0000${b}`) ?? null);
     section.pooled[metric] = block;
     section.pooled.tasks_used[metric] = used;
   }
@@ -132,6 +131,70 @@ export function conditionSection(input: ConditionInputs, options: { replicates: 
 }
 
 type Means = Map<string, Float64Array | null>;
+
+/**
+ * One set of bootstrap means per metric, task and condition (sessions resampled within task and
+ * condition, the generator seeded afresh per metric) serves every interval: group means, within-task
+ * differences, pooled ones. Metrics whose group sizes are all the same (quality, cost and Pz when no
+ * scored session lacks one) get the same draws from the same seed, so they are resampled together.
+ */
+function sharedResampledMeans(perTaskOf: Map<string, Array<Map<string, Float64Array>>>, options: { replicates: number; seed: number }): Map<string, Means[]> {
+  const out = new Map<string, Means[]>();
+  for (const group of sameSizes(perTaskOf)) {
+    const flat = group.map((metric) => perTaskOf.get(metric)!.flatMap((m) => [...m.values()]));
+    const means = options.replicates > 0 ? resampledMeansShared(flat, options.replicates, options.seed) : flat.map((gs) => gs.map(() => null));
+    group.forEach((metric, k) => {
+      let at = 0;
+      out.set(metric, perTaskOf.get(metric)!.map((m) => new Map([...m.keys()].map((c) => [c, means[k]![at++]!]))));
+    });
+  }
+  return out;
+}
+
+/** Metrics grouped by the sizes of their task × condition groups (same sizes → same draws from one seed). */
+function sameSizes(perTaskOf: Map<string, Array<Map<string, Float64Array>>>): string[][] {
+  const bySizes = new Map<string, string[]>();
+  for (const [metric, perTask] of perTaskOf) {
+    const sizes = perTask.map((m) => [...m.values()].map((v) => v.length).join(',')).join(';');
+    bySizes.set(sizes, [...(bySizes.get(sizes) ?? []), metric]);
+  }
+  return [...bySizes.values()];
+}
+
+/** The strata of a pooled comparison of a and b: the tasks where both have MIN_PER_CONDITION values. */
+function pairStrata(taskNames: string[], perTask: Array<Map<string, Float64Array>>, a: string, b: string): Stratum[] {
+  const strata: Stratum[] = [];
+  perTask.forEach((m, t) => {
+    const va = m.get(a)!;
+    const vb = m.get(b)!;
+    if (va.length >= MIN_PER_CONDITION && vb.length >= MIN_PER_CONDITION) strata.push({ task: taskNames[t]!, a: va, b: vb });
+  });
+  return strata;
+}
+
+/**
+ * The stratified permutation p of every pooled pair and metric (keyed metric, a, b), metrics with the same
+ * group sizes permuted together (stratifiedPermutationPs: the same p as one stratifiedPermutationP each).
+ */
+function sharedPermutationPs(
+  perTaskOf: Map<string, Array<Map<string, Float64Array>>>,
+  conditions: string[],
+  taskNames: string[],
+  options: { replicates: number; seed: number },
+): Map<string, number | null> {
+  const out = new Map<string, number | null>();
+  for (const group of sameSizes(perTaskOf)) {
+    for (let x = 0; x < conditions.length; x++) {
+      for (let y = x + 1; y < conditions.length; y++) {
+        const [a, b] = [conditions[x]!, conditions[y]!];
+        const strataOf = group.map((metric) => pairStrata(taskNames, perTaskOf.get(metric)!, a, b));
+        const ps = stratifiedPermutationPs(strataOf, options.replicates, options.seed);
+        group.forEach((metric, k) => out.set(`${metric}\u0000${a}\u0000${b}`, ps[k]!));
+      }
+    }
+  }
+  return out;
+}
 
 function metricBlock(groups: Array<[string, Float64Array]>, means: Means): MetricBlock {
   const block = { comparisons: [], omnibus: null, too_few: [] } as unknown as MetricBlock;
@@ -157,6 +220,7 @@ function pooledBlock(
   perTask: Array<Map<string, Float64Array>>,
   means: Means[],
   options: { replicates: number; seed: number },
+  permutationP: (a: string, b: string) => number | null,
 ): { block: MetricBlock; used: string[] } {
   const block = { comparisons: [], omnibus: null, too_few: [] } as unknown as MetricBlock;
   const all = (c: string) => Float64Array.from(perTask.flatMap((m) => Array.from(m.get(c)!)));
@@ -188,7 +252,7 @@ function pooledBlock(
       strata.forEach((st) => used.add(st.task));
       const xa = Float64Array.from(strata.flatMap((st) => Array.from(st.a)));
       const xb = Float64Array.from(strata.flatMap((st) => Array.from(st.b)));
-      const p = stratifiedPermutationP(strata, options.replicates, options.seed);
+      const p = permutationP(a, b);
       block.comparisons.push({
         a,
         b,

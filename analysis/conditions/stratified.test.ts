@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { stratifiedDifference, stratifiedKruskalWallis, stratifiedPermutationP } from './stratified';
+import { stratifiedDifference, stratifiedKruskalWallis, stratifiedPermutationP, stratifiedPermutationPs } from './stratified';
 import { expectClose } from '../stats/testing';
 
 const f = (xs: number[]) => Float64Array.from(xs);
@@ -49,3 +49,19 @@ function enumerateP(strata: Array<{ task: string; a: Float64Array; b: Float64Arr
   for (const x of splits[0]!) for (const y of splits[1]!) (total++, Math.abs(stratifiedDifference([x, y])) >= observed - 1e-12 && extreme++);
   return extreme / total;
 }
+
+describe('stratifiedPermutationPs', () => {
+  it('gives each metric exactly the p of stratifiedPermutationP on that metric alone (same seed)', () => {
+    const shape = [[4, 6], [9, 3], [2, 2]] as const;
+    let x = 1;
+    const metric = (scale: number) => shape.map(([na, nb], k) => ({
+      task: `t${k}`,
+      a: Float64Array.from({ length: na }, () => ((x = (x * 48271) % 2147483647) % 97) * scale),
+      b: Float64Array.from({ length: nb }, () => ((x = (x * 48271) % 2147483647) % 89) * scale),
+    }));
+    const metrics = [metric(1), metric(0.1), metric(3)];
+    const joint = stratifiedPermutationPs(metrics, 999, 17);
+    metrics.forEach((strata, m) => expect(joint[m]).toBe(stratifiedPermutationP(strata, 999, 17)));
+    expect(() => stratifiedPermutationPs([metrics[0]!, metrics[1]!.slice(1)], 10, 1)).toThrow(/sizes differ/);
+  });
+});

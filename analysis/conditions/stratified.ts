@@ -64,6 +64,69 @@ export function stratifiedPermutationP(strata: readonly Stratum[], permutations:
 }
 
 /**
+ * stratifiedPermutationP for several metrics whose strata have the same sizes (a and b of stratum k as
+ * long in every metric): the permutation draws depend on the sizes only, so one shuffle of positions
+ * serves every metric and result m equals stratifiedPermutationP(strataOf[m], permutations, seed) exactly
+ * (same draws, same sums in the same order; mulberry32 of seededRandom inlined).
+ */
+export function stratifiedPermutationPs(strataOf: readonly (readonly Stratum[])[], permutations: number, seed: number): Array<number | null> {
+  const M = strataOf.length;
+  const first = strataOf[0];
+  if (!first || first.length === 0 || permutations <= 0) return strataOf.map(() => null);
+  for (const strata of strataOf) {
+    if (strata.length !== first.length || strata.some((s, k) => s.a.length !== first[k]!.a.length || s.b.length !== first[k]!.b.length)) {
+      throw new Error('stratifiedPermutationPs: strata sizes differ between metrics');
+    }
+  }
+  const observed = strataOf.map((strata) => Math.abs(stratifiedDifference(strata)));
+  const tolerance = observed.map((o) => 1e-12 * Math.max(1, o));
+  // per stratum: the pooled values of every metric side by side (row j = position j, M values), totals per metric
+  const pools = first.map((_, k) => {
+    const na = first[k]!.a.length;
+    const n = na + first[k]!.b.length;
+    const rows = new Float64Array(n * M);
+    strataOf.forEach((strata, m) => {
+      const s = strata[k]!;
+      for (let j = 0; j < na; j++) rows[j * M + m] = s.a[j]!;
+      for (let j = na; j < n; j++) rows[j * M + m] = s.b[j - na]!;
+    });
+    return rows;
+  });
+  const totals = strataOf.map((strata) => strata.map((s) => [...s.a, ...s.b].reduce((x, v) => x + v, 0)));
+  const weights = first.map((s) => (s.a.length * s.b.length) / (s.a.length + s.b.length));
+  const wsum = weights.reduce((x, w) => x + w, 0);
+  const extreme = new Float64Array(M);
+  const sumA = new Float64Array(M);
+  const t = new Float64Array(M);
+  let state = seed >>> 0;
+  for (let r = 0; r < permutations; r++) {
+    t.fill(0);
+    for (let k = 0; k < pools.length; k++) {
+      const pool = pools[k]!;
+      const na = first[k]!.a.length;
+      const n = na + first[k]!.b.length;
+      sumA.fill(0);
+      for (let i = 0; i < na; i++) {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let z = state;
+        z = Math.imul(z ^ (z >>> 15), z | 1);
+        z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+        const j = i + Math.floor((((z ^ (z >>> 14)) >>> 0) / 4294967296) * (n - i));
+        for (let m = 0; m < M; m++) {
+          const v = pool[j * M + m]!;
+          pool[j * M + m] = pool[i * M + m]!;
+          pool[i * M + m] = v;
+          sumA[m]! += v;
+        }
+      }
+      for (let m = 0; m < M; m++) t[m]! += weights[k]! * (sumA[m]! / na - (totals[m]![k]! - sumA[m]!) / (n - na));
+    }
+    for (let m = 0; m < M; m++) if (Math.abs(t[m]! / wsum) >= observed[m]! - tolerance[m]!) extreme[m]!++;
+  }
+  return Array.from(extreme, (e) => (1 + e) / (permutations + 1));
+}
+
+/**
  * Omnibus for three or more conditions pooled over tasks: H = Σₜ Hₜ (Kruskal–Wallis within each task),
  * p by permuting condition labels within task, as above. Null when no task has two comparable groups.
  */

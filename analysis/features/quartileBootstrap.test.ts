@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { quartileDifferenceResamplingPz } from './quartileBootstrap';
+import { orderStatistics, quartileDifferenceResamplingPz } from './quartileBootstrap';
 import { seededRandom } from '../stats/seededRandom';
 import { zScores } from '../stats/zScores';
 import { percentile } from '../stats/percentile';
@@ -46,5 +46,38 @@ describe('quartileDifferenceResamplingPz', () => {
     expect(fast.low).toBeCloseTo(slow.low, 12);
     expect(fast.high).toBeCloseTo(slow.high, 12);
     expect(fast.low).toBeLessThan(fast.high);
+  });
+
+  it('equals the plain definition on continuous data large enough for the bucketed selection, several features at once', () => {
+    const random = seededRandom(8);
+    const n = 2400;
+    const tasks = Array.from({ length: n }, (_, i) => `t${i % 4}`);
+    const quality = Float64Array.from({ length: n }, () => random() * 10);
+    const cost = Float64Array.from({ length: n }, () => Math.exp(3 * random()));
+    const f1 = Float64Array.from({ length: n }, (_, i) => (i % 11 === 0 ? NaN : random()));
+    const f2 = Float64Array.from({ length: n }, () => Math.floor(random() * 3));
+    const groups = new Map<string, Int32Array>();
+    for (const t of ['t0', 't1', 't2', 't3']) groups.set(t, Int32Array.from(tasks.flatMap((x, i) => (x === t ? [i] : []))));
+    const fast = quartileDifferenceResamplingPz(groups, quality, cost, [f1, f2], { replicates: 60, seed: 3 });
+    [f1, f2].forEach((f, col) => {
+      const slow = naive(groups, quality, cost, f, 60, 3);
+      expect(fast[col]!.replicates).toBe(slow.replicates);
+      expect(fast[col]!.low).toBeCloseTo(slow.low, 12);
+      expect(fast[col]!.high).toBeCloseTo(slow.high, 12);
+    });
+  });
+});
+
+describe('orderStatistics', () => {
+  it('gives the values a full sort puts at the two positions (ties, skew, one bucket or two)', () => {
+    const random = seededRandom(21);
+    for (const make of [() => Math.floor(random() * 5), () => Math.exp(8 * random()), () => random()]) {
+      const v = Float64Array.from({ length: 500 }, make);
+      const sorted = Array.from(v).sort((x, y) => x - y);
+      for (const [a, b] of [[0, 499], [124, 375], [200, 201], [250, 250]] as const) {
+        const got = orderStatistics(v, a, b, sorted[0]!, sorted[499]!, new Int32Array(62), new Float64Array(500));
+        expect(got).toEqual([sorted[a], sorted[b]]);
+      }
+    }
   });
 });
