@@ -8,33 +8,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { listMigrations, type Migration } from '../migrate';
 
 export const POSTGRES_MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Arbitrary constant naming "Tandem schema migration" among the database's advisory locks. */
 const MIGRATION_LOCK_KEY = 7_311_012;
 
-export interface PostgresMigration {
-  version: number;
-  name: string;
-  file: string;
-}
+export type PostgresMigration = Migration;
 
-/** Lists NNN_name.sql files in numeric order; a malformed name or a repeated number is an error. */
+/** Lists NNN_name.sql files in numeric order (the same rules as SQLite's list, server/db/migrate.ts). */
 export function listPostgresMigrations(dir = POSTGRES_MIGRATIONS_DIR): PostgresMigration[] {
-  const found: PostgresMigration[] = [];
-  for (const file of fs.readdirSync(dir)) {
-    if (!file.endsWith('.sql')) continue;
-    const m = /^(\d{3})_([a-z0-9_]+)\.sql$/.exec(file);
-    if (!m) throw new Error(`migration file name must look like 001_name.sql: ${path.join(dir, file)}`);
-    found.push({ version: Number(m[1]), name: m[2]!, file: path.join(dir, file) });
-  }
-  found.sort((a, b) => a.version - b.version);
-  for (let i = 1; i < found.length; i++) {
-    if (found[i]!.version === found[i - 1]!.version)
-      throw new Error(`two migrations share number ${found[i]!.version}: ${found[i - 1]!.file} and ${found[i]!.file}`);
-  }
-  return found;
+  return listMigrations(dir);
 }
 
 /** Applies every migration not yet applied; returns the versions applied by this call. */
