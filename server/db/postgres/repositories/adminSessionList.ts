@@ -1,25 +1,13 @@
 import {
-  SESSION_COST_LAMBDA,
   type AdminSessionListRepo,
   type SessionFacts,
   type SessionListFilter,
   type SessionListSortKey,
 } from '../../sessionListTypes';
 import type { Runner } from '../connection';
+import { SESSION_LIST_SORT_SQL, toSessionFacts, type RawSessionFacts } from '../../sessionListRows';
 
 /** The sessions page and dashboard read models on PostgreSQL (see sessionListTypes.ts). */
-
-// Whitelisted ORDER BY expressions (never built from the request); NULLs last in either direction.
-const SORT_SQL: Record<SessionListSortKey, string> = {
-  started: 'f.created_at',
-  ended: 'f.ended_at',
-  time_on_task: '(f.submitted_at - COALESCE(f.consented_at, f.created_at))',
-  messages: 'f.messages',
-  cost: `(f.user_tokens + ${SESSION_COST_LAMBDA} * f.agent_tokens)`,
-  quality: 'f.quality',
-  condition: 'f.condition_id',
-  status: 'f.status',
-};
 
 const FACTS_SELECT = `SELECT s.id, s.task_id, s.condition_id, s.status, s.step, s.is_pilot, s.created_at, s.consented_at, s.submitted_at, s.ended_at,
     (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS messages,
@@ -27,40 +15,6 @@ const FACTS_SELECT = `SELECT s.id, s.task_id, s.condition_id, s.status, s.step, 
     (SELECT COALESCE(SUM(m.tokens), 0) FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant') AS agent_tokens,
     q.quality AS quality
   FROM sessions s LEFT JOIN judge_quality q ON q.session_id = s.id`;
-
-interface RawFacts {
-  id: string;
-  task_id: string;
-  condition_id: string;
-  status: string;
-  step: string;
-  is_pilot: number;
-  created_at: number;
-  consented_at: number | null;
-  submitted_at: number | null;
-  ended_at: number | null;
-  messages: number;
-  user_tokens: number;
-  agent_tokens: number;
-  quality: number | null;
-}
-
-const toFacts = (r: RawFacts): SessionFacts => ({
-  sessionId: r.id,
-  taskId: r.task_id,
-  conditionId: r.condition_id,
-  status: r.status,
-  step: r.step,
-  isPilot: r.is_pilot === 1,
-  createdAt: r.created_at,
-  consentedAt: r.consented_at,
-  submittedAt: r.submitted_at,
-  endedAt: r.ended_at,
-  messages: r.messages,
-  userTokens: r.user_tokens,
-  agentTokens: r.agent_tokens,
-  quality: r.quality,
-});
 
 type Param = string | number | null;
 
@@ -95,14 +49,14 @@ export class PgAdminSessionList implements AdminSessionListRepo {
     if (filter.sessionIds) add((n) => `f.id IN (SELECT jsonb_array_elements_text($${n}::jsonb))`, JSON.stringify(filter.sessionIds));
     const filtered = `SELECT * FROM (${FACTS_SELECT} WHERE s.study_id = $1) AS f${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const counted = await this.db.one<{ n: number }>(`SELECT COUNT(*) AS n FROM (${filtered}) AS counted`, params);
-    const key = SORT_SQL[sort];
+    const key = SESSION_LIST_SORT_SQL[sort];
     const dir = order === 'asc' ? 'ASC' : 'DESC';
     const n = params.length;
-    const rows = await this.db.rows<RawFacts>(
+    const rows = await this.db.rows<RawSessionFacts>(
       `${filtered} ORDER BY (${key}) IS NULL, ${key} ${dir}, f.created_at DESC, f.id LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...params, limit, offset],
     );
-    return { total: counted?.n ?? 0, rows: rows.map(toFacts) };
+    return { total: counted?.n ?? 0, rows: rows.map(toSessionFacts) };
   }
 
   async sessionIds(studyId: string): Promise<string[]> {
@@ -121,6 +75,6 @@ export class PgAdminSessionList implements AdminSessionListRepo {
 
   async allFacts(studyId: string, pilot: 'include' | 'exclude' | 'only'): Promise<SessionFacts[]> {
     const pilotWhere = pilot === 'exclude' ? ' AND s.is_pilot = 0' : pilot === 'only' ? ' AND s.is_pilot = 1' : '';
-    return (await this.db.rows<RawFacts>(`${FACTS_SELECT} WHERE s.study_id = $1${pilotWhere} ORDER BY s.created_at, s.id`, [studyId])).map(toFacts);
+    return (await this.db.rows<RawSessionFacts>(`${FACTS_SELECT} WHERE s.study_id = $1${pilotWhere} ORDER BY s.created_at, s.id`, [studyId])).map(toSessionFacts);
   }
 }

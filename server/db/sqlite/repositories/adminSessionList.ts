@@ -1,61 +1,14 @@
 import type { SqliteDatabase } from '../../database';
 import {
-  SESSION_COST_LAMBDA,
   type AdminSessionListRepo,
   type SessionFacts,
   type SessionListFilter,
   type SessionListSortKey,
 } from '../../sessionListTypes';
 import type { Sync } from '../sync';
+import { SESSION_LIST_SORT_SQL, toSessionFacts, type RawSessionFacts } from '../../sessionListRows';
 
 /** The sessions page and dashboard read models on SQLite (see sessionListTypes.ts). */
-const LAMBDA = SESSION_COST_LAMBDA;
-
-// Whitelisted ORDER BY expressions (never built from the request); NULLs last in either direction.
-const SORT_SQL: Record<SessionListSortKey, string> = {
-  started: 'f.created_at',
-  ended: 'f.ended_at',
-  time_on_task: '(f.submitted_at - COALESCE(f.consented_at, f.created_at))',
-  messages: 'f.messages',
-  cost: `(f.user_tokens + ${LAMBDA} * f.agent_tokens)`,
-  quality: 'f.quality',
-  condition: 'f.condition_id',
-  status: 'f.status',
-};
-
-interface RawFacts {
-  id: string;
-  task_id: string;
-  condition_id: string;
-  status: string;
-  step: string;
-  is_pilot: number;
-  created_at: number;
-  consented_at: number | null;
-  submitted_at: number | null;
-  ended_at: number | null;
-  messages: number;
-  user_tokens: number;
-  agent_tokens: number;
-  quality: number | null;
-}
-
-const toFacts = (r: RawFacts): SessionFacts => ({
-  sessionId: r.id,
-  taskId: r.task_id,
-  conditionId: r.condition_id,
-  status: r.status,
-  step: r.step,
-  isPilot: r.is_pilot === 1,
-  createdAt: r.created_at,
-  consentedAt: r.consented_at,
-  submittedAt: r.submitted_at,
-  endedAt: r.ended_at,
-  messages: r.messages,
-  userTokens: r.user_tokens,
-  agentTokens: r.agent_tokens,
-  quality: r.quality,
-});
 
 export class AdminSessionListRepository implements Sync<AdminSessionListRepo> {
   constructor(private readonly db: SqliteDatabase) {}
@@ -105,12 +58,12 @@ export class AdminSessionListRepository implements Sync<AdminSessionListRepo> {
     if (filter.sessionIds) add('f.id IN (SELECT value FROM json_each(?))', JSON.stringify(filter.sessionIds));
     const filtered = `SELECT * FROM (${this.factsSelect()} WHERE s.study_id = ?) AS f${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM (${filtered}) AS counted`).get(...params) as { n: number }).n;
-    const key = SORT_SQL[sort];
+    const key = SESSION_LIST_SORT_SQL[sort];
     const dir = order === 'asc' ? 'ASC' : 'DESC';
     const rows = this.db
       .prepare(`${filtered} ORDER BY (${key}) IS NULL, ${key} ${dir}, f.created_at DESC, f.id LIMIT ? OFFSET ?`)
-      .all(...params, limit, offset) as RawFacts[];
-    return { total, rows: rows.map(toFacts) };
+      .all(...params, limit, offset) as RawSessionFacts[];
+    return { total, rows: rows.map(toSessionFacts) };
   }
 
   /** Every session id of the study (for the pseudonym search, which is keyed HMAC and so cannot run in SQL). */
@@ -133,7 +86,7 @@ export class AdminSessionListRepository implements Sync<AdminSessionListRepo> {
   /** Every session of the study with its counts, oldest first (the dashboard's input). */
   allFacts(studyId: string, pilot: 'include' | 'exclude' | 'only'): SessionFacts[] {
     const pilotWhere = pilot === 'exclude' ? ' AND s.is_pilot = 0' : pilot === 'only' ? ' AND s.is_pilot = 1' : '';
-    const rows = this.db.prepare(`${this.factsSelect()} WHERE s.study_id = ?${pilotWhere} ORDER BY s.created_at, s.id`).all(studyId) as RawFacts[];
-    return rows.map(toFacts);
+    const rows = this.db.prepare(`${this.factsSelect()} WHERE s.study_id = ?${pilotWhere} ORDER BY s.created_at, s.id`).all(studyId) as RawSessionFacts[];
+    return rows.map(toSessionFacts);
   }
 }
