@@ -23,6 +23,7 @@ import type { MessageStatus, SessionStatus, Step } from '../../common/session';
 import type { AttachedImage } from '../judge/judgeImages';
 import type { JudgeSample } from '../judge/runJudge';
 import type { AdminSessionListRepo } from './sessionListTypes';
+import type { UserMessageAck, UserMessageAckResult } from './userMessageAck';
 import type { TelemetrySummary } from '../../common/telemetrySummary';
 
 export * from './sessionListTypes';
@@ -780,6 +781,8 @@ export interface Store extends StoreRepositories {
    * other sends only, not behind hundreds of queued background statements. Closed with the store.
    */
   readonly interactive: Store;
+  /** A participant's chat message: checks, stores and answers in one call (contract in ./userMessageAck.ts). */
+  acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult>;
   /** A consistent read-only snapshot for the dataset export (see ExportSnapshot). */
   openExportSnapshot(): Promise<ExportSnapshot>;
   /**

@@ -19,6 +19,8 @@ import { openPgExportSnapshot } from './exportSnapshot';
 import { migratePostgres } from './migrate';
 import { PgReplyCache } from './replyCache';
 import { PgRepositories } from './repositories/index';
+import type { UserMessageAck, UserMessageAckResult } from '../userMessageAck';
+import { acknowledgeUserMessage } from './userMessageAck';
 
 export interface PostgresStoreOptions {
   /** Pool size (default 10, or PGPOOL_MAX). */
@@ -89,6 +91,11 @@ class PgStore extends PgRepositories implements Store {
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     this.assertOpen();
     return withTransaction(this.pool, (client) => fn(new PgTx(client)));
+  }
+
+  acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult> {
+    this.assertOpen();
+    return acknowledgeUserMessage(this.runner, ack);
   }
 
   openExportSnapshot(): Promise<ExportSnapshot> {

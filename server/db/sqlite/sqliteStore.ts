@@ -49,6 +49,8 @@ import { WithdrawalsRepository } from './repositories/withdrawals';
 import { SessionTelemetryRepository } from './repositories/sessionTelemetry';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
+import type { UserMessageAck } from '../userMessageAck';
+import { acknowledgeUserMessageSync } from './userMessageAck';
 
 type SyncRepositories = { [K in keyof StoreRepositories]: Sync<StoreRepositories[K]> };
 
@@ -219,6 +221,9 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     return tx;
   };
 
+  // One synchronous BEGIN IMMEDIATE … COMMIT: no await between the checks and the writes.
+  const acknowledge = db.transaction((a: UserMessageAck) => acknowledgeUserMessageSync(db, sync, a));
+
   const store: SqliteStore = {
     ...repos,
     engine: 'sqlite',
@@ -229,6 +234,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     description: file,
     file,
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
+    acknowledgeUserMessage: (a: UserMessageAck) => gate.outside(() => acknowledge.immediate(a)),
     openExportSnapshot: () => settle(() => openSqliteExportSnapshot(file)),
     openReplyCache: (): Promise<ModelReplyCache> => settle(() => openFileReplyCache(path.join(path.dirname(file), REPLY_CACHE_FILE_NAME))),
     countRows: () =>

@@ -2,7 +2,7 @@ import type { MessageStatus } from '../../../../common/session';
 import type { MessageRow, MessagesRepo } from '../../storeInterface';
 import type { Runner } from '../connection';
 
-interface Raw {
+export interface MessageRaw {
   id: string;
   session_id: string;
   event_seq: number;
@@ -27,7 +27,7 @@ interface Raw {
   created_at: number;
 }
 const json = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
-const toRow = (r: Raw): MessageRow => ({
+export const messageFromRow = (r: MessageRaw): MessageRow => ({
   id: r.id,
   sessionId: r.session_id,
   eventSeq: r.event_seq,
@@ -107,17 +107,17 @@ export class PgMessages implements MessagesRepo {
   }
 
   async get(id: string): Promise<MessageRow | undefined> {
-    const r = await this.db.one<Raw>('SELECT * FROM messages WHERE id = $1', [id]);
-    return r && toRow(r);
+    const r = await this.db.one<MessageRaw>('SELECT * FROM messages WHERE id = $1', [id]);
+    return r && messageFromRow(r);
   }
 
   async findByClientId(sessionId: string, clientId: string): Promise<MessageRow | undefined> {
-    const r = await this.db.one<Raw>('SELECT * FROM messages WHERE session_id = $1 AND client_id = $2', [sessionId, clientId]);
-    return r && toRow(r);
+    const r = await this.db.one<MessageRaw>('SELECT * FROM messages WHERE session_id = $1 AND client_id = $2', [sessionId, clientId]);
+    return r && messageFromRow(r);
   }
 
   async listForSession(sessionId: string): Promise<MessageRow[]> {
-    return (await this.db.rows<Raw>('SELECT * FROM messages WHERE session_id = $1 ORDER BY event_seq, created_at, id', [sessionId])).map(toRow);
+    return (await this.db.rows<MessageRaw>('SELECT * FROM messages WHERE session_id = $1 ORDER BY event_seq, created_at, id', [sessionId])).map(messageFromRow);
   }
 
   async count(sessionId?: string): Promise<number> {

@@ -2,7 +2,7 @@ import type { SessionStatus, Step } from '../../../../common/session';
 import type { SessionPatch, SessionRow, SessionsRepo } from '../../storeInterface';
 import type { Runner } from '../connection';
 
-interface Raw {
+export interface SessionRaw {
   id: string;
   study_id: string;
   task_id: string;
@@ -17,7 +17,7 @@ interface Raw {
   ended_at: number | null;
   updated_at: number;
 }
-const toRow = (r: Raw): SessionRow => ({
+export const sessionFromRow = (r: SessionRaw): SessionRow => ({
   id: r.id,
   studyId: r.study_id,
   taskId: r.task_id,
@@ -46,17 +46,17 @@ export class PgSessions implements SessionsRepo {
   constructor(private readonly db: Runner) {}
 
   async insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): Promise<SessionRow> {
-    const r = await this.db.one<Raw>(
+    const r = await this.db.one<SessionRaw>(
       `INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
        VALUES ($1, $2, $3, $4, 'consent', 'active', $5, $6, $6) RETURNING *`,
       [s.id, s.studyId, s.taskId, s.conditionId, s.isPilot ? 1 : 0, s.createdAt],
     );
-    return toRow(r!);
+    return sessionFromRow(r!);
   }
 
   async get(id: string): Promise<SessionRow | undefined> {
-    const r = await this.db.one<Raw>('SELECT * FROM sessions WHERE id = $1', [id]);
-    return r && toRow(r);
+    const r = await this.db.one<SessionRaw>('SELECT * FROM sessions WHERE id = $1', [id]);
+    return r && sessionFromRow(r);
   }
 
   /**
@@ -65,24 +65,24 @@ export class PgSessions implements SessionsRepo {
    * Outside a transaction the lock ends with the statement (as the contract allows).
    */
   async getForUpdate(id: string): Promise<SessionRow | undefined> {
-    const r = await this.db.one<Raw>('SELECT * FROM sessions WHERE id = $1 FOR NO KEY UPDATE', [id]);
-    return r && toRow(r);
+    const r = await this.db.one<SessionRaw>('SELECT * FROM sessions WHERE id = $1 FOR NO KEY UPDATE', [id]);
+    return r && sessionFromRow(r);
   }
 
   async listByStudy(studyId: string): Promise<SessionRow[]> {
-    return (await this.db.rows<Raw>('SELECT * FROM sessions WHERE study_id = $1 ORDER BY created_at, id', [studyId])).map(toRow);
+    return (await this.db.rows<SessionRaw>('SELECT * FROM sessions WHERE study_id = $1 ORDER BY created_at, id', [studyId])).map(sessionFromRow);
   }
 
   async update(id: string, patch: SessionPatch, now: number): Promise<SessionRow> {
     const keys = (Object.keys(patch) as (keyof SessionPatch)[]).filter((k) => k in COLUMNS);
     const sets = keys.map((k, i) => `${COLUMNS[k]} = $${i + 1}`);
     const values = keys.map((k) => patch[k] ?? null);
-    const r = await this.db.one<Raw>(
+    const r = await this.db.one<SessionRaw>(
       `UPDATE sessions SET ${[...sets, `updated_at = $${keys.length + 1}`].join(', ')} WHERE id = $${keys.length + 2} RETURNING *`,
       [...values, now, id],
     );
     if (!r) throw new Error(`session ${id} does not exist`);
-    return toRow(r);
+    return sessionFromRow(r);
   }
 
   private async countBy(column: 'condition_id' | 'task_id', studyId: string, unconsentedSince: number | undefined): Promise<Map<string, number>> {
@@ -114,8 +114,8 @@ export class PgSessions implements SessionsRepo {
 
   async listActiveConsentedBefore(consentedBefore: number): Promise<SessionRow[]> {
     return (
-      await this.db.rows<Raw>(`SELECT * FROM sessions WHERE status = 'active' AND consented_at IS NOT NULL AND consented_at < $1`, [consentedBefore])
-    ).map(toRow);
+      await this.db.rows<SessionRaw>(`SELECT * FROM sessions WHERE status = 'active' AND consented_at IS NOT NULL AND consented_at < $1`, [consentedBefore])
+    ).map(sessionFromRow);
   }
 
   async count(studyId?: string): Promise<number> {
