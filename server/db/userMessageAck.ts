@@ -54,7 +54,8 @@ export type AckRefusal = 'ended' | 'overdue' | 'wrong_step' | 'limit_reached' | 
 
 export type UserMessageAckResult =
   /** Stored now (`message` has its eventSeq), or a resend of a stored message (nothing written). */
-  | { outcome: 'stored' | 'duplicate'; message: MessageRow; session: SessionRow }
+  | { outcome: 'stored'; message: MessageRow; session: SessionRow }
+  | { outcome: 'duplicate'; message: MessageRow; session: SessionRow }
   | { outcome: 'not_found' }
   /** `storedBytes`: the session's storage in use (sessions.storageBytes) when it was refused. */
   | { outcome: 'refused'; reason: AckRefusal; session: SessionRow; storedBytes: number };

@@ -10,7 +10,7 @@ import { messageView, participantErrorMessage, type InFlightView } from './state
 import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
 import { TimeLimitSweep } from './timeLimitSweep';
 import { replyOutcome, type AbortCause } from './replyOutcome';
-import { requireStorageBudget } from './storageBudget';
+import { storeUserMessage } from './userMessage';
 
 interface InFlight extends InFlightView {
   sessionId: string;
@@ -84,87 +84,34 @@ export class ChatService {
   }
 
   async send(sessionId: string, p: ChatSend): Promise<ChatSendAck> {
-    // The participant waits for this ack: its reads and transaction go ahead of background writes.
-    const store = this.ctx.store.interactive;
-    const ctx: ServiceContext = { ...this.ctx, store };
-    // Both reads at once (one round trip of waiting instead of three in a row). The history also tells a
-    // resend (same clientId), which returns the stored ack whatever happened since and stores nothing, so a
-    // failed check of the session only counts once the message is known to be new.
-    const active = requireActive(ctx, sessionId, ['workspace']);
-    active.catch(() => undefined);
-    const history = await store.messages.listForSession(sessionId);
-    const existing = history.find((m) => m.clientId === p.clientId);
-    if (existing) return this.duplicateAck(sessionId, existing, p);
-    const s = await active;
-    if (p.text.length > s.study.chat.max_message_chars)
-      throw new ServiceError('too_large', `message is too long: ${p.text.length} characters, at most ${s.study.chat.max_message_chars}`, 'text');
-    const limit = s.study.chat.max_user_messages;
-    const sent = history.filter((m) => m.role === 'user').length;
-    if (sent >= limit)
-      throw new ServiceError('limit_reached', `message limit reached: this session allows ${limit} messages to the assistant; please continue without the chat`);
-    // The message is stored twice (its event and its row); the reply is bounded by the model's output limit.
-    await requireStorageBudget(this.ctx, store, sessionId, 2 * Buffer.byteLength(p.text, 'utf8'));
+    // The participant waits for this ack: its store call goes ahead of background writes.
+    const ctx: ServiceContext = { ...this.ctx, store: this.ctx.store.interactive };
     const starting = this.starting.get(sessionId);
     if (starting) {
       // Another send of this session is being stored (maybe this very message, resent): decide after it.
       await starting;
       return this.send(sessionId, p);
     }
-    if (this.inFlight.has(sessionId)) {
+    if (this.inFlight.has(sessionId) || this.closing) {
       // A resend racing its original can arrive here after the original was stored and its reply started.
-      const stored = await store.messages.findByClientId(sessionId, p.clientId);
+      const stored = await ctx.store.messages.findByClientId(sessionId, p.clientId);
       if (stored) return this.duplicateAck(sessionId, stored, p);
+      this.refuseWhileClosing();
       throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
     }
-    this.refuseWhileClosing();
 
     // Reserved before the first await of the write, so a second message of this session waits its turn ('busy').
     let started!: () => void;
     this.starting.set(sessionId, new Promise<void>((resolve) => (started = resolve)));
     try {
-      const now = this.ctx.now();
-      const messageId = crypto.randomUUID();
       const replyId = crypto.randomUUID();
-      const tokens = countTokens(p.text);
-      let message: MessageRow;
-      try {
-        message = await store.transaction(async (tx) => {
-          await requireActiveIn(ctx, tx, sessionId, ['workspace']);
-          const seq = await tx.events.append(
-            sessionId,
-            'message.user',
-            { messageId, clientId: p.clientId, text: p.text, chars: p.text.length, tokens },
-            now,
-            p.clientTs,
-          );
-          const row = {
-            ...emptyProvenance(),
-            id: messageId,
-            sessionId,
-            eventSeq: seq,
-            role: 'user' as const,
-            text: p.text,
-            clientId: p.clientId,
-            replyTo: null,
-            status: 'complete' as const,
-            tokens,
-            createdAt: now,
-          };
-          // The unique (session, clientId) decides between two racing resends; the loser rolls back its event.
-          if (!(await tx.messages.insertIfNewClientId(row))) throw new DuplicateClientId();
-          await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: messageId, retry: false }, now, null);
-          return row;
-        });
-      } catch (err) {
-        if (!(err instanceof DuplicateClientId)) throw err;
-        const stored = await store.messages.findByClientId(sessionId, p.clientId);
-        if (!stored) throw new ServiceError('internal', 'the message was stored by a concurrent resend but cannot be read back');
-        return this.duplicateAck(sessionId, stored, p);
-      }
+      // One store call checks the session and stores the message with its events (a resend: stores nothing).
+      const stored = await storeUserMessage(ctx, sessionId, p, replyId);
+      if (stored.duplicate) return this.duplicateAck(sessionId, stored.message, p);
       // Acknowledged only now, after COMMIT. Every tab of the session shows the message (the sender de-duplicates).
-      const view = messageView(message);
+      const view = messageView(stored.message);
       this.ctx.push(sessionId, 'chat:message', { message: view });
-      this.startReply(s, replyId, messageId);
+      this.startReply(stored.s, replyId, stored.message.id);
       return { message: view, replyId, duplicate: false };
     } finally {
       this.starting.delete(sessionId);
@@ -484,32 +431,5 @@ export class ChatService {
         retryable: error?.retryable ?? true,
         partial: view,
       });
-  }
-}
-
-function emptyProvenance(): Pick<
-  MessageRow,
-  'provider' | 'providerUrl' | 'model' | 'requestedModel' | 'params' | 'usage' | 'ttftMs' | 'durationMs' | 'finishReason' | 'interrupted' | 'attempts' | 'error'
-> {
-  return {
-    provider: null,
-    providerUrl: null,
-    model: null,
-    requestedModel: null,
-    params: null,
-    usage: null,
-    ttftMs: null,
-    durationMs: null,
-    finishReason: null,
-    interrupted: false,
-    attempts: null,
-    error: null,
-  };
-}
-
-/** Thrown inside send's transaction when a racing resend stored the same clientId first (rolls back the event). */
-class DuplicateClientId extends Error {
-  constructor() {
-    super('duplicate clientId');
   }
 }

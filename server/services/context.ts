@@ -65,6 +65,11 @@ export interface SessionContext {
 export async function loadSession(ctx: ServiceContext, sessionId: string, db: StoreRepositories = ctx.store, forUpdate = false): Promise<SessionContext> {
   const session = await (forUpdate ? db.sessions.getForUpdate(sessionId) : db.sessions.get(sessionId));
   if (!session) throw new ServiceError('not_found', 'session not found');
+  return sessionContextOf(ctx, session);
+}
+
+/** A session row with its study, task, condition and survey definitions from the loaded configuration. */
+export function sessionContextOf(ctx: Pick<ServiceContext, 'config'>, session: SessionRow): SessionContext {
   const study = ctx.config.studies.get(session.studyId);
   if (!study) throw new ServiceError('not_found', `study "${session.studyId}" is no longer configured`);
   const task = study.tasks.find((t) => t.id === session.taskId);

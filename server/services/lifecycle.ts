@@ -80,7 +80,8 @@ export async function overdueSessions(ctx: ServiceContext, now: number): Promise
   return due;
 }
 
-function checkActive(s: SessionContext, steps?: Step[]): SessionContext {
+/** Throws session_over or wrong_step unless the session is active (at one of `steps`). */
+export function checkActive(s: SessionContext, steps?: Step[]): SessionContext {
   if (s.session.status !== 'active') throw new ServiceError('session_over', `this session has ended (${s.session.status})`);
   if (steps && !steps.includes(s.session.step))
     throw new ServiceError('wrong_step', `not possible at step "${s.session.step}" (needs ${steps.join(' or ')})`);

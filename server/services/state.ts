@@ -4,6 +4,7 @@ import { completionRedirectUrl, type CompletionOutcome } from '../../common/stud
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { MessageRow, UploadRow } from '../db/store';
 import { unansweredUserMessage } from './conversation';
+import { rememberSession } from './userMessage';
 import { deadlineOf, loadSession, type ServiceContext, type SessionContext } from './context';
 
 export interface InFlightView {
@@ -51,6 +52,7 @@ function outcomeOf(status: string): CompletionOutcome | null {
 export async function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null, loaded?: SessionContext): Promise<SessionState> {
   const s = loaded ?? (await loadSession(ctx, sessionId));
   const { session, study, task, condition, survey } = s;
+  rememberSession(ctx, session);
   const { store } = ctx;
   const resolved = ctx.providers(condition);
   const outcome = outcomeOf(session.status);

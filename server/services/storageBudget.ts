@@ -53,13 +53,17 @@ export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stri
 export async function requireStorageBudget(ctx: ServiceContext, db: StoreRepositories, sessionId: string, change: number): Promise<void> {
   const { sessionBudgetBytes } = storagePolicyOf(ctx);
   const used = await db.sessions.storageBytes(sessionId);
-  if (change > 0 && used + change > sessionBudgetBytes) {
-    ctx.log.warn({ sessionId, used, change, budget: sessionBudgetBytes }, 'session storage budget used up; write refused');
-    throw new ServiceError(
-      'storage_full',
-      `this session's storage budget is used up (${formatMb(used)} of ${formatMb(sessionBudgetBytes)} stored); nothing more can be saved, the answer can still be submitted`,
-    );
-  }
+  if (change > 0 && used + change > sessionBudgetBytes) throw storageFull(ctx, sessionId, used, change);
+}
+
+/** The refusal of a write of `change` bytes to a session holding `used` (logged: the budget is an abuse guard). */
+export function storageFull(ctx: Pick<ServiceContext, 'log' | 'storage'>, sessionId: string, used: number, change: number): ServiceError {
+  const { sessionBudgetBytes } = storagePolicyOf(ctx);
+  ctx.log.warn({ sessionId, used, change, budget: sessionBudgetBytes }, 'session storage budget used up; write refused');
+  return new ServiceError(
+    'storage_full',
+    `this session's storage budget is used up (${formatMb(used)} of ${formatMb(sessionBudgetBytes)} stored); nothing more can be saved, the answer can still be submitted`,
+  );
 }
 
 const formatMb = (bytes: number) => `${(bytes / MB).toFixed(2)} MB`;

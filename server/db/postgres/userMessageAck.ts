@@ -51,5 +51,5 @@ export async function acknowledgeUserMessage(db: Runner, a: UserMessageAck, retr
   if (answer.outcome === 'not_found') return { outcome: 'not_found' };
   const session = sessionFromRow(answer.session!);
   if (answer.outcome === 'refused') return { outcome: 'refused', reason: answer.reason!, session, storedBytes: answer.storedBytes! };
-  return { outcome: answer.outcome, session, message: messageFromRow(answer.message!) };
+  return { outcome: answer.outcome === 'stored' ? 'stored' : 'duplicate', session, message: messageFromRow(answer.message!) };
 }
