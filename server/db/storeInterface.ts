@@ -24,6 +24,7 @@ import type { AttachedImage } from '../judge/judgeImages';
 import type { JudgeSample } from '../judge/runJudge';
 import type { AdminSessionListRepo } from './sessionListTypes';
 import type { UserMessageAck, UserMessageAckResult } from './userMessageAck';
+import type { SessionStateRows } from './sessionStateRows';
 import type { TelemetrySummary } from '../../common/telemetrySummary';
 
 export * from './sessionListTypes';
@@ -783,6 +784,8 @@ export interface Store extends StoreRepositories {
   readonly interactive: Store;
   /** A participant's chat message: checks, stores and answers in one call (contract in ./userMessageAck.ts). */
   acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult>;
+  /** Every row of a participant's session:state in one read (./sessionStateRows.ts); undefined when there is no such session. */
+  readSessionState(sessionId: string): Promise<SessionStateRows | undefined>;
   /** A consistent read-only snapshot for the dataset export (see ExportSnapshot). */
   openExportSnapshot(): Promise<ExportSnapshot>;
   /**

@@ -23,9 +23,7 @@ export class ParticipantService {
   }
 
   async state(sessionId: string): Promise<SessionState> {
-    const s = await loadSession(this.ctx, sessionId);
-    await expireIfDue(this.ctx, s);
-    return buildSessionState(this.ctx, sessionId, this.chat.inFlightView(sessionId), s);
+    return buildSessionState(this.ctx, sessionId, this.chat.inFlightView(sessionId));
   }
 
   /** Applies the time limit; true when the session just timed out (the caller pushes the new state). */

@@ -3,9 +3,11 @@ import { publicSurveyItem } from '../../common/survey';
 import { completionRedirectUrl, type CompletionOutcome } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { MessageRow, UploadRow } from '../db/store';
+import type { SessionStateRows } from '../db/sessionStateRows';
+import { expireIfDue } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
 import { rememberSession } from './userMessage';
-import { deadlineOf, loadSession, type ServiceContext, type SessionContext } from './context';
+import { deadlineOf, ServiceError, sessionContextOf, type ServiceContext } from './context';
 
 export interface InFlightView {
   replyId: string;
@@ -48,21 +50,26 @@ function outcomeOf(status: string): CompletionOutcome | null {
   return status === 'completed' ? 'completed' : status === 'declined' ? 'declined' : status === 'timed_out' ? 'timed_out' : null;
 }
 
-/** The full snapshot a (re)connecting client renders from. */
-export async function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null, loaded?: SessionContext): Promise<SessionState> {
-  const s = loaded ?? (await loadSession(ctx, sessionId));
+async function readRows(ctx: ServiceContext, sessionId: string): Promise<SessionStateRows> {
+  const rows = await ctx.store.readSessionState(sessionId);
+  if (!rows) throw new ServiceError('not_found', 'session not found');
+  return rows;
+}
+
+/**
+ * The full snapshot a (re)connecting client renders from, after applying the time limit (a session past its
+ * deadline is shown timed out). One store read (PostgreSQL: one statement) for the session and all its rows;
+ * a second only when the session just timed out.
+ */
+export async function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null): Promise<SessionState> {
+  let rows = await readRows(ctx, sessionId);
+  if (await expireIfDue(ctx, sessionContextOf(ctx, rows.session))) rows = await readRows(ctx, sessionId);
+  const { draft, messages, uploads, versions, surveySubmitted } = rows;
+  const s = sessionContextOf(ctx, rows.session);
   const { session, study, task, condition, survey } = s;
   rememberSession(ctx, session);
-  const { store } = ctx;
   const resolved = ctx.providers(condition);
   const outcome = outcomeOf(session.status);
-  const [draft, messages, uploads, versions, surveySubmitted] = await Promise.all([
-    store.artifacts.getDraft(sessionId),
-    store.messages.listForSession(sessionId),
-    store.uploads.listForSession(sessionId),
-    store.artifacts.listVersions(sessionId),
-    store.surveyAnswers.hasAnswers(sessionId),
-  ]);
   const code = outcome ? study.completion.codes[outcome] : null;
   return {
     sessionId,

@@ -68,7 +68,7 @@ export class TimeLimitSweep {
         const s = await loadSession(ctx, sessionId);
         if (!(await expireIfDue(ctx, s))) continue;
         timedOut++;
-        ctx.push(sessionId, 'session:state', await buildSessionState(ctx, sessionId, this.replies.inFlightView(sessionId), s));
+        ctx.push(sessionId, 'session:state', await buildSessionState(ctx, sessionId, this.replies.inFlightView(sessionId)));
       } catch (err) {
         ctx.log.warn({ err, sessionId }, 'could not apply the time limit');
       }

@@ -21,6 +21,8 @@ import { PgReplyCache } from './replyCache';
 import { PgRepositories } from './repositories/index';
 import type { UserMessageAck, UserMessageAckResult } from '../userMessageAck';
 import { acknowledgeUserMessage } from './userMessageAck';
+import type { SessionStateRows } from '../sessionStateRows';
+import { readSessionState } from './sessionStateRows';
 
 export interface PostgresStoreOptions {
   /** Pool size (default 10, or PGPOOL_MAX). */
@@ -96,6 +98,11 @@ class PgStore extends PgRepositories implements Store {
   acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult> {
     this.assertOpen();
     return acknowledgeUserMessage(this.runner, ack);
+  }
+
+  readSessionState(sessionId: string): Promise<SessionStateRows | undefined> {
+    this.assertOpen();
+    return readSessionState(this.runner, sessionId);
   }
 
   openExportSnapshot(): Promise<ExportSnapshot> {

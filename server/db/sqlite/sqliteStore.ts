@@ -235,6 +235,20 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     file,
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
     acknowledgeUserMessage: (a: UserMessageAck) => gate.outside(() => acknowledge.immediate(a)),
+    // Synchronous reads in a row: one consistent view without a transaction.
+    readSessionState: (sessionId: string) =>
+      gate.outside(() => {
+        const session = sync.sessions.get(sessionId);
+        if (!session) return undefined;
+        return {
+          session,
+          draft: sync.artifacts.getDraft(sessionId),
+          messages: sync.messages.listForSession(sessionId),
+          uploads: sync.uploads.listForSession(sessionId),
+          versions: sync.artifacts.listVersions(sessionId),
+          surveySubmitted: sync.surveyAnswers.hasAnswers(sessionId),
+        };
+      }),
     openExportSnapshot: () => settle(() => openSqliteExportSnapshot(file)),
     openReplyCache: (): Promise<ModelReplyCache> => settle(() => openFileReplyCache(path.join(path.dirname(file), REPLY_CACHE_FILE_NAME))),
     countRows: () =>
