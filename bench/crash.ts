@@ -2,7 +2,8 @@
  * `npm run fault:crash` — SIGKILL the server repeatedly during a load run and restart it on the same
  * DATA_DIR; then check that every acknowledged message is stored exactly once, that unacknowledged ones
  * were resent and stored once, that replies cut mid-stream are marked, and that every session resumes.
- * Options: --participants 40 --turns 5 --kills 6 --kill-every-ms 2500 --study travel-planning --log <file>
+ * Options: --participants 40 --turns 5 --kills 6 --kill-every-ms 2500 --study travel-planning --log <file> --database sqlite|postgres
+ * (postgres: the server runs on a throwaway local cluster, tests/support/postgresCluster.ts, stopped at the end).
  * Bounded: at most `kills` kills; each participant gives up after 3 minutes. Loopback only.
  */
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import { formatReport, isClean } from '../tests/harness/checkLog';
 import { runCrashScenario } from '../tests/harness/crashRun';
 import { JsonlLog } from '../tests/harness/jsonlLog';
 import { formatSummary, summarizeLatencies } from '../tests/harness/stats';
+import { startPostgresCluster } from '../tests/support/postgresCluster';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(500).default(40),
@@ -19,10 +21,11 @@ const Flags = z.object({
   'kill-every-ms': z.coerce.number().int().min(200).max(60_000).default(2500),
   study: z.string().default('travel-planning'),
   log: z.string().optional(),
+  database: z.enum(['sqlite', 'postgres']).default('sqlite'),
 });
 
 const { values } = parseArgs({
-  options: { participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' }, 'kill-every-ms': { type: 'string' }, study: { type: 'string' }, log: { type: 'string' } },
+  options: { participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' }, 'kill-every-ms': { type: 'string' }, study: { type: 'string' }, log: { type: 'string' }, database: { type: 'string' } },
   strict: true,
 });
 const parsed = Flags.safeParse(values);
@@ -33,8 +36,10 @@ if (!parsed.success) {
 }
 const flags = parsed.data;
 const log = flags.log ? new JsonlLog(flags.log) : undefined;
-console.log(`fault:crash: ${flags.participants} participants × ${flags.turns} turns, ${flags.kills} SIGKILLs about every ${flags['kill-every-ms']} ms`);
+console.log(`fault:crash: ${flags.participants} participants × ${flags.turns} turns, ${flags.kills} SIGKILLs about every ${flags['kill-every-ms']} ms, store ${flags.database}`);
+const cluster = flags.database === 'postgres' ? await startPostgresCluster() : undefined;
 const result = await runCrashScenario({
+  ...(cluster ? { databaseUrl: cluster.url } : {}),
   studyId: flags.study,
   participants: flags.participants,
   turns: flags.turns,
@@ -44,7 +49,7 @@ const result = await runCrashScenario({
   keepDataDir: true,
   ...(log ? { log } : {}),
   onKill: (n, pid) => console.log(`  kill ${n}: SIGKILL pid ${pid}`),
-});
+}).finally(() => cluster?.stop());
 await log?.close();
 const s = result.simulation;
 console.log(`kills: ${result.kills}, restart time ${formatSummary(summarizeLatencies(result.restartMs))}`);

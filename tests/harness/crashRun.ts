@@ -27,6 +27,8 @@ export interface CrashScenarioOptions {
   /** Keep the data directory for inspection (default: deleted). */
   keepDataDir?: boolean;
   onKill?: (n: number, pid: number | undefined) => void;
+  /** postgres://… runs the server (and the check) on that database; default SQLite in the data directory. */
+  databaseUrl?: string;
 }
 
 export interface CrashScenarioResult {
@@ -41,7 +43,7 @@ export interface CrashScenarioResult {
 export async function runCrashScenario(o: CrashScenarioOptions): Promise<CrashScenarioResult> {
   const words = Array.from({ length: o.replyTokens ?? 60 }, (_, i) => ` word${i}`).join('');
   const fake = await startFakeOpenAI({ tokensPerSecond: o.tokensPerSecond ?? 100, responder: () => reply(words) });
-  const server = new ServerChild({ providerBaseURL: fake.url });
+  const server = new ServerChild({ providerBaseURL: fake.url, databaseUrl: o.databaseUrl });
   const memory = new MemoryLog();
   const log = o.log ? new TeeLog([memory, o.log]) : memory;
   const restartMs: number[] = [];
@@ -80,7 +82,7 @@ export async function runCrashScenario(o: CrashScenarioOptions): Promise<CrashSc
     const summary = await simulation;
     const resume = await checkSessionsResume({ baseUrl: server.url, studyId: o.studyId, runId: summary.runId, sessions: summary.sessions });
     await server.stop();
-    const store = await openStore({ dataDir: server.dataDir });
+    const store = await openStore({ dataDir: server.dataDir, databaseUrl: o.databaseUrl });
     try {
       const check = await checkLogAgainstStore(memory.records, store, { expectAnswered: true });
       return { simulation: summary, check, resume, kills, restartMs, dataDir: server.dataDir };
