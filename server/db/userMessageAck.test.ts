@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, STORE_ENGINES } from '../../tests/support/testStores';
 import type { Store } from './store';
-import type { UserMessageAck } from './userMessageAck';
+import { userMessageRow, type UserMessageAck } from './userMessageAck';
 
 const MINUTE = 60_000;
 const CONSENTED = 10_000;
@@ -138,7 +138,7 @@ describe.skipIf(!STORE_ENGINES.includes('postgres'))('Store.acknowledgeUserMessa
       let winner = '';
       await store.transaction(async (tx) => {
         // Inserted (uncommitted, no session lock); the ack runs meanwhile on another connection and waits on the index entry.
-        const row = { ...ackRow(id), id: crypto.randomUUID() };
+        const row = userMessageRow({ id: crypto.randomUUID(), sessionId: id, eventSeq: 1, text: 'first', clientId: 'same', tokens: 1, createdAt: 6_000 });
         winner = row.id;
         expect(await tx.messages.insertIfNewClientId(row)).toBe(true);
         racing = store.interactive.acknowledgeUserMessage(a);
@@ -153,29 +153,3 @@ describe.skipIf(!STORE_ENGINES.includes('postgres'))('Store.acknowledgeUserMessa
     }
   });
 });
-
-function ackRow(sessionId: string) {
-  return {
-    sessionId,
-    eventSeq: 1,
-    role: 'user' as const,
-    text: 'first',
-    clientId: 'same',
-    replyTo: null,
-    status: 'complete' as const,
-    tokens: 1,
-    provider: null,
-    providerUrl: null,
-    model: null,
-    requestedModel: null,
-    params: null,
-    usage: null,
-    ttftMs: null,
-    durationMs: null,
-    finishReason: null,
-    interrupted: false,
-    attempts: null,
-    error: null,
-    createdAt: 6_000,
-  };
-}

@@ -59,3 +59,25 @@ export type UserMessageAckResult =
   | { outcome: 'not_found' }
   /** `storedBytes`: the session's storage in use (sessions.storageBytes) when it was refused. */
   | { outcome: 'refused'; reason: AckRefusal; session: SessionRow; storedBytes: number };
+
+/** A participant's message row as chat:send stores it: no reply, no provenance (those are the assistant's). */
+export function userMessageRow(m: Pick<MessageRow, 'id' | 'sessionId' | 'eventSeq' | 'text' | 'tokens' | 'createdAt'> & { clientId: string }): MessageRow & { clientId: string } {
+  return {
+    ...m,
+    role: 'user',
+    replyTo: null,
+    status: 'complete',
+    provider: null,
+    providerUrl: null,
+    model: null,
+    requestedModel: null,
+    params: null,
+    usage: null,
+    ttftMs: null,
+    durationMs: null,
+    finishReason: null,
+    interrupted: false,
+    attempts: null,
+    error: null,
+  };
+}

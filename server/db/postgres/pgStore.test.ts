@@ -7,8 +7,9 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabaseUrl } from '../../../tests/support/postgresTestDatabase';
-import type { MessageRow, Store } from '../storeInterface';
+import type { Store } from '../storeInterface';
 import { openPostgresStore } from './index';
+import { userMessageRow } from '../userMessageAck';
 
 const stores: Store[] = [];
 const urls = new WeakMap<Store, string>();
@@ -27,32 +28,8 @@ afterAll(async () => {
 const session = (store: Store, id: string = crypto.randomUUID()) =>
   store.sessions.insert({ id, studyId: 'study', taskId: 'task', conditionId: 'cond', isPilot: false, createdAt: 2_000 });
 
-function userMessage(sessionId: string, clientId: string, eventSeq: number): MessageRow & { clientId: string } {
-  return {
-    id: crypto.randomUUID(),
-    sessionId,
-    eventSeq,
-    role: 'user',
-    text: 'hello',
-    clientId,
-    replyTo: null,
-    status: 'complete',
-    tokens: 1,
-    provider: null,
-    providerUrl: null,
-    model: null,
-    requestedModel: null,
-    params: null,
-    usage: null,
-    ttftMs: null,
-    durationMs: null,
-    finishReason: null,
-    interrupted: false,
-    attempts: null,
-    error: null,
-    createdAt: 3_000,
-  };
-}
+const userMessage = (sessionId: string, clientId: string, eventSeq: number) =>
+  userMessageRow({ id: crypto.randomUUID(), sessionId, eventSeq, text: 'hello', clientId, tokens: 1, createdAt: 3_000 });
 
 /** Resolves when `n` parties have called `arrive()`: holds two transactions open at the same point. */
 function barrier(n: number): () => Promise<void> {

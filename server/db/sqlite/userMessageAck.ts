@@ -4,8 +4,8 @@
  * read, so nothing can change the session between its checks and the writes.
  */
 import { cachedStatement, type SqliteDatabase } from '../database';
-import type { AckRefusal, UserMessageAck, UserMessageAckResult } from '../userMessageAck';
-import type { EventsRepo, MessageRow, MessagesRepo, SessionRow, SessionsRepo } from '../storeInterface';
+import { userMessageRow, type AckRefusal, type UserMessageAck, type UserMessageAckResult } from '../userMessageAck';
+import type { EventsRepo, MessagesRepo, SessionRow, SessionsRepo } from '../storeInterface';
 import type { Sync } from './sync';
 
 interface Repositories {
@@ -36,30 +36,7 @@ export function acknowledgeUserMessageSync(db: SqliteDatabase, repos: Repositori
   if (reason) return { outcome: 'refused', reason, session, storedBytes };
 
   const seq = repos.events.append(a.sessionId, a.messageEvent.type, a.messageEvent.payload, a.now, a.clientTs);
-  const message: MessageRow & { clientId: string } = {
-    id: a.messageId,
-    sessionId: a.sessionId,
-    eventSeq: seq,
-    role: 'user',
-    text: a.text,
-    clientId: a.clientId,
-    replyTo: null,
-    status: 'complete',
-    tokens: a.tokens,
-    provider: null,
-    providerUrl: null,
-    model: null,
-    requestedModel: null,
-    params: null,
-    usage: null,
-    ttftMs: null,
-    durationMs: null,
-    finishReason: null,
-    interrupted: false,
-    attempts: null,
-    error: null,
-    createdAt: a.now,
-  };
+  const message = userMessageRow({ id: a.messageId, sessionId: a.sessionId, eventSeq: seq, text: a.text, clientId: a.clientId, tokens: a.tokens, createdAt: a.now });
   // Under the write lock the resend check above is final; the unique constraint is the guard all the same.
   if (!repos.messages.insertIfNewClientId(message)) throw new Error(`message id "${a.clientId}" was stored while its session was locked`);
   repos.events.append(a.sessionId, a.followingEvent.type, a.followingEvent.payload, a.now, null);
