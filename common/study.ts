@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Slug } from './ids';
+import { AssistantConfig } from './assistantMode';
 
 /**
  * A study definition, loaded from studies/<id>.yaml and validated at start-up.
@@ -79,6 +80,8 @@ export const Condition = z
     max_tokens: z.number().int().positive().max(32_768).default(1024),
     /** What the participant sees as the assistant's name; never the condition id. */
     assistant_label: z.string().min(1).default('AI assistant'),
+    /** Who answers: the model (default), the model reviewed by a researcher, or a researcher (common/assistantMode.ts); absent = model. */
+    assistant: AssistantConfig.optional(),
   })
   .strict();
 export type Condition = z.infer<typeof Condition>;

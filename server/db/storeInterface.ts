@@ -24,6 +24,7 @@ import type { AttachedImage } from '../judge/judgeImages';
 import type { JudgeSample } from '../judge/runJudge';
 import type { AdminSessionListRepo } from './sessionListTypes';
 import type { TelemetrySummary } from '../../common/telemetrySummary';
+import type { ReviewsRepo } from './reviewTypes';
 
 export * from './sessionListTypes';
 
@@ -335,6 +336,7 @@ export const STORE_TABLES = [
   'audit_log',
   'withdrawals',
   'session_telemetry',
+  'reply_reviews',
 ] as const;
 export type StoreTable = (typeof STORE_TABLES)[number];
 
@@ -591,6 +593,8 @@ export interface StoreRepositories {
   readonly withdrawals: WithdrawalsRepo;
   /** Integrity telemetry per session (server/services/telemetry.ts). */
   readonly telemetry: SessionTelemetryRepo;
+  /** Researcher-in-the-loop replies (reviewTypes.ts; server/wizard/). */
+  readonly reviews: ReviewsRepo;
 }
 
 /** The repositories bound to one open transaction. */
