@@ -28,6 +28,7 @@ import { handshakeOriginAllowed, type TrustProxyFn } from './socket/origin';
 import { createLogger } from './logger';
 import { mountOptionalExtensions } from './extensions';
 import { DEFAULT_TRUST_PROXY, TrustProxySetting, type TrustProxy } from './trustProxy';
+import { mountWizard } from './wizard/mount';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -188,6 +189,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   adminApp.disable('x-powered-by');
   adminApp.set('trust proxy', app.get('trust proxy'));
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
+  // Researcher-in-the-loop replies (before the admin extension, whose catch-all answers unknown admin routes).
+  await mountWizard(ctx, { adminApp, io: io as unknown as Server, chat: participants.chat });
   await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live });
   app.use('/api', (_req, res) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });

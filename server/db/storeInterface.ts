@@ -644,6 +644,19 @@ export interface ExportMessage {
   finishReason: string | null;
   interrupted: boolean;
   status: string;
+  /** Researcher-in-the-loop provenance (reply_reviews, server/wizard/); all null for a reply no researcher reviewed. */
+  review: ExportReview | null;
+}
+
+/** What a reviewed reply's row says about where its words came from (never who the researcher was). */
+export interface ExportReview {
+  mode: string;
+  state: string;
+  origin: string | null;
+  modelDraft: string | null;
+  editDistance: number | null;
+  diff: string | null;
+  waitMs: number | null;
 }
 
 export interface ExportEvent {

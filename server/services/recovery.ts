@@ -13,6 +13,9 @@ import type { LoadedConfig } from './config';
 export async function recoverInterruptedReplies(store: Store, config: LoadedConfig, now: number): Promise<number> {
   const open = await store.events.listUnfinishedReplies();
   for (const r of open) {
+    // A reply waiting for a researcher (server/wizard/) is not interrupted: recoverReviews resumes its wait.
+    const review = await store.reviews.get(r.replyId);
+    if (review && (review.state === 'waiting' || review.state === 'claimed')) continue;
     const session = await store.sessions.get(r.sessionId);
     const condition = session ? config.studies.get(session.studyId)?.conditions.find((c) => c.id === session.conditionId) : undefined;
     const checkpoint = await store.replyProgress.get(r.replyId);

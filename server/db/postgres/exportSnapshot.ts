@@ -5,6 +5,7 @@
  * size, and several cursors can be open at once on the one client (the sessions stream stays open while each
  * session's messages and events are read). Queries and row shapes mirror server/db/sqlite/exportSnapshot.ts.
  */
+import { REVIEW_EXPORT_COLUMNS, REVIEW_EXPORT_JOIN, toExportReview, type RawReviewExport } from '../reviewExport';
 import type pg from 'pg';
 import type {
   AuditCounts,
@@ -191,9 +192,9 @@ class PgExportSnapshot implements ExportSnapshot {
 
   async *messages(sessionId: string): AsyncGenerator<ExportMessage> {
     let seq = 0;
-    const rows = this.cursor<RawMessage>(
-      `SELECT role, text, created_at, tokens, model, ttft_ms, duration_ms, finish_reason, interrupted, status
-       FROM messages WHERE session_id = $1 ORDER BY event_seq, created_at, id`,
+    const rows = this.cursor<RawMessage & RawReviewExport>(
+      `SELECT m.role, m.text, m.created_at, m.tokens, m.model, m.ttft_ms, m.duration_ms, m.finish_reason, m.interrupted, m.status, ${REVIEW_EXPORT_COLUMNS}
+       FROM messages m ${REVIEW_EXPORT_JOIN} WHERE m.session_id = $1 ORDER BY m.event_seq, m.created_at, m.id`,
       [sessionId],
     );
     for await (const r of rows) {
@@ -209,6 +210,7 @@ class PgExportSnapshot implements ExportSnapshot {
         finishReason: r.finish_reason,
         interrupted: r.interrupted === 1,
         status: r.status,
+        review: toExportReview(r),
       };
     }
   }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { REVIEW_EXPORT_COLUMNS, REVIEW_EXPORT_JOIN, toExportReview, type RawReviewExport } from '../reviewExport';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import type { AttachedImage } from '../../judge/judgeImages';
 import type { SqliteDatabase } from '../database';
@@ -192,8 +193,8 @@ export class ExportReader {
   /** Messages in trajectory order; seq is the 1-based position within the session. */
   *messages(sessionId: string): Generator<ExportMessage> {
     const stmt = this.stmt(
-      `SELECT role, text, created_at, tokens, model, ttft_ms, duration_ms, finish_reason, interrupted, status
-       FROM messages WHERE session_id = ? ORDER BY event_seq, rowid`,
+      `SELECT m.role, m.text, m.created_at, m.tokens, m.model, m.ttft_ms, m.duration_ms, m.finish_reason, m.interrupted, m.status, ${REVIEW_EXPORT_COLUMNS}
+       FROM messages m ${REVIEW_EXPORT_JOIN} WHERE m.session_id = ? ORDER BY m.event_seq, m.rowid`,
     );
     let seq = 0;
     for (const r of stmt.iterate(sessionId) as IterableIterator<{
@@ -207,7 +208,7 @@ export class ExportReader {
       finish_reason: string | null;
       interrupted: number;
       status: string;
-    }>) {
+    } & RawReviewExport>) {
       yield {
         seq: ++seq,
         role: r.role,
@@ -220,6 +221,7 @@ export class ExportReader {
         finishReason: r.finish_reason,
         interrupted: r.interrupted === 1,
         status: r.status,
+        review: toExportReview(r),
       };
     }
   }
