@@ -131,7 +131,7 @@ export class WizardDesk {
     if (!row) throw new ServiceError('not_found', 'no such reply waiting for review');
     if (!OPEN_REVIEW_STATES.includes(row.state)) throw new ServiceError('conflict', `this reply was already ${row.state}`);
     if (row.claimedBy !== actor) throw new ServiceError('conflict', 'another researcher has claimed this reply');
-    await this.ctx.store.audit.append({ at: this.ctx.now(), actor, action: 'wizard_claim', studyId: row.studyId, details: { replyId, sessionId: row.sessionId } });
+    await this.audit(actor, 'wizard_claim', row, {});
     this.feed.queueChanged(row.studyId);
     return row;
   }
@@ -157,7 +157,7 @@ export class WizardDesk {
       throw new ServiceError('too_large', `the reply is too long: ${finalText.length} characters, at most ${MAX_RESEARCHER_REPLY_CHARS}`, 'text');
     const origin = originOf(review.mode, action, review.draftText, finalText);
     const row = await this.end(review, { kind: 'sent', actor, text: finalText, origin, ...draftChanges(review.draftText, finalText), fallback: false });
-    await this.ctx.store.audit.append({ at: this.ctx.now(), actor, action: 'wizard_send', studyId: review.studyId, details: { replyId, sessionId: review.sessionId, origin } });
+    await this.audit(actor, 'wizard_send', review, { origin });
     return row;
   }
 
@@ -166,7 +166,7 @@ export class WizardDesk {
     const review = await this.open(replyId);
     if (review.claimedBy !== null && review.claimedBy !== actor) throw new ServiceError('conflict', 'another researcher has claimed this reply');
     await this.end(review, { kind: 'discarded', actor, reason: 'researcher' });
-    await this.ctx.store.audit.append({ at: this.ctx.now(), actor, action: 'wizard_discard', studyId: review.studyId, details: { replyId, sessionId: review.sessionId } });
+    await this.audit(actor, 'wizard_discard', review, {});
   }
 
   /** Nobody answered in time: the model's draft (review) or the holding message (wizard, or no draft yet). */
@@ -234,6 +234,15 @@ export class WizardDesk {
     if (!review) throw new ServiceError('not_found', 'no such reply waiting for review');
     if (!OPEN_REVIEW_STATES.includes(review.state)) throw new ServiceError('conflict', `this reply was already ${review.state}`);
     return review;
+  }
+
+  /**
+   * Audits a researcher's action. The entry's actor is the login's actor (the dataset's manifest lists recent
+   * actors); which researcher it was is in the details, which stay in the audit log.
+   */
+  private async audit(researcher: string, action: string, review: ReviewRow, details: Record<string, unknown>): Promise<void> {
+    const actor = researcher.split('#')[0]!;
+    await this.ctx.store.audit.append({ at: this.ctx.now(), actor, action, studyId: review.studyId, details: { researcher, replyId: review.replyId, sessionId: review.sessionId, ...details } });
   }
 
   /** Sessions waiting on this node (tests). */

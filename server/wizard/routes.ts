@@ -28,7 +28,7 @@ export function wizardRoutes(ctx: ServiceContext, desk: WizardDesk, sessions: Ad
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  guarded.use(requireAdmin(sessions), requireCsrf);
+  guarded.use('/api/admin/wizard', requireAdmin(sessions), requireCsrf);
   const json = express.json({ limit: '64kb' });
 
   const itemOf = async (r: ReviewRow, me: string): Promise<WizardQueueItem> => ({
