@@ -25,6 +25,8 @@ interface Waiting {
   /** The model's draft: its own in-flight record, so ending the draft does not end the participant's wait. */
   draft: InFlight;
   draftVisible: boolean;
+  /** Resolves once the draft has ended and was stored (at once when it was stored before a restart). */
+  drafting: Promise<void>;
   settle: () => void;
 }
 
@@ -78,6 +80,7 @@ export class WizardDesk {
       f,
       draft: newInFlight(s.session.id, f.replyId, f.replyTo, f.deadline),
       draftVisible: review.mode === 'review' || cfg.show_model_draft,
+      drafting: Promise.resolve(),
       settle,
     };
     this.waiting.set(f.replyId, w);
@@ -86,7 +89,7 @@ export class WizardDesk {
     f.abort.signal.addEventListener('abort', onAbort, { once: true });
     this.feed.queueChanged(s.study.id);
     try {
-      if (review.draftText === null) await this.draft(w, options);
+      if (review.draftText === null) await (w.drafting = this.draft(w, options));
       await answered;
     } finally {
       clearTimeout(timer);
@@ -144,7 +147,14 @@ export class WizardDesk {
 
   /** A researcher's reply: acknowledged after COMMIT with the stored message. */
   async send(replyId: string, actor: string, action: ResearcherAction, text: string | undefined): Promise<MessageRow> {
-    const review = await this.open(replyId);
+    let review = await this.open(replyId);
+    const live = this.waiting.get(replyId);
+    if (review.draftText === null && live && action !== 'approve') {
+      // Answered before the model finished: what it had drafted is the draft (stored, then compared with the reply).
+      abortReply(live.draft, 'participant');
+      await live.drafting;
+      review = await this.open(replyId);
+    }
     if (review.claimedBy !== null && review.claimedBy !== actor) throw new ServiceError('conflict', 'another researcher has claimed this reply');
     if (action === 'approve') {
       if (review.mode !== 'review') throw new ServiceError('invalid_input', 'there is no draft to approve in a wizard condition; write a reply', 'action');

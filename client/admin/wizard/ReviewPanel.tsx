@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WizardReviewDetail } from '../../../common/wizard';
 import { AdminApiError } from '../api';
 import { wizardApi } from './wizardApi';
@@ -59,7 +59,8 @@ export function ReviewPanel({
     editor.current?.focus();
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+  // Shortcuts work wherever the focus is on the console page (the queue, the editor, the page itself).
+  const onKeyDown = (e: globalThis.KeyboardEvent) => {
     const key = e.key.toLowerCase();
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
@@ -79,10 +80,18 @@ export function ReviewPanel({
     }
   };
 
+  const keyHandler = useRef(onKeyDown);
+  keyHandler.current = onKeyDown;
+  useEffect(() => {
+    const listener = (e: globalThis.KeyboardEvent) => keyHandler.current(e);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
+
   const remaining = item.deadlineAt - serverNow;
   const otherHolds = item.claimed === 'other';
   return (
-    <section className="card wizard-review" aria-labelledby="wizard-review-title" onKeyDown={onKeyDown}>
+    <section className="card wizard-review" aria-labelledby="wizard-review-title">
       <h2 id="wizard-review-title">Session {item.sessionId.slice(0, 8)}</h2>
       <p className="wizard-timer" role="timer" aria-live="off" data-testid="wizard-timer">
         The participant has waited <strong>{waitLabel(serverNow - item.waitingSince)}</strong>;{' '}
