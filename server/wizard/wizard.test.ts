@@ -167,6 +167,29 @@ describe.each(STORE_ENGINES)('wizard-of-oz replies (%s)', (engine) => {
     await alice.post(`/api/admin/wizard/reviews/${again.replyId}/discard`);
   });
 
+  it("the participant's Stop ends a waiting reply; a reply sent before the model finished keeps what it had drafted", async () => {
+    fake.script(reply(DRAFT), reply('word '.repeat(200), { tokensPerSecond: 20 }));
+    const stopped = await participantWaiting('woz-review');
+    await until('draft', async () => (await t.server.store.reviews.get(stopped.replyId))?.draftText ?? undefined);
+    const done = nextPush(stopped.socket, 'chat:done');
+    expect(await callOk(stopped.socket, 'chat:stop', { replyId: stopped.replyId, clientTs: Date.now() })).toEqual({ stopped: true });
+    expect((await done).message).toMatchObject({ id: stopped.replyId, status: 'stopped', text: '' });
+    expect((await t.server.store.reviews.get(stopped.replyId))?.state).toBe('discarded');
+    // The researcher is too late: nothing more is stored.
+    expect((await alice.post(`/api/admin/wizard/reviews/${stopped.replyId}/send`, { action: 'replace', text: 'Late' })).status).toBe(409);
+
+    const early = await participantWaiting('woz-wizard');
+    await new Promise((r) => setTimeout(r, 300)); // a few words of the suggestion (20 tokens/s) have streamed
+    const sent = await json(alice.post(`/api/admin/wizard/reviews/${early.replyId}/send`, { action: 'replace', text: 'Hi! Which city?' }));
+    expect(sent.status).toBe(200);
+    const review = (await t.server.store.reviews.get(early.replyId))!;
+    expect(review.draftText!.length).toBeGreaterThan(0);
+    expect(review.draftText!.length).toBeLessThan('word '.repeat(200).length);
+    expect('word '.repeat(200).startsWith(review.draftText!)).toBe(true);
+    expect(review.draftMeta?.finishReason).toBe('aborted');
+    expect(review.editDistance).toBeGreaterThan(0);
+  });
+
   it('exports the provenance fields in messages.jsonl and the codebook, never the researcher', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-export-'));
     await exportStudy({ store: t.server.store, dataDir: t.dataDir, studyId: 'woz-review', outDir: out, includePilot: false, includeIdentities: false });
