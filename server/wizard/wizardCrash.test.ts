@@ -1,27 +1,21 @@
 /**
- * A SIGKILL while a model draft waits for a researcher: the server runs as a child process and is killed (no
+ * A SIGKILL while a model draft waits for a researcher: the server runs as a child process (crashServerProcess.ts) and is killed (no
  * shutdown code runs) after the draft was stored and claimed. After a restart on the same data directory the
  * reply is still waiting (not interrupted, not sent), the participant's reply is in flight again, the same
  * researcher still holds the claim, and their send stores the reply exactly once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { openStore } from '../db/store';
 import type { RunningServer } from '../app';
 import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../integration/harness';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../admin/testSupport';
-import { until, wizardStudiesDir } from './testSupport';
-
-interface Child {
-  process: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-}
+import { startServerChild } from '../../tests/support/serverChild';
+import { REPO_ROOT, until, wizardStudiesDir } from './testSupport';
 
 const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -30,26 +24,8 @@ afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
 
-async function startChild(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'crashWizardProcess.ts')], {
-    env: { ...process.env, ...env, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-10_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server child not ready in 30 s\n${stderr}`)), 30_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('READY ')) return;
-      clearTimeout(timer);
-      resolve((JSON.parse(line.slice(6)) as { url: string }).url);
-    });
-    void exited.then(() => reject(new Error(`server child exited before ready\n${stderr}`)));
-  });
-  return { process: child, url, exited };
-}
+const startChild = (env: Record<string, string>) =>
+  startServerChild({ ...env, SURVEYS_DIR: path.join(REPO_ROOT, 'surveys'), ADMIN_PASSWORD: TEST_ADMIN_PASSWORD }, children);
 
 const asTestServer = (url: string, dataDir: string): TestServer => ({ server: { url } as unknown as RunningServer, dataDir, sockets: [], close: async () => {} });
 
