@@ -113,6 +113,8 @@ export class WizardDesk {
         this.feed.draft(studyId, w.f.replyId, text, false);
       },
     });
+    // Cut by a shutdown: not stored, so the restart drafts it again (a half draft would pass for the whole).
+    if (w.f.abortedBy === 'shutdown') return;
     const text = w.draft.text.length > 0 ? w.draft.text : result.text;
     if (await this.ctx.store.reviews.saveDraft(w.f.replyId, text, draftMeta(result), this.ctx.now()))
       if (w.draftVisible) this.feed.draft(studyId, w.f.replyId, text, true);
