@@ -103,7 +103,13 @@ export const toExportEvent = (r: ExportEventRaw): ExportEvent => ({
   clientTs: r.client_ts,
 });
 
-export const toExportArtifact = (r: { version: number; fields: string; submitted_at: number }): ExportArtifact => ({
+export interface ExportArtifactRaw {
+  version: number;
+  fields: string;
+  submitted_at: number;
+}
+
+export const toExportArtifact = (r: ExportArtifactRaw): ExportArtifact => ({
   version: r.version,
   fields: JSON.parse(r.fields) as Record<string, string>,
   submittedAt: r.submitted_at,
@@ -150,14 +156,26 @@ export const toExportJudgement = (r: ExportJudgementRaw, sessionId: string): Exp
   images: r.images === null ? null : parseImagesColumn(r.images, `session ${sessionId} sample ${r.sample}`),
 });
 
-export const toExportAnnotation = (r: { turn: number; speaker: string; friction: string | null; grounding: string }): ExportAnnotation => ({
+export interface ExportAnnotationRaw {
+  turn: number;
+  speaker: string;
+  friction: string | null;
+  grounding: string;
+}
+
+export const toExportAnnotation = (r: ExportAnnotationRaw): ExportAnnotation => ({
   turn: r.turn,
   speaker: r.speaker,
   friction: r.friction,
   grounding: JSON.parse(r.grounding) as string[],
 });
 
-export const toExportTelemetry = (r: { summary: string; batches: number }): { summary: TelemetrySummary; batches: number } => ({
+export interface ExportTelemetryRaw {
+  summary: string;
+  batches: number;
+}
+
+export const toExportTelemetry = (r: ExportTelemetryRaw): { summary: TelemetrySummary; batches: number } => ({
   summary: JSON.parse(r.summary) as TelemetrySummary,
   batches: r.batches,
 });
