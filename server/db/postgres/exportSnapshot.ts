@@ -21,24 +21,7 @@ import type {
 } from '../storeInterface';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import { toAuditEntry } from '../rows/audit';
-import {
-  toExportAnnotation,
-  toExportArtifact,
-  toExportEvent,
-  toExportJudgement,
-  toExportMessage,
-  toExportSession,
-  toExportTelemetry,
-  toExportUpload,
-  type ExportAnnotationRaw,
-  type ExportArtifactRaw,
-  type ExportEventRaw,
-  type ExportJudgementRaw,
-  type ExportMessageRaw,
-  type ExportSessionRaw,
-  type ExportTelemetryRaw,
-  type ExportUploadRaw,
-} from '../rows/exportSnapshot';
+import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
 import { toIdentityRow, type IdentityRaw } from '../rows/identities';
 import { toTombstoneSet } from '../rows/withdrawals';
 import { ClientRunner } from './connection';

@@ -69,13 +69,29 @@ export const toJudgement = (r: JudgementRaw): JudgementRecord => ({
   createdAt: r.created_at,
 });
 
+/** The columns of a judgements upsert, in the order of judgementValues. */
+const JUDGEMENT_COLUMNS = [
+  'session_id', 'artifact_version', 'rubric_id', 'rubric_version', 'rubric_hash', 'template_hash', 'parser_version', 'sample',
+  'requested_model', 'reported_model', 'system_fingerprint', 'provider', 'provider_url', 'params', 'seed', 'score', 'parse_ok',
+  'failure_reason', 'raw_reply', 'reask_reply', 'reasked', 'usage', 'latency_ms', 'cached', 'cache_key', 'transport_error',
+  'created_at', 'images',
+] as const;
+/** A sample's identity: an upsert with the same key replaces the earlier sample. */
+const JUDGEMENT_KEY: readonly string[] = ['session_id', 'artifact_version', 'rubric_id', 'requested_model', 'sample'];
+
 /**
- * The values of a judgements upsert, in the column order of both engines' INSERT: session_id,
- * artifact_version, rubric_id, rubric_version, rubric_hash, template_hash, parser_version, sample,
- * requested_model, reported_model, system_fingerprint, provider, provider_url, params, seed, score, parse_ok,
- * failure_reason, raw_reply, reask_reply, reasked, usage, latency_ms, cached, cache_key, transport_error,
- * created_at, images.
+ * The judgements upsert (standard SQL, the same on both engines but for the placeholders: `placeholder(i)`
+ * gives the engine's for the i-th value, 1-based): inserts a sample, replacing every non-key column of an
+ * earlier one with the same key.
  */
+export function judgementUpsertSql(placeholder: (i: number) => string): string {
+  const updates = JUDGEMENT_COLUMNS.filter((c) => !JUDGEMENT_KEY.includes(c)).map((c) => `${c} = excluded.${c}`);
+  return `INSERT INTO judgements (${JUDGEMENT_COLUMNS.join(', ')})
+    VALUES (${JUDGEMENT_COLUMNS.map((_, i) => placeholder(i + 1)).join(', ')})
+    ON CONFLICT (${JUDGEMENT_KEY.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
+}
+
+/** The values of a judgements upsert, in the order of JUDGEMENT_COLUMNS. */
 export const judgementValues = (j: JudgementRecord) =>
   [
     j.sessionId, j.artifactVersion, j.rubricId, j.rubricVersion, j.rubricHash, j.templateHash,
@@ -84,6 +100,9 @@ export const judgementValues = (j: JudgementRecord) =>
     j.reasked ? 1 : 0, j.usage === null ? null : JSON.stringify(j.usage), j.latencyMs, j.cached ? 1 : 0, j.cacheKey,
     j.transportError === null ? null : JSON.stringify(j.transportError), j.createdAt, imagesColumn(j.images),
   ] as const;
+
+// One value per column: the compiler fails here when a column is added to one list and not the other.
+true satisfies (ReturnType<typeof judgementValues>['length'] extends (typeof JUDGEMENT_COLUMNS)['length'] ? true : false);
 
 export interface SessionQualityRaw {
   session_id: string;

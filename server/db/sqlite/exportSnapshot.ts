@@ -3,25 +3,9 @@ import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import type { SqliteDatabase } from '../database';
 import { AuditRepository } from './repositories/audit';
 import { toIdentityRow, type IdentityRaw } from '../rows/identities';
-import {
-  toExportAnnotation,
-  toExportArtifact,
-  toExportEvent,
-  toExportJudgement,
-  toExportMessage,
-  toExportSession,
-  toExportTelemetry,
-  toExportUpload,
-  type ExportAnnotationRaw,
-  type ExportArtifactRaw,
-  type ExportEventRaw,
-  type ExportJudgementRaw,
-  type ExportMessageRaw,
-  type ExportSessionRaw,
-  type ExportTelemetryRaw,
-  type ExportUploadRaw,
-} from '../rows/exportSnapshot';
+import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
 import { toTombstoneSet } from '../rows/withdrawals';
+import { settle } from './sync';
 import type { AuditCounts, AuditEntry, ExportAnnotation, ExportSnapshot, ExportArtifact, ExportEvent, ExportIdentity, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../storeInterface';
 
 /** Re-yields a synchronous iterator as an async one (the SQLite reads are synchronous; the consumer awaits between rows). */
@@ -226,31 +210,24 @@ export function openSqliteExportSnapshot(file: string): ExportSnapshot {
     reader.close();
     throw err;
   }
-  const run = <R>(op: () => R): Promise<R> => {
-    try {
-      return Promise.resolve(op());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-  };
   return {
-    study: (id) => run(() => reader.study(id)),
-    countSessions: (id, pilot) => run(() => reader.countSessions(id, pilot)),
-    countPilotSessions: (id) => run(() => reader.countPilotSessions(id)),
-    likertItemIds: (id) => run(() => reader.likertItemIds(id)),
+    study: (id) => settle(() => reader.study(id)),
+    countSessions: (id, pilot) => settle(() => reader.countSessions(id, pilot)),
+    countPilotSessions: (id) => settle(() => reader.countPilotSessions(id)),
+    likertItemIds: (id) => settle(() => reader.likertItemIds(id)),
     sessions: (id, pilot) => asAsync(reader.sessions(id, pilot)),
-    identity: (id) => run(() => reader.identity(id)),
+    identity: (id) => settle(() => reader.identity(id)),
     identities: (id) => asAsync(reader.identities(id)),
     messages: (id) => asAsync(reader.messages(id)),
     events: (id) => asAsync(reader.events(id)),
-    artifacts: (id) => run(() => reader.artifacts(id)),
-    uploads: (id) => run(() => reader.uploads(id)),
+    artifacts: (id) => settle(() => reader.artifacts(id)),
+    uploads: (id) => settle(() => reader.uploads(id)),
     judgements: (id) => asAsync(reader.judgements(id)),
     annotations: (id) => asAsync(reader.annotations(id)),
-    telemetry: (id) => run(() => reader.telemetry(id)),
-    tombstones: (id) => run(() => reader.tombstones(id)),
-    auditCounts: (id) => run(() => reader.auditCounts(id)),
-    auditList: (options) => run(() => reader.auditList(options)),
-    close: () => run(() => reader.close()),
+    telemetry: (id) => settle(() => reader.telemetry(id)),
+    tombstones: (id) => settle(() => reader.tombstones(id)),
+    auditCounts: (id) => settle(() => reader.auditCounts(id)),
+    auditList: (options) => settle(() => reader.auditList(options)),
+    close: () => settle(() => reader.close()),
   };
 }

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../database';
 import type { CachedReply, ModelReplyCache } from '../storeInterface';
 import { cachedReplyValues, toCachedReply, type CachedReplyRaw } from '../rows/replyCache';
+import { settle } from './sync';
 
 /** File name of the cache beside a study database or in a dataset folder. */
 export const REPLY_CACHE_FILE_NAME = '.judge-cache.sqlite';
@@ -92,19 +93,12 @@ class SyncReplyCache {
 /** Opens (creating if needed) a reply cache file. */
 export function openFileReplyCache(file: string): ModelReplyCache {
   const cache = SyncReplyCache.open(file);
-  const run = <R>(op: () => R): Promise<R> => {
-    try {
-      return Promise.resolve(op());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-  };
   return {
-    get: (key) => run(() => cache.get(key)),
-    put: (entry) => run(() => cache.put(entry)),
-    linkSession: (key, sessionId) => run(() => cache.linkSession(key, sessionId)),
-    forgetSessions: (ids) => run(() => cache.forgetSessions(ids)),
-    count: () => run(() => cache.count()),
-    close: () => run(() => cache.close()),
+    get: (key) => settle(() => cache.get(key)),
+    put: (entry) => settle(() => cache.put(entry)),
+    linkSession: (key, sessionId) => settle(() => cache.linkSession(key, sessionId)),
+    forgetSessions: (ids) => settle(() => cache.forgetSessions(ids)),
+    count: () => settle(() => cache.count()),
+    close: () => settle(() => cache.close()),
   };
 }

@@ -1,18 +1,5 @@
 import type { AdminQueriesRepo, ConditionOutcomeCount, JudgeSampleRow, SessionListRow } from '../../storeInterface';
-import {
-  judgedInTaskSql,
-  judgeSamplesSql,
-  MONITOR_SELECT,
-  toConditionOutcomeCount,
-  toJudgedInTask,
-  toJudgeSample,
-  toMonitorRow,
-  type ConditionOutcomeCountRaw,
-  type JudgedInTask,
-  type JudgedInTaskRaw,
-  type JudgeSampleRaw,
-  type MonitorRaw,
-} from '../../rows/adminQueries';
+import { judgedInTaskSql, judgeSamplesSql, MONITOR_SELECT, toConditionOutcomeCount, toJudgedInTask, toJudgeSample, toMonitorRow, type ConditionOutcomeCountRaw, type JudgedInTask, type JudgedInTaskRaw, type JudgeSampleRaw, type MonitorRaw } from '../../rows/adminQueries';
 import type { Runner } from '../connection';
 
 const JUDGE_SAMPLES_SQL = judgeSamplesSql('$1');

@@ -1,30 +1,15 @@
 /** The `judgements` and `judge_quality` tables (migrations 010 and 012). */
 import type { JudgementRecord, JudgementsRepo, SessionQualityRecord } from '../../storeInterface';
-import { judgementValues, sessionQualityValues, toJudgement, toSessionQuality, type JudgementRaw, type SessionQualityRaw } from '../../rows/judgements';
+import { judgementUpsertSql, judgementValues, sessionQualityValues, toJudgement, toSessionQuality, type JudgementRaw, type SessionQualityRaw } from '../../rows/judgements';
 import type { Runner } from '../connection';
+
+const UPSERT_SQL = judgementUpsertSql((i) => `$${i}`);
 
 export class PgJudgements implements JudgementsRepo {
   constructor(private readonly db: Runner) {}
 
   async upsert(j: JudgementRecord): Promise<void> {
-    await this.db.run(
-      `INSERT INTO judgements (session_id, artifact_version, rubric_id, rubric_version, rubric_hash, template_hash,
-         parser_version, sample, requested_model, reported_model, system_fingerprint, provider, provider_url, params,
-         seed, score, parse_ok, failure_reason, raw_reply, reask_reply, reasked, usage, latency_ms, cached, cache_key,
-         transport_error, created_at, images)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)
-       ON CONFLICT (session_id, artifact_version, rubric_id, requested_model, sample) DO UPDATE SET
-         rubric_version = excluded.rubric_version, rubric_hash = excluded.rubric_hash,
-         template_hash = excluded.template_hash, parser_version = excluded.parser_version,
-         reported_model = excluded.reported_model, system_fingerprint = excluded.system_fingerprint,
-         provider = excluded.provider, provider_url = excluded.provider_url, params = excluded.params,
-         seed = excluded.seed, score = excluded.score, parse_ok = excluded.parse_ok,
-         failure_reason = excluded.failure_reason, raw_reply = excluded.raw_reply, reask_reply = excluded.reask_reply,
-         reasked = excluded.reasked, usage = excluded.usage, latency_ms = excluded.latency_ms, cached = excluded.cached,
-         cache_key = excluded.cache_key, transport_error = excluded.transport_error, created_at = excluded.created_at,
-         images = excluded.images`,
-      judgementValues(j),
-    );
+    await this.db.run(UPSERT_SQL, judgementValues(j));
   }
 
   async listForSession(sessionId: string): Promise<JudgementRecord[]> {

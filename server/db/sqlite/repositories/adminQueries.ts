@@ -1,19 +1,6 @@
 import type { SqliteDatabase } from '../../database';
 import type { AdminQueriesRepo, ConditionOutcomeCount, JudgeSampleRow, SessionListRow } from '../../storeInterface';
-import {
-  judgedInTaskSql,
-  judgeSamplesSql,
-  MONITOR_SELECT,
-  toConditionOutcomeCount,
-  toJudgedInTask,
-  toJudgeSample,
-  toMonitorRow,
-  type ConditionOutcomeCountRaw,
-  type JudgedInTask,
-  type JudgedInTaskRaw,
-  type JudgeSampleRaw,
-  type MonitorRaw,
-} from '../../rows/adminQueries';
+import { judgedInTaskSql, judgeSamplesSql, MONITOR_SELECT, toConditionOutcomeCount, toJudgedInTask, toJudgeSample, toMonitorRow, type ConditionOutcomeCountRaw, type JudgedInTask, type JudgedInTaskRaw, type JudgeSampleRaw, type MonitorRaw } from '../../rows/adminQueries';
 import type { Sync } from '../sync';
 
 const JUDGE_SAMPLES_SQL = judgeSamplesSql('?');

@@ -6,12 +6,14 @@
  */
 import type { SqliteDatabase } from '../../database';
 import type { JudgementRecord, JudgementsRepo, SessionQualityRecord } from '../../storeInterface';
-import { judgementValues, sessionQualityValues, toJudgement, toSessionQuality, type JudgementRaw, type SessionQualityRaw } from '../../rows/judgements';
+import { judgementUpsertSql, judgementValues, sessionQualityValues, toJudgement, toSessionQuality, type JudgementRaw, type SessionQualityRaw } from '../../rows/judgements';
 import type { Sync } from '../sync';
 import { imagesColumn, parseImagesColumn } from '../../judgementImages';
 
 // Engine-neutral (both stores read and write the column the same way); re-exported for existing imports.
 export { imagesColumn, parseImagesColumn };
+
+const UPSERT_SQL = judgementUpsertSql(() => '?');
 
 /** The `judgements` and `judge_quality` tables (migrations 010 and 012). */
 export class JudgementsRepository implements Sync<JudgementsRepo> {
@@ -19,25 +21,7 @@ export class JudgementsRepository implements Sync<JudgementsRepo> {
 
   /** Inserts a sample, replacing an earlier one for the same session/version/rubric/model/sample. */
   upsert(j: JudgementRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO judgements (session_id, artifact_version, rubric_id, rubric_version, rubric_hash, template_hash,
-           parser_version, sample, requested_model, reported_model, system_fingerprint, provider, provider_url, params,
-           seed, score, parse_ok, failure_reason, raw_reply, reask_reply, reasked, usage, latency_ms, cached, cache_key,
-           transport_error, created_at, images)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (session_id, artifact_version, rubric_id, requested_model, sample) DO UPDATE SET
-           rubric_version = excluded.rubric_version, rubric_hash = excluded.rubric_hash,
-           template_hash = excluded.template_hash, parser_version = excluded.parser_version,
-           reported_model = excluded.reported_model, system_fingerprint = excluded.system_fingerprint,
-           provider = excluded.provider, provider_url = excluded.provider_url, params = excluded.params,
-           seed = excluded.seed, score = excluded.score, parse_ok = excluded.parse_ok,
-           failure_reason = excluded.failure_reason, raw_reply = excluded.raw_reply, reask_reply = excluded.reask_reply,
-           reasked = excluded.reasked, usage = excluded.usage, latency_ms = excluded.latency_ms, cached = excluded.cached,
-           cache_key = excluded.cache_key, transport_error = excluded.transport_error, created_at = excluded.created_at,
-           images = excluded.images`,
-      )
-      .run(...judgementValues(j));
+    this.db.prepare(UPSERT_SQL).run(...judgementValues(j));
   }
 
   listForSession(sessionId: string): JudgementRecord[] {
