@@ -73,11 +73,12 @@ const TeamworkModelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}
 /**
  * "People in the same seat" (docs/teamwork.md): the participant sits in the model's seat of a teamwork
  * task, and the task's teammates answer in the chat (provider "teamwork"). The task file is checked at
- * load (server/services/config.ts); its path is relative to the studies directory (or absolute).
+ * load (server/services/config.ts): "teamwork/…" is a task shipped with Tandem, any other relative path is
+ * relative to the studies directory. Once loaded, `task` holds the resolved absolute path.
  */
 export const TeamworkSeat = z
   .object({
-    /** The teamwork task file, e.g. "../teamwork/tasks/suite/info-flood-route.yaml". */
+    /** The teamwork task file, e.g. "teamwork/tasks/suite/info-flood-route.yaml". */
     task: z.string().min(1),
     arm: z.enum(['alone', 'calm', 'test']),
     referee: TeamworkModelName.default('offline-judge'),

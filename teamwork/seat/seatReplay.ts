@@ -49,6 +49,8 @@ export interface SeatReplay {
   messages: RunMessage[];
   /** What the teammates say after the participant's last message: the provider's reply. */
   reply: string;
+  /** The reply after each participant message, in order (the last is `reply`). */
+  replies: string[];
   roundsPlayed: number;
   judgeTokens: { input: number; output: number };
   events: RunEvent[];
@@ -118,8 +120,10 @@ export async function replaySeat(task: TeamworkTask, arm: TeamworkArm, participa
   const brief = participantBrief(task, arm);
   push({ round: 0, speaker: 'system', seat: 'system', role: 'system', text: brief, model: null });
   let reply = '';
+  const replies: string[] = [];
   let roundsPlayed = 0;
   for (const [k, line] of participant.entries()) {
+    if (k > 0) replies.push(reply);
     const at = line.created_at ? { created_at: line.created_at } : {};
     if (k === 0) {
       push({ round: 0, speaker: PARTICIPANT_SPEAKER, seat: 'subject', role: 'user', text: line.text, model: null, ...at });
@@ -143,5 +147,6 @@ export async function replaySeat(task: TeamworkTask, arm: TeamworkArm, participa
     heard.push({ speaker: 'model', text: line.text });
     reply = k < task.rounds ? await othersSpeak(k + 1, line.created_at) : ROUND_LIMIT_REPLY;
   }
-  return { messages, reply, roundsPlayed, judgeTokens, events };
+  if (participant.length > 0) replies.push(reply);
+  return { messages, reply, replies, roundsPlayed, judgeTokens, events };
 }

@@ -9,9 +9,17 @@ import { isAbsolute, resolve } from 'node:path';
 import type { TeamworkTask } from '../../common/teamworkTask';
 import { parseTaskText, type TaskProblem } from '../tasks/loadTasks';
 
-/** Where a condition's `teamwork.task` points: relative paths start at the studies directory. */
+/** The Tandem folder, where the shipped tasks (teamwork/tasks/) live. */
+const TANDEM_ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Where a condition's `teamwork.task` points: `teamwork/…` is a task shipped with Tandem (e.g.
+ * teamwork/tasks/suite/info-flood-route.yaml), any other relative path starts at the studies directory
+ * (a study's own task, e.g. materials/my-task.yaml), and an absolute path is itself.
+ */
 export function seatTaskPath(studiesDir: string, taskPath: string): string {
-  return isAbsolute(taskPath) ? taskPath : resolve(studiesDir, taskPath);
+  if (isAbsolute(taskPath)) return taskPath;
+  return taskPath.startsWith('teamwork/') ? resolve(TANDEM_ROOT, taskPath) : resolve(studiesDir, taskPath);
 }
 
 /** The task at `file`, or the problems that keep it out of the seat (`display` names the task file in them). */
