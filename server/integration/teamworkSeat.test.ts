@@ -12,11 +12,15 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync, rmSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
+import { httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
+import { STORE_ENGINES } from '../../tests/support/testStores';
+import { loadConfig } from '../services/config';
+import { studyRuns } from '../../teamwork/seat/studyRuns';
 import { isJudgeRequest, judgedText } from '../../teamwork/runner/testBed';
-import { callOk, joinToWorkspace, nextPush, ROOT, startTestServer, type ParticipantClient, type TestServer } from './harness';
+import { call, callOk, joinToWorkspace, nextPush, ROOT, startTestServer, type ParticipantClient, type TestServer } from './harness';
 
 const STUDY = 'seat-study';
+const TEST_ONLY = 'seat-test-only';
 const FLOOD = 'there is a flood warning, the route 9 bridge at Kell closes at 14:00';
 const CONVOY = 'Convoy report: all six trucks fuelled, drivers rested.';
 
@@ -41,6 +45,10 @@ beforeAll(async () => {
   const study = readFileSync(path.join(ROOT, 'studies/teamwork-seat.yaml'), 'utf8').replace(/answer_field: route \}/g, 'answer_field: route, referee: judge-a, second_rater: judge-b }');
   expect(study).toContain('referee: judge-a');
   writeFileSync(path.join(studiesDir, `${STUDY}.yaml`), study);
+  // A study with the test arm only (the retry and engine test below needs to know the arm of its one session).
+  const testOnly = study.replace(/  - id: alone\n[^\n]*\n[^\n]*\n  - id: calm\n[^\n]*\n[^\n]*\n/, '');
+  expect(testOnly.match(/provider: teamwork/g)).toHaveLength(1);
+  writeFileSync(path.join(studiesDir, `${TEST_ONLY}.yaml`), testOnly);
   t = await startTestServer({ studiesDir, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url } });
 });
 
@@ -175,4 +183,40 @@ describe('people in the same seat', () => {
       ['2', `people:${STUDY}`, '50.00'],
     ]);
   }, 120_000);
+
+  it.each(STORE_ENGINES)('a judge failure is a retryable chat error, the retry answers on the branching, and the export reads the %s store', async (engine) => {
+    const server = await startTestServer({ engine, studiesDir, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url } });
+    try {
+      const { socket, sessionId } = await joinToWorkspace(server, TEST_ONLY, { PROLIFIC_PID: `P-retry-${engine}` });
+      expect(await say(socket, 'ready')).toContain('Dana: Morning. Convoy is loaded');
+      // Both judges get a 400 (not retried by the provider): the team cannot answer, and says so retryably.
+      fake.script(httpError(400), httpError(400));
+      const failed = nextPush(socket, 'chat:error');
+      await callOk(socket, 'chat:send', { clientId: `retry-${engine}-0001`, text: 'Any road closures or alerts on route 9?', clientTs: Date.now() });
+      expect(await failed).toMatchObject({ retryable: true });
+      expect(fake.pending).toBe(0);
+      const done = nextPush(socket, 'chat:done');
+      await callOk(socket, 'chat:retry', { clientTs: Date.now() });
+      expect((await done).message.text).toContain(FLOOD);
+      expect(await call(socket, 'chat:retry', { clientTs: Date.now() })).toMatchObject({ ok: false });
+      await callOk(socket, 'artifact:submit', { fields: { route: 'route 12' }, clientTs: Date.now() });
+      await callOk(socket, 'survey:submit', { answers: { outcome: 5, teammate_helpful: 5 }, clientTs: Date.now() });
+
+      const study = loadConfig({ studiesDir, surveysDir: path.join(ROOT, 'surveys') }).studies.get(TEST_ONLY)!;
+      const judgeCalls = fake.requests.filter(isJudgeRequest).length;
+      const { runs, calls, cacheHits } = await studyRuns(server.server.store, study, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url });
+      expect({ calls, cacheHits, judgeCalls: fake.requests.filter(isJudgeRequest).length }).toEqual({ calls: 0, cacheHits: 2, judgeCalls });
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ model: `people:${TEST_ONLY}`, arm: 'test', seed: 1, status: 'ok', passed: true, saw_problem: true, answer: 'route 12', subject: { session_id: sessionId } });
+      // The export linked the judges' cached replies to the session, so a withdrawal purges them.
+      const cache = await server.server.store.openReplyCache();
+      try {
+        expect(await cache.forgetSessions([sessionId])).toBe(2);
+      } finally {
+        await cache.close();
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

@@ -57,9 +57,10 @@ export class TeammateProvider implements LlmProvider {
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started); // whole ms, as the stores' columns hold them
     const result = (finishReason: string, text: string, error?: CompletionResult['error']): CompletionResult => ({
       text, usage: null, provider: TEAMMATE_PROVIDER, model: this.model, providerUrl: null, systemFingerprint: null, finishReason,
-      ttftMs: text ? performance.now() - started : null, latencyMs: performance.now() - started, attempts: 1, interrupted: false, ...(error ? { error } : {}),
+      ttftMs: text ? elapsed() : null, latencyMs: elapsed(), attempts: 1, interrupted: false, ...(error ? { error } : {}),
     });
     const participant = request.messages.filter((m) => m.role === 'user').map((m) => ({ text: messageText(m) }));
     try {
