@@ -29,7 +29,7 @@ export function loadSeatTask(file: string, display = file): { task?: TeamworkTas
   if (!parsed.task) return parsed;
   const tools = parsed.task.tools.filter((t) => !t.submit);
   if (tools.length > 0)
-    return { problems: [{ file: display, line: null, field: 'tools', message: `a participant cannot call tools in the chat (${tools.map((t) => t.name).join(', ')}): only tasks without tools other than submit can be played in the seat` }] };
+    return { problems: [{ file: display, line: null, field: '', message: `a participant cannot call tools in the chat (${tools.map((t) => t.name).join(', ')}): only tasks without tools other than submit can be played in the seat` }] };
   return parsed;
 }
 
