@@ -100,7 +100,7 @@ function teamworkSeatDefaults(input: unknown): unknown {
   return {
     model: `teammate:${name}/${typeof seat?.arm === 'string' ? seat.arm : ''}`,
     system_prompt: 'Teamwork seat: the teammates of the task answer (no model prompt).',
-    assistant_label: 'Team chat',
+    assistant_label: 'your team',
     ...input,
   };
 }

@@ -46,7 +46,7 @@ describe('teamwork-seat conditions at load', () => {
     const config = loadConfig({ studiesDir: path.join(ROOT, 'studies'), surveysDir: path.join(ROOT, 'surveys') });
     const test = config.studies.get('teamwork-seat')!.conditions.find((c) => c.id === 'test')!;
     expect(test.teamwork!.task).toBe(path.join(ROOT, 'teamwork/tasks/suite/info-flood-route.yaml'));
-    expect(test).toMatchObject({ provider: 'teamwork', model: 'teammate:info-flood-route/test', assistant_label: 'Team chat', teamwork: { arm: 'test', referee: 'offline-judge', answer_field: 'route' } });
+    expect(test).toMatchObject({ provider: 'teamwork', model: 'teammate:info-flood-route/test', assistant_label: 'your team', teamwork: { arm: 'test', referee: 'offline-judge', answer_field: 'route' } });
   });
 
   it('refuses a task path that names no file, at the field of the condition', () => {
