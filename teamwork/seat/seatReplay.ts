@@ -17,7 +17,7 @@ import { isCompletedReply } from '../../server/judge/cachedModelClient';
 import type { RunContext } from '../runner/context';
 import { judgeMessage, type JudgeContext } from '../runner/judgeMessage';
 import { incomingText, partnerMessages, seatsIn, type TranscriptLine } from '../runner/prompts';
-import { environmentPosts, nextScriptedLine, type BranchState } from '../runner/seats';
+import { environmentPosts, sayScriptedLine, type BranchState } from '../runner/seats';
 
 export type SeatContext = JudgeContext & Pick<RunContext, 'partnerFor' | 'temperature' | 'maxTokens'>;
 
@@ -101,14 +101,10 @@ export async function replaySeat(task: TeamworkTask, arm: TeamworkArm, participa
     const state: BranchState = { round, lastLabel, everLabels };
     for (const mate of teammates) {
       if (mate.kind === 'scripted') {
-        const done = said.get(mate.name) ?? new Set<number>();
-        said.set(mate.name, done);
-        const index = nextScriptedLine(mate, arm, done, state);
-        if (index === null) continue;
-        done.add(index);
-        const text = mate.lines[index]!.text;
-        push({ round, speaker: mate.name, seat: 'teammate', role: 'assistant', text, model: null, line: index, ...(at ? { created_at: at } : {}) });
-        posts.push({ speaker: mate.name, text });
+        const line = sayScriptedLine(mate, arm, said, state);
+        if (!line) continue;
+        push({ round, speaker: mate.name, seat: 'teammate', role: 'assistant', text: line.text, model: null, line: line.index, ...(at ? { created_at: at } : {}) });
+        posts.push({ speaker: mate.name, text: line.text });
       } else {
         posts.push({ speaker: mate.name, text: await partnerLine(mate, arm, round, at) });
       }

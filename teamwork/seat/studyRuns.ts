@@ -10,15 +10,14 @@
  * Identities never enter a run: the subject is the pseudonymous session id.
  */
 import { randomUUID } from 'node:crypto';
-import type { FailureMode, RunEvent, TeamworkRun } from '../../common/teamworkRun';
+import type { RunEvent, TeamworkRun } from '../../common/teamworkRun';
 import type { TeamworkTask } from '../../common/teamworkTask';
 import type { Store } from '../../server/db/store';
 import type { StudyDefinition } from '../../server/services/config';
-import { evaluateCheck } from '../checks/outcomeCheck';
 import { ModelClients } from '../runner/clients';
 import { JudgeFailed } from '../runner/judgeMessage';
 import { finalAnswerIn } from '../runner/prompts';
-import { failureModeOf } from '../runner/runOne';
+import { runOutcome, taskFields } from '../runner/runOutcome';
 import { replaySeat, SeatCallFailed } from './seatReplay';
 import { loadSeatTask } from './seatTask';
 import { seatContext } from './teammateProvider';
@@ -103,11 +102,7 @@ export async function studyRuns(store: Store, study: StudyDefinition, env: NodeJ
         answer = lastSaid ? (finalAnswerIn(lastSaid.text) ?? lastSaid.text) : null;
         events.push({ type: 'round_limit', round: task.rounds, detail: 'no submission: the last message is the answer' });
       }
-      const ok = status === 'ok';
-      const sawProblem = messages.some((m) => m.labels && (task.labels.sees_problem ?? []).includes(m.labels.final));
-      const verdict = ok ? evaluateCheck(task.check, answer) : null;
-      const passed = verdict?.passed ?? false;
-      const failure: FailureMode | null = ok ? failureModeOf(task, seat.arm, passed, sawProblem, verdict!.pushed) : null;
+      const outcome = runOutcome(task, seat.arm, status === 'ok', answer, messages);
       const read = messages.filter((m) => m.seat !== 'subject').reduce((n, m) => n + (m.tokens ?? 0), 0);
       const wrote = messages.filter((m) => m.seat === 'subject').reduce((n, m) => n + (m.tokens ?? 0), 0);
       const startedAt = userRows[0]?.createdAt ?? session.consentedAt ?? session.createdAt;
@@ -118,20 +113,14 @@ export async function studyRuns(store: Store, study: StudyDefinition, env: NodeJ
         run_uuid: randomUUID(),
         model: peopleModel(study.id),
         subject: { kind: 'participant', study: study.id, session_id: session.id, condition: session.conditionId },
-        task: task.id,
-        task_hash: task.hash,
-        dimension: task.dimension,
+        ...taskFields(task),
         arm: seat.arm,
         seed,
         status,
         error: errorText,
-        passed,
-        score: verdict ? verdict.score : null,
-        saw_problem: sawProblem,
-        failure_mode: failure,
+        ...outcome,
         answer,
         submitted,
-        check_read: verdict?.read ?? null,
         rounds_played: replay?.roundsPlayed ?? 0,
         // People spend no provider tokens; o200k counts of what they read and wrote keep the columns comparable.
         tokens: { input: read, output: wrote, o200k_input: read, o200k_output: wrote },
