@@ -131,6 +131,13 @@ describe('people in the same seat', () => {
     expect(judged).toHaveLength(6 * 2 * 2);
     expect(new Set(judged.map((r) => `${r.body.model}|${judgedText(r)}|${JSON.stringify(r.body.messages)}`)).size).toBe(judged.length);
 
+    const unknown = await cli(['from-study', '--study', 'no-such-study', '--out', path.join(work, 'x'), '--studies', studiesDir]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--study: no study "no-such-study"');
+    const badFlag = await cli(['from-study', '--study', STUDY, '--studies', studiesDir]);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain('--out: ');
+
     const out = path.join(work, 'people');
     const exported = await cli(['from-study', '--study', STUDY, '--out', out, '--studies', studiesDir, '--replicates', '200']);
     expect(exported.stderr).not.toMatch(/Error|teamwork:/);
