@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countsFromMessages } from '../../analysis/input/messagesFile';
 import { startServer, type RunningServer } from '../../server/app';
 import { loadConfig } from '../../server/services/config';
 import { studyRuns } from '../../teamwork/seat/studyRuns';
@@ -97,5 +98,13 @@ describe('people in the same seat in Chromium', () => {
     expect(runs[0]).toMatchObject({ model: `people:${STUDY}`, arm: 'test', status: 'ok', passed: true, saw_problem: true, failure_mode: null, answer: 'route 12', submitted: true });
     const labels = runs[0]!.messages.filter((m) => m.labels).map((m) => m.labels!.final);
     expect(labels).toEqual(['asks_specific']);
+    // The run's messages have the study trajectory's shape: the analysis reader counts the participant's turns as the user's.
+    const run = runs[0]!;
+    const sessionId = String(run.subject?.session_id);
+    const file = path.join(work, 'messages.jsonl');
+    writeFileSync(file, run.messages.map((m) => JSON.stringify(m)).join('\n'));
+    const counts = countsFromMessages(file, new Map([[sessionId, 0]]), 1);
+    expect(counts.user_turns[0]).toBe(2);
+    expect(counts.agent_turns[0]).toBe(run.messages.filter((m) => m.role === 'assistant').length);
   }, 120_000);
 });
