@@ -191,6 +191,20 @@ describe('people in the same seat', () => {
     ]);
   }, 120_000);
 
+  it('the judges\' replies cached during a live session are linked to it, so a withdrawal purges them before any export', async () => {
+    const { socket, sessionId } = await joinToWorkspace(t, TEST_ONLY, { PROLIFIC_PID: 'P-seat-withdraw' });
+    await say(socket, 'ready');
+    expect(await say(socket, 'Any road closures or alerts on route 9?')).toContain(FLOOD);
+    const cache = await t.server.store.openReplyCache();
+    try {
+      // Two raters judged the one message after "ready": both cached replies carry the session.
+      expect(await cache.forgetSessions([sessionId])).toBe(2);
+      expect(await cache.forgetSessions([sessionId])).toBe(0);
+    } finally {
+      await cache.close();
+    }
+  });
+
   it.each(STORE_ENGINES)('a judge failure is a retryable chat error, the retry answers on the branching, and the export reads the %s store', async (engine) => {
     const server = await startTestServer({ engine, studiesDir, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url } });
     try {

@@ -59,6 +59,7 @@ export async function runReply(ctx: ServiceContext, s: SessionContext, f: InFlig
       temperature: s.condition.temperature,
       maxTokens: s.condition.max_tokens,
       signal: f.abort.signal,
+      sessionId,
       onDelta: (text) => {
         if (f.finished || text.length === 0) return;
         firstDeltaAt ??= ctx.now();

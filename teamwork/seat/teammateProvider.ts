@@ -65,7 +65,10 @@ export class TeammateProvider implements LlmProvider {
     const participant = request.messages.filter((m) => m.role === 'user').map((m) => ({ text: messageText(m) }));
     try {
       this.clients ??= this.options.cache().then((cache) => new ModelClients([this.options.task], cache, { env: this.options.env }));
-      const ctx = seatContext(await this.clients, this.options.seat, request.signal ? { signal: request.signal } : {});
+      const ctx = seatContext(await this.clients, this.options.seat, {
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
+      });
       const replay = await replaySeat(this.options.task, this.options.arm, participant, ctx);
       if (request.signal?.aborted) return result('aborted', '');
       request.onDelta?.(replay.reply);
