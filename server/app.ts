@@ -166,6 +166,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       offline,
       ...(options.env ? { env: options.env } : {}),
       ...(providerThread ? { thread: providerThread } : {}),
+      replyCache: () => store.openReplyCache(),
       logger: log,
     }),
     push: (sessionId, event, payload) => {

@@ -107,6 +107,7 @@ export async function streamFromProvider(
       temperature: s.condition.temperature,
       maxTokens: s.condition.max_tokens,
       signal: sink.signal,
+      sessionId,
       onDelta: (text) => {
         if (f.finished || text.length === 0) return;
         firstDeltaAt ??= ctx.now();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../services/config';
 import { assistantOf } from '../../common/assistantMode';
+import { Condition } from '../../common/study';
 import { REPO_ROOT, wizardStudiesDir } from './testSupport';
 
 const SURVEYS = path.join(REPO_ROOT, 'surveys');
@@ -32,5 +33,11 @@ describe('the assistant block of a condition', () => {
     const lines = fs.readFileSync(path.join(dir, 'woz-review.yaml'), 'utf8').split('\n');
     expect(lines[mode.line! - 1]).toContain('robot');
     expect(problems.find((p) => p.file.endsWith('woz-wizard.yaml'))!.field).toBe('conditions.0.assistant.timeout_seconds');
+  });
+
+  it('refuses a researcher in a teamwork seat (its teammates answer)', () => {
+    const parsed = Condition.safeParse({ id: 'seat', provider: 'teamwork', teamwork: { task: 'teamwork/tasks/suite/info-flood-route.yaml', arm: 'test' }, assistant: { mode: 'review' } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues.map((i) => i.path.join('.'))).toEqual(['assistant.mode']);
   });
 });

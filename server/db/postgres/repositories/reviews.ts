@@ -1,5 +1,5 @@
 import type { DraftMeta, NewReview, ReviewResolution, ReviewRow, ReviewsRepo } from '../../reviewTypes';
-import { claimParams, insertParams, numbered, releaseParams, resolveParams, REVIEW_SQL, saveDraftParams, toReviewRow, type RawReview } from '../../reviewRows';
+import { claimParams, insertParams, numbered, releaseParams, resolveParams, REVIEW_SQL, saveDraftParams, toReviewRow, type RawReview } from '../../rows/reviews';
 import type { Runner } from '../connection';
 
 const SQL = Object.fromEntries(Object.entries(REVIEW_SQL).map(([k, v]) => [k, numbered(v)])) as Record<keyof typeof REVIEW_SQL, string>;

@@ -1,6 +1,6 @@
 import { cachedStatement, type SqliteDatabase } from '../../database';
 import type { DraftMeta, NewReview, ReviewResolution, ReviewRow, ReviewsRepo } from '../../reviewTypes';
-import { claimParams, insertParams, releaseParams, resolveParams, REVIEW_SQL, saveDraftParams, toReviewRow, type RawReview } from '../../reviewRows';
+import { claimParams, insertParams, releaseParams, resolveParams, REVIEW_SQL, saveDraftParams, toReviewRow, type RawReview } from '../../rows/reviews';
 import type { Sync } from '../sync';
 
 /** Researcher-in-the-loop replies (table reply_reviews; contract in ../../reviewTypes.ts). */

@@ -1,6 +1,6 @@
 /** The reply_reviews row as both engines return it, and its mapping to ReviewRow (one copy for SQLite and PostgreSQL). */
-import type { ReplyOrigin } from '../../common/assistantMode';
-import type { DraftMeta, NewReview, ReviewMode, ReviewResolution, ReviewRow, ReviewState } from './reviewTypes';
+import type { ReplyOrigin } from '../../../common/assistantMode';
+import type { DraftMeta, NewReview, ReviewMode, ReviewResolution, ReviewRow, ReviewState } from '../reviewTypes';
 
 export interface RawReview {
   reply_id: string;

@@ -1,5 +1,5 @@
 /** The reply_reviews columns the dataset export joins onto each message (both engines' exportSnapshot.ts). */
-import type { ExportReview } from './storeInterface';
+import type { ExportReview } from '../storeInterface';
 
 /** Select list (messages aliased m, reply_reviews aliased r) and join, the same SQL on both engines. */
 export const REVIEW_EXPORT_COLUMNS =
