@@ -131,6 +131,8 @@ export const Condition = z.preprocess(
     .superRefine((c, ctx) => {
       if (c.provider === 'teamwork' && !c.teamwork) ctx.addIssue({ code: 'custom', path: ['teamwork'], message: 'provider "teamwork" needs a teamwork block (task, arm)' });
       if (c.provider !== 'teamwork' && c.teamwork) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'a condition with a teamwork block must have provider "teamwork"' });
+      if (c.provider === 'teamwork' && c.assistant && c.assistant.mode !== 'model')
+        ctx.addIssue({ code: 'custom', path: ['assistant', 'mode'], message: 'a teamwork seat is answered by its teammates: the assistant mode must be model' });
     }),
 );
 export type Condition = z.infer<typeof Condition>;
