@@ -148,7 +148,7 @@ describe.skipIf(missing !== null).each(adapters)('two nodes, %s adapter', (kind,
     expect(rows.filter((m) => m.role === 'assistant')).toHaveLength(1);
   });
 
-  it('the admin monitor on node A lists a participant connected on node B as connected', async () => {
+  it('the admin monitor on node A lists a participant connected on node B; logout on B ends the researcher socket on A', async () => {
     const j = await joinOn(c.nodes[1]!.url, `monitor-${kind}`);
     const admin = await loginAdmin(c.nodes[0]!.url);
     const s = connect(`${c.nodes[0]!.url}/admin`, { transports: ['websocket'], forceNew: true, extraHeaders: { cookie: admin.cookie } });
@@ -170,6 +170,12 @@ describe.skipIf(missing !== null).each(adapters)('two nodes, %s adapter', (kind,
       const participant = await c.socket(1, j.token);
       expect(await connected).toBe('connected');
       participant.disconnect();
+
+      // Logging out on node B ends the researcher's socket on node A.
+      const closed = new Promise<string>((resolve) => s.once('disconnect', (reason) => resolve(reason)));
+      const logout = await fetch(`${c.nodes[1]!.url}/api/admin/logout`, { method: 'POST', headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf } });
+      expect(logout.status).toBe(200);
+      expect(await closed).toBe('io server disconnect');
     } finally {
       s.disconnect();
     }
