@@ -79,7 +79,7 @@ function serverUser(): { uid: number; gid: number } | undefined {
 }
 
 /** A loopback port nobody listens on right now. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
