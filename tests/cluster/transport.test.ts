@@ -11,8 +11,9 @@ import type { ChatDelta } from '../../common/events';
 import type { ClusterOptions } from '../../server/cluster/clusterOptions';
 import { callOk, call, nextPush, postJson, type ParticipantClient } from '../../server/integration/harness';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
-import { MAX_SOCKETS_PER_SESSION } from '../../server/socket/sessionBudget';
-import { hasPostgresCluster } from '../support/postgresTestDatabase';
+import pg from 'pg';
+import { MAX_CONNECTIONS_PER_MINUTE, MAX_SOCKETS_PER_SESSION } from '../../server/socket/sessionBudget';
+import { hasPostgresCluster, postgresAdminUrl } from '../support/postgresTestDatabase';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../support/redisServer';
 import { startTestCluster, type TestCluster } from './transportNodes';
 
@@ -29,8 +30,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function joinOn(url: string, label: string): Promise<{ token: string; sessionId: string }> {
-  const res = await postJson(`${url}/api/join`, { studyId: 'visualization', params: { participant_label: label } });
+async function joinOn(url: string, label: string, params: Record<string, string> = { participant_label: label }): Promise<{ token: string; sessionId: string }> {
+  const res = await postJson(`${url}/api/join`, { studyId: 'visualization', params });
   if (!res.body.ok) throw new Error(`join failed: ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
@@ -181,6 +182,19 @@ describe.skipIf(missing !== null).each(adapters)('two nodes, %s adapter', (kind,
     }
   });
 
+  it('a rejoin on node A (token re-issued) disconnects the old tab on node B, which cannot reconnect with the old token', async () => {
+    // A Prolific link with its per-visit SESSION_ID: opening it again re-issues the token without a resume code.
+    const link = { PROLIFIC_PID: `takeover-${kind}`, STUDY_ID: 'cluster', SESSION_ID: `visit-${kind}` };
+    const first = await joinOn(c.nodes[0]!.url, link.PROLIFIC_PID, link);
+    const onB = await c.socket(1, first.token);
+    const gone = new Promise<string>((resolve) => onB.once('disconnect', (reason) => resolve(reason)));
+    const again = await joinOn(c.nodes[0]!.url, link.PROLIFIC_PID, link);
+    expect(again.sessionId).toBe(first.sessionId);
+    expect(await gone).toBe('io server disconnect');
+    await expect(c.socket(1, first.token)).rejects.toThrow('unauthorized');
+    await expect(c.socket(1, again.token)).resolves.toBeDefined();
+  });
+
   it('holds the per-session socket budget across the nodes', async () => {
     const j = await joinOn(c.nodes[0]!.url, `budget-${kind}`);
     const open: ParticipantClient[] = [];
@@ -211,6 +225,40 @@ describe.skipIf(missing !== null)('two nodes on Redis: shared limits, Redis rest
     expect(codes.slice(4)).toEqual([429, 429]);
     const refused = await attempt(1);
     expect(refused.body.error.code).toBe('rate_limited');
+  });
+
+  it('counts a session\'s connections per minute over both nodes', async () => {
+    const j = await joinOn(c.nodes[0]!.url, 'connection-rate');
+    const outcomes: string[] = [];
+    for (let i = 0; i < MAX_CONNECTIONS_PER_MINUTE + 4; i++) {
+      const s = await c.socket(i % 2, j.token).then(
+        (sock) => (sock.disconnect(), 'connected'),
+        (err: Error) => err.message,
+      );
+      outcomes.push(s);
+    }
+    expect(outcomes.filter((o) => o === 'connected')).toHaveLength(MAX_CONNECTIONS_PER_MINUTE);
+    expect(outcomes.slice(MAX_CONNECTIONS_PER_MINUTE)).toEqual(['rate_limited', 'rate_limited', 'rate_limited', 'rate_limited']);
+  });
+
+  it('reports 503 with database.ok false when the database is gone, and says nothing more', async () => {
+    const lone = await startTestCluster('transport-dbdown', { adapter: 'redis', redisUrl: redis.url }, 1);
+    try {
+      const admin = new pg.Client({ connectionString: postgresAdminUrl() });
+      await admin.connect();
+      await admin.query(`DROP DATABASE "${new URL(lone.databaseUrl).pathname.slice(1)}" WITH (FORCE)`);
+      await admin.end();
+      const res = await waitFor(
+        async () => {
+          const r = await fetch(`${lone.nodes[0]!.url}/healthz`);
+          return { status: r.status, body: await r.json() };
+        },
+        (r) => r.status === 503,
+      );
+      expect(res.body).toEqual({ status: 'unavailable', node: 'node-a', database: { ok: false, engine: 'postgres' }, adapter: { kind: 'redis', ok: true } });
+    } finally {
+      await lone.close().catch(() => undefined);
+    }
   });
 
   it('keeps serving while Redis restarts, reports 503 meanwhile, and pushes across nodes again afterwards', async () => {
