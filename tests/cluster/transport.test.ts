@@ -263,6 +263,11 @@ describe.skipIf(missing !== null)('two nodes on Redis: shared limits, Redis rest
 
   it('keeps serving while Redis restarts, reports 503 meanwhile, and pushes across nodes again afterwards', async () => {
     const j = await joinOn(c.nodes[0]!.url, 'redis-restart');
+    const streaming = await joinOn(c.nodes[0]!.url, 'redis-down-chat');
+    const tab = await c.socket(0, streaming.token);
+    const st = await callOk(tab, 'session:state', {});
+    await callOk(tab, 'consent:respond', { accept: true, version: st.consent.version, clientTs: clientTs() });
+    await callOk(tab, 'step:advance', { from: 'instructions', clientTs: clientTs() });
     await redis.kill();
     const health = async (node: number) => {
       const res = await fetch(`${c.nodes[node]!.url}/healthz`);
@@ -273,6 +278,15 @@ describe.skipIf(missing !== null)('two nodes on Redis: shared limits, Redis rest
     // The node still answers participants (join works on node B with Redis down: the rate limit fails open).
     const other = await joinOn(c.nodes[1]!.url, 'redis-down-join');
     expect(other.sessionId).toMatch(/.+/);
+    // A tab on the node that streams its reply gets it whole while Redis is away (pushes do not wait for Redis).
+    let replyId: string | undefined;
+    const reply = collectReply(tab, () => replyId);
+    replyId = (await callOk(tab, 'chat:send', { clientId: clientId(), text: 'Is Redis needed for this?', clientTs: clientTs() })).replyId!;
+    const done = await reply.done;
+    expect(done.message.status).toBe('complete');
+    expect(reply.deltas()).toBe(done.message.text);
+    expect((await health(0)).status).toBe(503); // still away: the reply did not wait for it
+    tab.disconnect();
 
     await redis.start();
     for (const node of [0, 1]) await waitFor(() => health(node), (h) => h.status === 200, 15_000);
