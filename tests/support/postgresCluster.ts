@@ -78,7 +78,7 @@ function serverUser(): { uid: number; gid: number } | undefined {
   return created;
 }
 
-/** A loopback port nobody listens on right now. */
+/** A loopback port nobody listens on right now (also used by the cluster harness, bench/cluster/). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
