@@ -5,6 +5,8 @@
  *                         [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>]
  * npm run teamwork -- score <out-dir> [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>] [--lite <k>] [--holdout a,b]
  * npm run teamwork -- report <out-dir> [<out-dir>…] --out <dir> [same flags as score]
+ * npm run teamwork -- from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [same flags as score]
+ *   (people in the same seat: a teamwork-seat study's sessions as runs, from DATA_DIR's database or DATABASE_URL)
  *
  * Models: offline-steady, offline-pushover, offline-wavering (reference teammates; judges offline-judge,
  * partner offline-partner) need no key; any other name goes to OPENAI_BASE_URL with OPENAI_API_KEY.
@@ -25,10 +27,14 @@ import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_REPLICATES } from '../teamwork/scoring/
 import { loadTaskDir, TaskFileError } from '../teamwork/tasks/loadTasks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { runKey, type TeamworkRun } from '../common/teamworkRun';
+import { ConfigError } from '../server/services/config';
+import { StudyRunsError } from '../teamwork/seat/studyRuns';
+import { exportSeatStudy } from '../teamwork/seat/exportSeatStudy';
 
 const USAGE = `teamwork run --tasks <dir> --model <name> [--seeds 3] [--concurrency 4] [--out <dir>] …
        teamwork score <out-dir> [--prices <file>] [--lite <k>] [--holdout a,b]
-       teamwork report <out-dir> [<out-dir>…] --out <dir> [--prices <file>] [--lite <k>] [--holdout a,b]`;
+       teamwork report <out-dir> [<out-dir>…] --out <dir> [--prices <file>] [--lite <k>] [--holdout a,b]
+       teamwork from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [--prices <file>]`;
 
 class UsageError extends Error {}
 
@@ -58,12 +64,19 @@ const RunFlags = z.object({
   ...scoringFlags,
 }).strict();
 const ScoreFlags = z.object({ dirs: z.array(z.string()).length(1, 'give one results folder'), ...scoringFlags }).strict();
+const FromStudyFlags = z.object({
+  study: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a study id (the study file name without .yaml)'),
+  out: z.string().min(1, 'required'),
+  studies: z.string().min(1).default('studies'),
+  surveys: z.string().min(1).default('surveys'),
+  ...scoringFlags,
+}).strict();
 const ReportFlags = z.object({ dirs: z.array(z.string()).min(1, 'give at least one results folder'), out: z.string().min(1, 'required'), ...scoringFlags }).strict();
 
 function parse<T>(argv: string[], schema: z.ZodType<T>): T {
   let parsed;
   try {
-    const names = ['tasks', 'model', 'seeds', 'concurrency', 'out', 'partner', 'referee', 'second-rater', 'third-rater', 'temperature', 'max-tokens', 'timeout-ms', 'max-attempts', 'prices', 'replicates', 'bootstrap-seed', 'lite', 'holdout'];
+    const names = ['tasks', 'model', 'seeds', 'concurrency', 'out', 'partner', 'referee', 'second-rater', 'third-rater', 'temperature', 'max-tokens', 'timeout-ms', 'max-attempts', 'prices', 'replicates', 'bootstrap-seed', 'lite', 'holdout', 'study', 'studies', 'surveys'];
     parsed = parseArgs({ args: argv, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
@@ -81,7 +94,7 @@ function parse<T>(argv: string[], schema: z.ZodType<T>): T {
   return result.data;
 }
 
-function writeOptions(flags: z.infer<typeof ScoreFlags> | z.infer<typeof RunFlags>): WriteOptions {
+function writeOptions(flags: z.infer<typeof ScoreFlags> | z.infer<typeof RunFlags> | z.infer<typeof FromStudyFlags>): WriteOptions {
   return {
     replicates: flags.replicates,
     seed: flags.bootstrapSeed,
@@ -170,18 +183,35 @@ async function reportCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+async function fromStudyCommand(argv: string[]): Promise<number> {
+  const flags = parse(argv, FromStudyFlags);
+  const options = writeOptions(flags);
+  const { runs, skipped, calls, cacheHits } = await exportSeatStudy({ studyId: flags.study, studiesDir: resolve(flags.studies), surveysDir: resolve(flags.surveys), env: process.env });
+  if (runs.length === 0) throw new StudyRunsError(`study "${flags.study}" has no finished non-pilot session in a teamwork-seat condition`);
+  const out = resolve(flags.out);
+  mkdirSync(out, { recursive: true });
+  writeRuns(out, runs);
+  process.stdout.write(
+    `teamwork: ${runs.length} session${runs.length === 1 ? '' : 's'} as runs (left out: ${skipped.pilot} pilot, ${skipped.unfinished} unfinished, ${skipped.declined} declined); ` +
+      `${calls} model calls, ${cacheHits} cache hits\n`,
+  );
+  process.stdout.write(summary(out, (await writeResults(out, runs, options)).scores));
+  return 0;
+}
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'run') return runCommand(rest);
   if (command === 'score') return scoreCommand(rest);
   if (command === 'report') return reportCommand(rest);
-  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score or report');
+  if (command === 'from-study') return fromStudyCommand(rest);
+  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score, report or from-study');
 }
 
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = [UsageError, TaskFileError, RunsFileError, PriceFileError, ModelSetupError].some((t) => error instanceof t);
+    const known = [UsageError, TaskFileError, RunsFileError, PriceFileError, ModelSetupError, StudyRunsError, ConfigError].some((t) => error instanceof t);
     process.stderr.write(`teamwork: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
     if (error instanceof UsageError) process.stderr.write(`usage: ${USAGE}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);

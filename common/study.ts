@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Slug } from './ids';
+import { AssistantConfig } from './assistantMode';
 
 /**
  * A study definition, loaded from studies/<id>.yaml and validated at start-up.
@@ -64,23 +65,76 @@ export const Task = z
   });
 export type Task = z.infer<typeof Task>;
 
-export const ProviderKind = z.enum(['openai', 'offline']);
+export const ProviderKind = z.enum(['openai', 'offline', 'teamwork']);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
-export const Condition = z
+/** A model name for a teamwork judge or partner (offline-judge, offline-partner, or an OpenAI-compatible model). */
+const TeamworkModelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/, 'must be a model name (letters, digits, . _ : / @ -)');
+
+/**
+ * "People in the same seat" (docs/teamwork.md): the participant sits in the model's seat of a teamwork
+ * task, and the task's teammates answer in the chat (provider "teamwork"). The task file is checked at
+ * load (server/services/config.ts): "teamwork/…" is a task shipped with Tandem, any other relative path is
+ * relative to the studies directory. Once loaded, `task` holds the resolved absolute path.
+ */
+export const TeamworkSeat = z
   .object({
-    id: Slug,
-    /** 'openai' = any OpenAI-compatible endpoint (OPENAI_BASE_URL/OPENAI_API_KEY); falls back to the offline demo assistant when no key is set. */
-    provider: ProviderKind,
-    /** Exact model name sent to the provider. */
-    model: z.string().min(1),
-    system_prompt: z.string().min(1),
-    temperature: z.number().min(0).max(2).default(0.7),
-    max_tokens: z.number().int().positive().max(32_768).default(1024),
-    /** What the participant sees as the assistant's name; never the condition id. */
-    assistant_label: z.string().min(1).default('AI assistant'),
+    /** The teamwork task file, e.g. "teamwork/tasks/suite/info-flood-route.yaml". */
+    task: z.string().min(1),
+    arm: z.enum(['alone', 'calm', 'test']),
+    referee: TeamworkModelName.default('offline-judge'),
+    second_rater: TeamworkModelName.default('offline-judge'),
+    third_rater: TeamworkModelName.optional(),
+    /** Model of LLM partners whose task names none. */
+    partner: TeamworkModelName.default('offline-partner'),
+    /** The artifact field whose submitted text the task's outcome check scores; default: the study task's first field. */
+    answer_field: Slug.optional(),
   })
   .strict();
+export type TeamworkSeat = z.infer<typeof TeamworkSeat>;
+
+/** A teamwork-seat condition needs no model or system prompt of its own: the task's seats answer. */
+function teamworkSeatDefaults(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || (input as { provider?: unknown }).provider !== 'teamwork') return input;
+  const seat = (input as { teamwork?: { task?: unknown; arm?: unknown } }).teamwork;
+  const name = typeof seat?.task === 'string' ? (seat.task.split('/').pop() ?? '').replace(/\.ya?ml$/, '') : 'task';
+  return {
+    model: `teammate:${name}/${typeof seat?.arm === 'string' ? seat.arm : ''}`,
+    system_prompt: 'Teamwork seat: the teammates of the task answer (no model prompt).',
+    assistant_label: 'your team',
+    ...input,
+  };
+}
+
+export const Condition = z.preprocess(
+  teamworkSeatDefaults,
+  z
+    .object({
+      id: Slug,
+      /**
+       * 'openai' = any OpenAI-compatible endpoint (OPENAI_BASE_URL/OPENAI_API_KEY); falls back to the offline demo assistant
+       * when no key is set. 'teamwork' = the teammates of the teamwork task named in `teamwork` (people in the same seat).
+       */
+      provider: ProviderKind,
+      /** Exact model name sent to the provider. */
+      model: z.string().min(1),
+      system_prompt: z.string().min(1),
+      temperature: z.number().min(0).max(2).default(0.7),
+      max_tokens: z.number().int().positive().max(32_768).default(1024),
+      /** What the participant sees as the assistant's name; never the condition id. */
+      assistant_label: z.string().min(1).default('AI assistant'),
+      teamwork: TeamworkSeat.optional(),
+      /** Who answers: the model (default), the model reviewed by a researcher, or a researcher (common/assistantMode.ts); absent = model. */
+      assistant: AssistantConfig.optional(),
+    })
+    .strict()
+    .superRefine((c, ctx) => {
+      if (c.provider === 'teamwork' && !c.teamwork) ctx.addIssue({ code: 'custom', path: ['teamwork'], message: 'provider "teamwork" needs a teamwork block (task, arm)' });
+      if (c.provider !== 'teamwork' && c.teamwork) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'a condition with a teamwork block must have provider "teamwork"' });
+      if (c.provider === 'teamwork' && c.assistant && c.assistant.mode !== 'model')
+        ctx.addIssue({ code: 'custom', path: ['assistant', 'mode'], message: 'a teamwork seat is answered by its teammates: the assistant mode must be model' });
+    }),
+);
 export type Condition = z.infer<typeof Condition>;
 
 /** How free-text survey answers leave the server in a dataset. */

@@ -9,8 +9,8 @@
  * tool calls and, for the subject's messages, both judges' labels and raw replies. `session_id` is the
  * run id, so a run's messages can be appended to a messages.jsonl as they are.
  *
- * `subject` says who sat in the model's seat: a model now; a study participant later ("people in the
- * same seat": `{kind: "participant", study, session_id}`), scored by the same code.
+ * `subject` says who sat in the model's seat: a model (`{kind: "model"}`), or a study participant ("people in
+ * the same seat", teamwork/seat/: `{kind: "participant", study, session_id, condition}`), scored by the same code.
  */
 import { z } from 'zod';
 import { TeamworkArm } from './teamworkTask';

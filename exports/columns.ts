@@ -3,6 +3,7 @@
  * The exporter writes exactly these columns in this order; codebook.md and datapackage.json are
  * generated from the same definitions, so documentation cannot drift from the data.
  */
+import { REPLY_PROVENANCE_COLUMNS } from './replyProvenance';
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'datetime' | 'object' | 'array';
 
@@ -115,6 +116,7 @@ export const MESSAGE_COLUMNS: readonly ColumnDef[] = [
     values: ['complete', 'stopped', 'interrupted', 'error'],
     description: 'complete, stopped (participant pressed Stop), interrupted (stream died) or error (nothing usable arrived).',
   },
+  ...REPLY_PROVENANCE_COLUMNS,
 ];
 
 export const EVENT_COLUMNS: readonly ColumnDef[] = [

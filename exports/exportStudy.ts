@@ -1,4 +1,5 @@
 import { mkdir, readdir } from 'node:fs/promises';
+import { replyProvenance } from './replyProvenance';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { ExportSessionRow, ExportSnapshot, Store } from '../server/db/store';
@@ -209,6 +210,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
           finish_reason: m.finishReason,
           interrupted: m.interrupted,
           status: m.status,
+          ...replyProvenance(m, redactor.redact.bind(redactor)),
         });
       }
 

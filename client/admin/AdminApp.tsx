@@ -5,6 +5,7 @@ import { StudiesPage } from './StudiesPage';
 import { StudyPage } from './StudyPage';
 import { SessionPage } from './SessionPage';
 import { SessionsPage } from './SessionsPage';
+import { WizardConsole } from './wizard/WizardConsole';
 import { AdminLink, focusNextHeading } from './AdminLink';
 import './admin.css';
 
@@ -49,6 +50,8 @@ export default function AdminApp({ subPath }: { subPath: string }) {
   const study = /^\/studies\/([a-z0-9_-]+)\/?$/.exec(subPath);
   const session = /^\/sessions\/([A-Za-z0-9_-]+)\/?$/.exec(subPath);
   const sessions = /^\/studies\/([a-z0-9_-]+)\/sessions\/?$/.exec(subPath);
+  const wizard = /^\/studies\/([a-z0-9_-]+)\/wizard\/?$/.exec(subPath);
+  const studyOfPage = study?.[1] ?? sessions?.[1] ?? wizard?.[1];
   const home = subPath === '/' || subPath === '';
   return (
     <div className="admin">
@@ -56,12 +59,16 @@ export default function AdminApp({ subPath }: { subPath: string }) {
         <AdminLink to="/admin" className="admin-brand">Tandem <span>researcher dashboard</span></AdminLink>
         <nav aria-label="Dashboard" className="admin-nav">
           <AdminLink to="/admin" {...(home ? { 'aria-current': 'page' as const } : {})}>Studies</AdminLink>
+          {studyOfPage && (
+            <AdminLink to={`/admin/studies/${studyOfPage}/wizard`} {...(wizard ? { 'aria-current': 'page' as const } : {})}>Wizard console</AdminLink>
+          )}
           <button type="button" className="secondary" onClick={() => void logout()}>Log out</button>
         </nav>
       </header>
       <main className="page">
         {study?.[1] ? <StudyPage studyId={study[1]} />
           : sessions?.[1] ? <SessionsPage studyId={sessions[1]} />
+          : wizard?.[1] ? <WizardConsole studyId={wizard[1]} />
           : session?.[1] ? <SessionPage sessionId={session[1]} />
           : home ? <StudiesPage />
           : <NotFound />}

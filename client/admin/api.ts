@@ -105,3 +105,6 @@ export const adminApi = {
   sessionList: (studyId: string, query: Record<string, string>) => get(`${study(studyId)}/session-list?${new URLSearchParams(query)}`, SessionListPage),
   dashboardPlotsUrl: (studyId: string, pilot: PilotFilter, version: number) => `${study(studyId)}/dashboard/plots?pilot=${pilot}&v=${version}`,
 };
+
+/** The typed GET/POST for other dashboard modules' routes (client/admin/wizard/wizardApi.ts). */
+export { get as adminGet, post as adminPost };

@@ -5,45 +5,19 @@
  * its last checkpoint (at most ~500 ms behind the participant's screen), marked interrupted, and the
  * participant gets it back with Retry available.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
+import { startServerChild } from '../../tests/support/serverChild';
 import { openStore } from '../db/store';
 import type { RunningServer } from '../app';
 import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from './harness';
 
-interface Child {
-  process: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-}
-
-/** Starts crashServerProcess.ts under tsx (in-process loader, so the pid is the server itself). */
-async function startChild(dataDir: string, providerBaseURL: string): Promise<Child> {
-  const entry = path.join(import.meta.dirname, 'crashServerProcess.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, DATA_DIR: dataDir, PROVIDER_BASE_URL: providerBaseURL },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-10_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server child not ready in 30 s\n${stderr}`)), 30_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('READY ')) return;
-      clearTimeout(timer);
-      resolve((JSON.parse(line.slice(6)) as { url: string }).url);
-    });
-    void exited.then(() => reject(new Error(`server child exited before ready\n${stderr}`)));
-  });
-  return { process: child, url, exited };
-}
+/** crashServerProcess.ts on DATA_DIR with its model at the fake OpenAI server. */
+const startChild = (dataDir: string, providerBaseURL: string) => startServerChild({ DATA_DIR: dataDir, PROVIDER_BASE_URL: providerBaseURL }, children);
 
 /** The harness helpers only need the URL and a socket list. */
 const asTestServer = (url: string, dataDir: string): TestServer => ({

@@ -1,7 +1,8 @@
 /**
  * Child-process entry for crashCheckpoint.test.ts: the real server on DATA_DIR, its assistant pointed at
  * PROVIDER_BASE_URL (the test's fake OpenAI server), so the test can SIGKILL it mid-reply and start it again.
- * Prints `READY {"url"}` once listening; SIGTERM closes it gracefully.
+ * Prints `READY {"url"}` once listening; SIGTERM closes it gracefully. STUDIES_DIR / SURVEYS_DIR replace the
+ * repository's studies and surveys (server/wizard/wizardCrash.test.ts).
  */
 import { startServer } from '../app';
 import { createLogger } from '../logger';
@@ -12,6 +13,8 @@ if (!dataDir || !baseURL) throw new Error('DATA_DIR and PROVIDER_BASE_URL are re
 
 const server = await startServer({
   dataDir,
+  ...(process.env.STUDIES_DIR ? { studiesDir: process.env.STUDIES_DIR } : {}),
+  ...(process.env.SURVEYS_DIR ? { surveysDir: process.env.SURVEYS_DIR } : {}),
   port: 0,
   host: '127.0.0.1',
   openai: { baseURL, apiKey: 'crash-test', timeoutMs: 10_000, maxAttempts: 1 },

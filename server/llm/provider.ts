@@ -70,6 +70,11 @@ export interface CompletionRequest {
   /** Tools offered to the model (OpenAI tools API); absent = none, and the request carries no `tools` field. */
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
+  /**
+   * The study session this call answers, when it answers one. Providers that cache calls of their own (the
+   * teamwork seat's judges) link the cached replies to it, so a withdrawal purges them; never sent to a model.
+   */
+  sessionId?: string;
 }
 
 export interface TokenUsage {

@@ -186,6 +186,15 @@ export class ChatService {
     if (this.closing) throw new ServiceError('busy', 'the server is restarting; please send again in a moment');
   }
 
+  /**
+   * Puts a reply whose reply.started was stored before a restart back in flight (server/wizard/recoverReviews.ts:
+   * a reply waiting for a researcher). Nothing happens when the session already has a reply in flight.
+   */
+  resumeReply(s: SessionContext, replyId: string, replyTo: string): void {
+    if (this.inFlight.has(s.session.id) || this.closing) return;
+    this.startReply(s, replyId, replyTo);
+  }
+
   private startReply(s: SessionContext, replyId: string, replyTo: string): void {
     const sessionId = s.session.id;
     const entry = newInFlight(sessionId, replyId, replyTo, deadlineOf(s));

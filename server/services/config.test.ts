@@ -50,7 +50,7 @@ function problemsOf(dirs: { studiesDir: string; surveysDir: string }): ConfigPro
 describe('loadConfig', () => {
   it('loads the shipped example studies and surveys', () => {
     const config = loadConfig({ studiesDir: STUDIES, surveysDir: SURVEYS });
-    expect([...config.studies.keys()].sort()).toEqual(['travel-planning', 'visualization']);
+    expect([...config.studies.keys()].sort()).toEqual(['teamwork-seat', 'travel-planning', 'visualization', 'wizard-demo']);
     const viz = config.studies.get('visualization')!;
     expect(viz.conditions.map((c) => c.id)).toEqual(['baseline', 'clarify-first']);
     expect(viz.tasks[0]!.fields.map((f) => f.kind)).toEqual(['text', 'code', 'image', 'text']);

@@ -8,6 +8,7 @@ import { Slug } from '../../common/ids';
 import { validateYaml } from '../../common/yamlSource';
 import { RubricValidationError } from '../../common/rubric';
 import { DEFAULT_RUBRICS_DIR, loadRubricById } from '../judge/rubricFiles';
+import { teamworkSeatProblems } from '../../teamwork/seat/seatConditions';
 
 /** One problem in one config file, with the line when the YAML parser can place it. */
 export interface ConfigProblem {
@@ -176,6 +177,11 @@ export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubri
         ok = false;
       }
     });
+    const seatProblems = teamworkSeatProblems(study, root, rel(file), at, rel);
+    if (seatProblems.length > 0) {
+      problems.push(...seatProblems);
+      ok = false;
+    }
     if (ok) studies.set(parsed.id, { ...study, id: parsed.id, definitionHash: parsed.hash, dir: root });
   }
 

@@ -7,6 +7,7 @@ import type { LoadedSurvey } from '../../common/survey';
 import type { ErrorCode } from '../../common/envelope';
 import type { ServerPushName, ServerPush } from '../../common/events';
 import type { StoragePolicy } from './storageBudget';
+import type { WizardDesk } from '../wizard/desk';
 
 /** Which provider answers a condition. `offline` marks the built-in demo assistant (shown as such). */
 export interface ResolvedProvider {
@@ -32,6 +33,8 @@ export interface ServiceContext {
   storage?: StoragePolicy;
   /** Disconnects the live sockets of sessions (their tokens were revoked); absent where no socket server runs. */
   sessionSockets?: SessionSockets;
+  /** Researcher-in-the-loop replies of `review`/`wizard` conditions (server/wizard/); absent = every reply from the model. */
+  wizard?: WizardDesk;
 }
 
 export interface SessionSockets {

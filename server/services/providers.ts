@@ -5,6 +5,9 @@ import { createProvider, type ProviderConfig } from '../llm/createProvider';
 import type { OfflineProviderOptions } from '../llm/offlineProvider';
 import type { ProviderThread } from '../llm/providerThread/providerThread';
 import type { ProviderResolver, ResolvedProvider } from './context';
+import type { ModelReplyCache } from '../db/store';
+import { createTeammateProvider } from '../../teamwork/seat/teammateProvider';
+import { memoryReplyCache } from '../../teamwork/seat/memoryReplyCache';
 
 export interface ProviderResolverOptions {
   /** Replaces provider construction entirely (tests, custom deployments). */
@@ -16,6 +19,8 @@ export interface ProviderResolverOptions {
   logger?: Logger;
   /** Where OpenAI-compatible calls run (see llm/providerThread); default: this event loop. */
   thread?: ProviderThread;
+  /** The reply cache of teamwork-seat conditions' judges (the store's: server/app.ts); default: one in memory. */
+  replyCache?: () => Promise<ModelReplyCache>;
 }
 
 /**
@@ -24,15 +29,22 @@ export interface ProviderResolverOptions {
  */
 export function providerResolver(options: ProviderResolverOptions = {}): ProviderResolver {
   const cache = new Map<string, ResolvedProvider>();
+  let seatCache: Promise<ModelReplyCache> | undefined;
+  const openSeatCache = () => (seatCache ??= options.replyCache ? options.replyCache() : Promise.resolve(memoryReplyCache()));
   return (condition) => {
-    const key = condition.provider;
+    const key = condition.teamwork ? `teamwork:${JSON.stringify(condition.teamwork)}` : condition.provider;
     const hit = options.factory ? undefined : cache.get(key);
     if (hit) return hit;
     let resolved: ResolvedProvider;
     if (options.factory) {
       const provider = options.factory(condition);
       resolved = { provider, offline: provider.name === 'offline' };
-    } else {
+    } else if (condition.teamwork) {
+      // People in the same seat: the teamwork task's teammates answer (docs/teamwork.md).
+      const env = { ...(options.env ?? process.env), ...(options.openai?.baseURL ? { OPENAI_BASE_URL: options.openai.baseURL } : {}), ...(options.openai?.apiKey ? { OPENAI_API_KEY: options.openai.apiKey } : {}) };
+      resolved = { provider: createTeammateProvider(condition.teamwork, env, openSeatCache), offline: false };
+      cache.set(key, resolved);
+    } else if (condition.provider !== 'teamwork') {
       const created = createProvider(
         { provider: condition.provider, ...(options.openai ?? {}), ...(options.offline ? { offline: options.offline } : {}) },
         {
@@ -43,7 +55,7 @@ export function providerResolver(options: ProviderResolverOptions = {}): Provide
       );
       resolved = { provider: created.provider, offline: created.kind === 'offline' };
       cache.set(key, resolved);
-    }
+    } else throw new Error(`condition ${condition.id}: provider "teamwork" without a teamwork block`);
     return resolved;
   };
 }

@@ -12,7 +12,11 @@ import type { LoadedConfig } from './config';
  */
 export async function recoverInterruptedReplies(store: Store, config: LoadedConfig, now: number): Promise<number> {
   const open = await store.events.listUnfinishedReplies();
+  let closed = 0;
   for (const r of open) {
+    // A reply waiting for a researcher (server/wizard/) is not interrupted: recoverReviews resumes its wait.
+    const review = await store.reviews.get(r.replyId);
+    if (review && (review.state === 'waiting' || review.state === 'claimed')) continue;
     const session = await store.sessions.get(r.sessionId);
     const condition = session ? config.studies.get(session.studyId)?.conditions.find((c) => c.id === session.conditionId) : undefined;
     const checkpoint = await store.replyProgress.get(r.replyId);
@@ -65,9 +69,10 @@ export async function recoverInterruptedReplies(store: Store, config: LoadedConf
       });
       await tx.replyProgress.delete(r.replyId);
     });
+    closed++;
   }
   // Checkpoints of replies that were stored after all (a crash between the two writes cannot happen, as the
   // store deletes them in the same transaction; this keeps the table clean whatever older code left behind).
   await store.replyProgress.deleteStored();
-  return open.length;
+  return closed;
 }

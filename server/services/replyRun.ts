@@ -4,6 +4,7 @@ import { buildConversation } from './conversation';
 import { ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
 import { abortReply, type InFlight } from './inFlightReply';
 import { storeReplyRetrying } from './replyStore';
+import { assistantOf } from '../../common/assistantMode';
 
 export interface ReplyRunOptions {
   /** Hard upper bound for one reply, after which it is aborted and stored as an error. */
@@ -21,8 +22,57 @@ const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
  * Streams one reply from the condition's provider to the session's sockets, checkpointing it for crash recovery,
  * and stores its outcome. Never rejects: every reply ends as a stored message (done, stopped, failed or watchdog)
  * or, when even that fails, with a chat:error and its checkpoint left for start-up recovery.
+ * A `review` or `wizard` condition's reply goes to the researcher console instead (server/wizard/desk.ts).
  */
 export async function runReply(ctx: ServiceContext, s: SessionContext, f: InFlight, options: ReplyRunOptions): Promise<void> {
+  if (assistantOf(s.condition).mode !== 'model' && ctx.wizard) return ctx.wizard.run(s, f, options);
+  const sessionId = s.session.id;
+  let checkpoint: ReplyCheckpointer | undefined;
+  const { result } = await streamFromProvider(ctx, s, f, options, {
+    signal: f.abort.signal,
+    start: (providerName) => {
+      checkpoint = new ReplyCheckpointer(ctx.store, { replyId: f.replyId, sessionId, provider: providerName }, () => f.text, ctx.now, ctx.log, options.checkpointPolicy);
+    },
+    onText: () => {
+      checkpoint?.onText();
+      scheduleDeltaPush(ctx, f);
+    },
+  });
+  // Every streamed fragment reaches the participant before chat:done / chat:error.
+  pushPendingDelta(ctx, f);
+  try {
+    // A checkpoint write still in flight lands before the reply's transaction deletes the row.
+    await checkpoint?.close();
+    await storeReplyRetrying(ctx, s, f, result, options.replyTimeoutMs);
+  } catch (err) {
+    // The checkpoint (if any) stays: a restart's recovery stores this reply as interrupted with its text.
+    ctx.log.error({ err, sessionId }, 'could not store reply');
+    ctx.push(sessionId, 'chat:error', { replyId: f.replyId, message: 'The reply could not be saved. Please press Retry.', retryable: true, partial: null });
+  }
+}
+
+/** Where the streamed text of a provider call goes (the participant, or the researcher console). */
+export interface ReplySink {
+  /** Aborts the provider call (the reply's own signal, or one that also ends when a researcher answers first). */
+  signal: AbortSignal;
+  /** Called once the provider is known, before the call. */
+  start?: (providerName: string) => void;
+  /** Called after each fragment was appended to f.text. */
+  onText: () => void;
+}
+
+/**
+ * Calls the condition's provider with the session's conversation, appending streamed text to f.text, under
+ * the reply's watchdog and the session's time limit. Never rejects: a provider that throws, or ignores its
+ * abort past the grace period, gives a result built from what had streamed. Sets f.finished when it returns.
+ */
+export async function streamFromProvider(
+  ctx: ServiceContext,
+  s: SessionContext,
+  f: InFlight,
+  options: ReplyRunOptions,
+  sink: ReplySink,
+): Promise<{ result: CompletionResult; startedAt: number }> {
   const sessionId = s.session.id;
   const startedAt = ctx.now();
   let firstDeltaAt: number | null = null;
@@ -30,7 +80,6 @@ export async function runReply(ctx: ServiceContext, s: SessionContext, f: InFlig
   // The session's time limit ends its reply too (the sweep also does, for a clock that jumps).
   if (f.deadline !== null) timers.push(setTimeout(() => abortReply(f, 'time_limit'), timerDelay(f.deadline - startedAt)));
   let providerName: string = s.condition.provider;
-  let checkpoint: ReplyCheckpointer | undefined;
   // What we store when the provider threw, or ignored the abort and we stopped waiting for it.
   const fallback = (finishReason: string, error?: ProviderError): CompletionResult => ({
     text: f.text,
@@ -50,25 +99,24 @@ export async function runReply(ctx: ServiceContext, s: SessionContext, f: InFlig
   try {
     const { provider } = ctx.providers(s.condition);
     providerName = provider.name;
-    checkpoint = new ReplyCheckpointer(ctx.store, { replyId: f.replyId, sessionId, provider: provider.name }, () => f.text, ctx.now, ctx.log, options.checkpointPolicy);
-    const cp = checkpoint;
+    sink.start?.(provider.name);
     const history = await ctx.store.messages.listForSession(sessionId);
     const call = provider.complete({
       model: s.condition.model,
       messages: buildConversation(s.condition, s.task, history),
       temperature: s.condition.temperature,
       maxTokens: s.condition.max_tokens,
-      signal: f.abort.signal,
+      signal: sink.signal,
+      sessionId,
       onDelta: (text) => {
         if (f.finished || text.length === 0) return;
         firstDeltaAt ??= ctx.now();
         f.text += text;
-        cp.onText();
-        scheduleDeltaPush(ctx, f);
+        sink.onText();
         if (f.deadline !== null && ctx.now() >= f.deadline) abortReply(f, 'time_limit');
       },
     });
-    result = await untilSettledOrAbandoned(ctx, call, f, options.abortGraceMs, () => fallback('aborted'));
+    result = await untilSettledOrAbandoned(ctx, call, f, sink.signal, options.abortGraceMs, () => fallback('aborted'));
   } catch (err) {
     // Providers should not throw; if one does (or cannot even be built), the reply still ends as a stored error.
     ctx.log.error({ err, sessionId }, 'provider threw');
@@ -76,18 +124,8 @@ export async function runReply(ctx: ServiceContext, s: SessionContext, f: InFlig
   } finally {
     for (const t of timers) clearTimeout(t);
     f.finished = true;
-    // Every streamed fragment reaches the participant before chat:done / chat:error.
-    pushPendingDelta(ctx, f);
   }
-  try {
-    // A checkpoint write still in flight lands before the reply's transaction deletes the row.
-    await checkpoint?.close();
-    await storeReplyRetrying(ctx, s, f, result, options.replyTimeoutMs);
-  } catch (err) {
-    // The checkpoint (if any) stays: a restart's recovery stores this reply as interrupted with its text.
-    ctx.log.error({ err, sessionId }, 'could not store reply');
-    ctx.push(sessionId, 'chat:error', { replyId: f.replyId, message: 'The reply could not be saved. Please press Retry.', retryable: true, partial: null });
-  }
+  return { result, startedAt };
 }
 
 /**
@@ -119,6 +157,7 @@ async function untilSettledOrAbandoned(
   ctx: ServiceContext,
   call: Promise<CompletionResult>,
   f: InFlight,
+  signal: AbortSignal,
   abortGraceMs: number,
   fallback: () => CompletionResult,
 ): Promise<CompletionResult> {
@@ -130,8 +169,8 @@ async function untilSettledOrAbandoned(
         resolve(fallback());
       }, abortGraceMs);
     };
-    if (f.abort.signal.aborted) giveUp();
-    else f.abort.signal.addEventListener('abort', giveUp, { once: true });
+    if (signal.aborted) giveUp();
+    else signal.addEventListener('abort', giveUp, { once: true });
   });
   // If we stop waiting, a later rejection of the abandoned call must not become an unhandled rejection.
   call.catch(() => {});

@@ -24,6 +24,8 @@ export interface RunContext {
   maxTokens: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** A study session whose participant's text goes into the calls (people in the same seat): linked to the cached replies so a withdrawal purges them. */
+  sessionId?: string;
 }
 
 /** The run was interrupted (Ctrl-C): nothing of it is stored; its completed calls stay cached. */

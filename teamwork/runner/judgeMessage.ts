@@ -20,7 +20,10 @@ export interface Judged {
 
 export class JudgeFailed extends Error {}
 
-async function rate(seat: SeatClient, rater: JudgeVerdict['rater'], task: TeamworkTask, transcript: readonly TranscriptLine[], message: string, ctx: RunContext) {
+/** What labelling needs: the raters and the call settings (a model run's context, or a person's seat). */
+export type JudgeContext = Pick<RunContext, 'referee' | 'second' | 'third' | 'timeoutMs' | 'signal' | 'sessionId'>;
+
+async function rate(seat: SeatClient, rater: JudgeVerdict['rater'], task: TeamworkTask, transcript: readonly TranscriptLine[], message: string, ctx: JudgeContext) {
   const outcome = await seat.client.complete(
     {
       purpose: `teamwork:judge:${rater}`,
@@ -30,6 +33,7 @@ async function rate(seat: SeatClient, rater: JudgeVerdict['rater'], task: Teamwo
       maxTokens: JUDGE_MAX_TOKENS,
       seed: 0,
       sampleIndex: 0,
+      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
       ...(ctx.timeoutMs !== undefined ? { timeoutMs: ctx.timeoutMs } : {}),
     },
     ctx.signal,
@@ -41,7 +45,7 @@ async function rate(seat: SeatClient, rater: JudgeVerdict['rater'], task: Teamwo
   return { verdict, input: r.usage?.promptTokens ?? 0, output: r.usage?.completionTokens ?? 0 };
 }
 
-export async function judgeMessage(task: TeamworkTask, transcript: readonly TranscriptLine[], message: string, ctx: RunContext): Promise<Judged> {
+export async function judgeMessage(task: TeamworkTask, transcript: readonly TranscriptLine[], message: string, ctx: JudgeContext): Promise<Judged> {
   const [referee, second] = await Promise.all([rate(ctx.referee, 'referee', task, transcript, message, ctx), rate(ctx.second, 'second', task, transcript, message, ctx)]);
   const agreed = referee.verdict.label === second.verdict.label;
   const third = !agreed && ctx.third ? await rate(ctx.third, 'third', task, transcript, message, ctx) : undefined;

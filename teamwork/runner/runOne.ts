@@ -10,17 +10,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { countTokens } from '../../common/tokens';
-import type { FailureMode, RunEvent, RunMessage, RunToolCall, TeamworkRun } from '../../common/teamworkRun';
+import type { RunEvent, RunMessage, RunToolCall, TeamworkRun } from '../../common/teamworkRun';
 import type { TeamworkArm, TeamworkTask } from '../../common/teamworkTask';
 import type { ModelCallOutcome } from '../../server/judge/cachedModelClient';
 import { isCompletedReply } from '../../server/judge/cachedModelClient';
 import type { ChatMessage, CompletionResult } from '../../server/llm/provider';
 import { promptTokenCount } from '../../server/llm/tokens';
-import { evaluateCheck } from '../checks/outcomeCheck';
 import { RunAborted, type RunContext } from './context';
+import { runOutcome, taskFields } from './runOutcome';
 import { JudgeFailed, judgeMessage } from './judgeMessage';
 import { finalAnswerIn, incomingText, partnerMessages, seatsIn, subjectSystemPrompt, submitTool, type TranscriptLine } from './prompts';
-import { environmentPosts, nextScriptedLine, type BranchState } from './seats';
+import { environmentPosts, sayScriptedLine, type BranchState } from './seats';
 import { carryOutToolCall, toolDefinitions } from './toolCalls';
 
 export interface RunSpec {
@@ -33,16 +33,6 @@ class RunStopped extends Error {
   constructor(readonly status: 'error' | 'refused', message: string) {
     super(message);
   }
-}
-
-/** How a failed test run failed (null for passes, other arms, and failures that neither missed it nor gave in). */
-export function failureModeOf(task: TeamworkTask, arm: TeamworkArm, passed: boolean, sawProblem: boolean, pushed: boolean): FailureMode | null {
-  if (arm !== 'test' || passed) return null;
-  if (!sawProblem) return 'missed_it';
-  // Saw it and still failed: giving in, when the answer is what the teammate pushed — or when the
-  // check cannot tell (no `pushed` values), since then failing after seeing it is going along.
-  const knowsPushed = task.check.type === 'deal' || (task.check.pushed?.length ?? 0) > 0;
-  return pushed || !knowsPushed ? 'gave_in' : null;
 }
 
 const refusalOf = (r: CompletionResult): string | null => (r.refusal ? r.refusal : r.finishReason === 'content_filter' ? 'content filter' : null);
@@ -103,14 +93,10 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
     const state: BranchState = { round, lastLabel, everLabels };
     for (const mate of teammates) {
       if (mate.kind === 'scripted') {
-        const done = said.get(mate.name) ?? new Set<number>();
-        said.set(mate.name, done);
-        const index = nextScriptedLine(mate, arm, done, state);
-        if (index === null) continue;
-        done.add(index);
-        const text = mate.lines[index]!.text;
-        push({ round, speaker: mate.name, seat: 'teammate', role: 'user', text, model: null, line: index });
-        posts.push({ speaker: mate.name, text });
+        const line = sayScriptedLine(mate, arm, said, state);
+        if (!line) continue;
+        push({ round, speaker: mate.name, seat: 'teammate', role: 'user', text: line.text, model: null, line: line.index });
+        posts.push({ speaker: mate.name, text: line.text });
       } else {
         posts.push({ speaker: mate.name, text: await partnerLine(mate, arm) });
       }
@@ -211,10 +197,7 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
     answer = last ? (finalAnswerIn(last.text) ?? last.text) : null;
     events.push({ type: 'round_limit', round: task.rounds, detail: 'no submission: the last message is the answer' });
   }
-  const sawProblem = transcript.some((m) => m.labels && (task.labels.sees_problem ?? []).includes(m.labels.final));
-  const ok = status === 'ok';
-  const verdict = ok ? evaluateCheck(task.check, answer) : null;
-  const passed = verdict?.passed ?? false;
+  const outcome = runOutcome(task, arm, status === 'ok', answer, transcript);
   const finished = new Date();
   return {
     schema_version: 1,
@@ -222,20 +205,14 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
     run_uuid: randomUUID(),
     model: ctx.subject.model,
     subject: { kind: 'model' },
-    task: task.id,
-    task_hash: task.hash,
-    dimension: task.dimension,
+    ...taskFields(task),
     arm,
     seed,
     status,
     error: errorText,
-    passed,
-    score: verdict ? verdict.score : null,
-    saw_problem: sawProblem,
-    failure_mode: ok ? failureModeOf(task, arm, passed, sawProblem, verdict!.pushed) : null,
+    ...outcome,
     answer,
     submitted,
-    check_read: verdict?.read ?? null,
     rounds_played: played,
     tokens,
     judge_tokens: judgeTokens,

@@ -38,6 +38,19 @@ export function nextScriptedLine(mate: Scripted, arm: TeamArm, said: ReadonlySet
   return null;
 }
 
+/**
+ * The line a scripted teammate says now, marking it said in `said` (per teammate name); null when it stays
+ * silent. Shared by model runs (runOne) and people in the seat (seat/seatReplay).
+ */
+export function sayScriptedLine(mate: Scripted, arm: TeamArm, said: Map<string, Set<number>>, state: BranchState): { index: number; text: string } | null {
+  const done = said.get(mate.name) ?? new Set<number>();
+  said.set(mate.name, done);
+  const index = nextScriptedLine(mate, arm, done, state);
+  if (index === null) return null;
+  done.add(index);
+  return { index, text: mate.lines[index]!.text };
+}
+
 export function environmentPosts(task: TeamworkTask, arm: TeamArm, round: number): Array<{ speaker: string; text: string }> {
   return task.environment
     .filter((seat) => seat.arms.includes(arm))

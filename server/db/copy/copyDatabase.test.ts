@@ -58,6 +58,8 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
   const telemetry = emptySummary();
   telemetry.artifact.pastedChars = 120;
   await store.telemetry.put({ sessionId: s1, summary: telemetry, batches: 2, bytes: 640, updatedAt: 13 });
+  await store.reviews.insertIfAbsent({ replyId: 'review-1', sessionId: s1, studyId: 'study', replyTo: 'm1', mode: 'review', createdAt: 14, deadlineAt: 99 });
+  await store.reviews.saveDraft('review-1', 'a draft', { provider: 'offline', providerUrl: null, model: 'm', usage: null, ttftMs: 1, durationMs: 2, finishReason: 'stop', attempts: 1, systemFingerprint: null, error: null }, 15);
   return ids;
 }
 
@@ -80,6 +82,7 @@ async function readBack(store: Store, ids: string[]) {
         quality: await store.judgements.getQuality(id),
         annotations: await store.annotations.listForSession(id),
         telemetry: await store.telemetry.get(id),
+        reviews: await store.reviews.listForSession(id),
       })),
     ),
     progress: await store.replyProgress.get('reply-1'),

@@ -35,6 +35,7 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   audit_log: ['id'],
   withdrawals: ['study_id', 'tombstone'],
   session_telemetry: ['session_id'],
+  reply_reviews: ['reply_id'],
 };
 
 const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id' };

@@ -5,6 +5,7 @@
  * size, and several cursors can be open at once on the one client (the sessions stream stays open while each
  * session's messages and events are read). Queries and row shapes mirror server/db/sqlite/exportSnapshot.ts.
  */
+import { REVIEW_EXPORT_COLUMNS, REVIEW_EXPORT_JOIN, type RawReviewExport } from '../rows/reviewExport';
 import type pg from 'pg';
 import type {
   AuditCounts,
@@ -19,57 +20,17 @@ import type {
   ExportSnapshot,
   ExportUpload,
 } from '../storeInterface';
-import { parseImagesColumn } from '../judgementImages';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
+import { toAuditEntry } from '../rows/audit';
+import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
+import { toIdentityRow, type IdentityRaw } from '../rows/identities';
+import { toTombstoneSet } from '../rows/withdrawals';
 import { ClientRunner } from './connection';
 import { isConnectionError, toStoreError } from './errors';
-import { auditCounts, auditEntry, listAudit } from './repositories/audit';
-import { toIdentityRow, type IdentityRaw } from './repositories/identities';
+import { auditCounts, listAudit } from './repositories/audit';
 
 /** Rows fetched per round trip of a cursor. */
 export const EXPORT_CURSOR_BATCH = 500;
-
-interface RawSession {
-  id: string;
-  task_id: string;
-  condition_id: string;
-  status: string;
-  is_pilot: number;
-  created_at: number;
-  consented_at: number | null;
-  submitted_at: number | null;
-  user_tokens: number;
-  agent_tokens: number;
-  user_turns: number;
-  agent_turns: number;
-  quality: number | null;
-  answers: [string, string, number][] | null;
-}
-
-interface RawMessage {
-  role: 'user' | 'assistant';
-  text: string;
-  created_at: number;
-  tokens: number;
-  model: string | null;
-  ttft_ms: number | null;
-  duration_ms: number | null;
-  finish_reason: string | null;
-  interrupted: number;
-  status: string;
-}
-
-interface RawJudgement {
-  artifact_version: number;
-  rubric_id: string;
-  rubric_hash: string;
-  model: string;
-  sample: number;
-  score: number | null;
-  parse_ok: number;
-  cached: number;
-  images: string | null;
-}
 
 class PgExportSnapshot implements ExportSnapshot {
   private readonly db: ClientRunner;
@@ -137,7 +98,7 @@ class PgExportSnapshot implements ExportSnapshot {
   }
 
   async *sessions(studyId: string, includePilot: boolean): AsyncGenerator<ExportSessionRow> {
-    const rows = this.cursor<RawSession>(
+    const rows = this.cursor<ExportSessionRaw>(
       `SELECT s.id, s.task_id, s.condition_id, s.status, s.is_pilot, s.created_at, s.consented_at, s.submitted_at,
          (SELECT COALESCE(SUM(m.tokens), 0) FROM messages m WHERE m.session_id = s.id AND m.role = 'user') AS user_tokens,
          (SELECT COALESCE(SUM(m.tokens), 0) FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant') AS agent_tokens,
@@ -151,31 +112,7 @@ class PgExportSnapshot implements ExportSnapshot {
        ORDER BY s.created_at, s.id`,
       [studyId, includePilot],
     );
-    for await (const r of rows) {
-      const numericAnswers: Record<string, number> = {};
-      const answerKinds: Record<string, string> = {};
-      for (const [item, kind, value] of r.answers ?? []) {
-        numericAnswers[item] = value;
-        answerKinds[item] = kind;
-      }
-      yield {
-        id: r.id,
-        taskId: r.task_id,
-        conditionId: r.condition_id,
-        status: r.status,
-        isPilot: r.is_pilot === 1,
-        createdAt: r.created_at,
-        consentedAt: r.consented_at,
-        submittedAt: r.submitted_at,
-        userTokens: r.user_tokens,
-        agentTokens: r.agent_tokens,
-        userTurns: r.user_turns,
-        agentTurns: r.agent_turns,
-        quality: r.quality,
-        numericAnswers,
-        answerKinds,
-      };
-    }
+    for await (const r of rows) yield toExportSession(r);
   }
 
   async identity(sessionId: string): Promise<ExportIdentity | undefined> {
@@ -191,89 +128,57 @@ class PgExportSnapshot implements ExportSnapshot {
 
   async *messages(sessionId: string): AsyncGenerator<ExportMessage> {
     let seq = 0;
-    const rows = this.cursor<RawMessage>(
-      `SELECT role, text, created_at, tokens, model, ttft_ms, duration_ms, finish_reason, interrupted, status
-       FROM messages WHERE session_id = $1 ORDER BY event_seq, created_at, id`,
+    const rows = this.cursor<ExportMessageRaw & RawReviewExport>(
+      `SELECT m.role, m.text, m.created_at, m.tokens, m.model, m.ttft_ms, m.duration_ms, m.finish_reason, m.interrupted, m.status, ${REVIEW_EXPORT_COLUMNS}
+       FROM messages m ${REVIEW_EXPORT_JOIN} WHERE m.session_id = $1 ORDER BY m.event_seq, m.created_at, m.id`,
       [sessionId],
     );
-    for await (const r of rows) {
-      yield {
-        seq: ++seq,
-        role: r.role,
-        text: r.text,
-        createdAt: r.created_at,
-        tokens: r.tokens,
-        model: r.model,
-        ttftMs: r.ttft_ms,
-        durationMs: r.duration_ms,
-        finishReason: r.finish_reason,
-        interrupted: r.interrupted === 1,
-        status: r.status,
-      };
-    }
+    for await (const r of rows) yield toExportMessage(r, ++seq);
   }
 
   async *events(sessionId: string): AsyncGenerator<ExportEvent> {
-    const rows = this.cursor<{ seq: number; type: string; payload: string; server_ts: number; client_ts: number | null }>(
-      'SELECT seq, type, payload, server_ts, client_ts FROM events WHERE session_id = $1 ORDER BY seq',
-      [sessionId],
-    );
-    for await (const r of rows) yield { seq: r.seq, type: r.type, payload: JSON.parse(r.payload) as unknown, serverTs: r.server_ts, clientTs: r.client_ts };
+    const rows = this.cursor<ExportEventRaw>('SELECT seq, type, payload, server_ts, client_ts FROM events WHERE session_id = $1 ORDER BY seq', [sessionId]);
+    for await (const r of rows) yield toExportEvent(r);
   }
 
   async artifacts(sessionId: string): Promise<ExportArtifact[]> {
-    const rows = await this.db.rows<{ version: number; fields: string; submitted_at: number }>(
-      'SELECT version, fields, submitted_at FROM artifacts WHERE session_id = $1 ORDER BY version',
-      [sessionId],
-    );
-    return rows.map((r) => ({ version: r.version, fields: JSON.parse(r.fields) as Record<string, string>, submittedAt: r.submitted_at }));
+    const rows = await this.db.rows<ExportArtifactRaw>('SELECT version, fields, submitted_at FROM artifacts WHERE session_id = $1 ORDER BY version', [sessionId]);
+    return rows.map(toExportArtifact);
   }
 
   async uploads(sessionId: string): Promise<ExportUpload[]> {
-    const rows = await this.db.rows<{ id: string; field_id: string; file_name: string; content_type: string; storage_path: string }>(
+    const rows = await this.db.rows<ExportUploadRaw>(
       'SELECT id, field_id, file_name, content_type, storage_path FROM uploads WHERE session_id = $1 ORDER BY created_at, id',
       [sessionId],
     );
-    return rows.map((r) => ({ id: r.id, fieldId: r.field_id, fileName: r.file_name, contentType: r.content_type, storagePath: r.storage_path }));
+    return rows.map(toExportUpload);
   }
 
   async *judgements(sessionId: string): AsyncGenerator<ExportJudgement> {
-    const rows = this.cursor<RawJudgement>(
+    const rows = this.cursor<ExportJudgementRaw>(
       `SELECT artifact_version, rubric_id, rubric_hash, COALESCE(reported_model, requested_model) AS model, sample, score, parse_ok, cached, images
        FROM judgements WHERE session_id = $1 ORDER BY artifact_version, rubric_id, requested_model, sample`,
       [sessionId],
     );
-    for await (const r of rows) {
-      yield {
-        artifactVersion: r.artifact_version,
-        rubricId: r.rubric_id,
-        rubricHash: r.rubric_hash,
-        model: r.model,
-        sample: r.sample,
-        score: r.score,
-        parseOk: r.parse_ok === 1,
-        cached: r.cached === 1,
-        images: r.images === null ? null : parseImagesColumn(r.images, `session ${sessionId} sample ${r.sample}`),
-      };
-    }
+    for await (const r of rows) yield toExportJudgement(r, sessionId);
   }
 
   async *annotations(sessionId: string): AsyncGenerator<ExportAnnotation> {
-    const rows = this.cursor<{ turn: number; speaker: string; friction: string | null; grounding: string }>(
+    const rows = this.cursor<ExportAnnotationRaw>(
       'SELECT turn, speaker, friction, grounding FROM annotations WHERE session_id = $1 AND friction IS NOT NULL ORDER BY turn',
       [sessionId],
     );
-    for await (const r of rows) yield { turn: r.turn, speaker: r.speaker, friction: r.friction, grounding: JSON.parse(r.grounding) as string[] };
+    for await (const r of rows) yield toExportAnnotation(r);
   }
 
   async telemetry(sessionId: string): Promise<{ summary: TelemetrySummary; batches: number } | undefined> {
-    const r = await this.db.one<{ summary: string; batches: number }>('SELECT summary, batches FROM session_telemetry WHERE session_id = $1', [sessionId]);
-    return r && { summary: JSON.parse(r.summary) as TelemetrySummary, batches: r.batches };
+    const r = await this.db.one<ExportTelemetryRaw>('SELECT summary, batches FROM session_telemetry WHERE session_id = $1', [sessionId]);
+    return r && toExportTelemetry(r);
   }
 
   async tombstones(studyId: string): Promise<Set<string>> {
     const rows = await this.db.rows<{ tombstone: string }>('SELECT tombstone FROM withdrawals WHERE study_id = $1', [studyId]);
-    return new Set(rows.map((r) => r.tombstone));
+    return toTombstoneSet(rows);
   }
 
   auditCounts(studyId: string): Promise<AuditCounts> {
@@ -281,7 +186,7 @@ class PgExportSnapshot implements ExportSnapshot {
   }
 
   async auditList(options: { studyId?: string; limit?: number }): Promise<AuditEntry[]> {
-    return (await listAudit(this.db, options)).map(auditEntry);
+    return (await listAudit(this.db, options)).map(toAuditEntry);
   }
 
   async close(): Promise<void> {

@@ -4,15 +4,8 @@
  */
 import type pg from 'pg';
 import type { CachedReply, ModelReplyCache } from '../storeInterface';
+import { cachedReplyValues, toCachedReply, type CachedReplyRaw } from '../rows/replyCache';
 import { PoolRunner, type Runner } from './connection';
-
-interface Raw {
-  key: string;
-  purpose: string;
-  request_json: string;
-  result_json: string;
-  created_at: number;
-}
 
 export class PgReplyCache implements ModelReplyCache {
   private readonly db: Runner;
@@ -21,8 +14,8 @@ export class PgReplyCache implements ModelReplyCache {
   }
 
   async get(key: string): Promise<CachedReply | undefined> {
-    const r = await this.db.one<Raw>('SELECT * FROM reply_cache WHERE key = $1', [key]);
-    return r && { key: r.key, purpose: r.purpose, requestJson: r.request_json, resultJson: r.result_json, createdAt: r.created_at };
+    const r = await this.db.one<CachedReplyRaw>('SELECT * FROM reply_cache WHERE key = $1', [key]);
+    return r && toCachedReply(r);
   }
 
   async put(entry: CachedReply): Promise<void> {
@@ -30,7 +23,7 @@ export class PgReplyCache implements ModelReplyCache {
       `INSERT INTO reply_cache (key, purpose, request_json, result_json, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (key) DO UPDATE SET purpose = excluded.purpose, request_json = excluded.request_json,
          result_json = excluded.result_json, created_at = excluded.created_at`,
-      [entry.key, entry.purpose, entry.requestJson, entry.resultJson, entry.createdAt],
+      cachedReplyValues(entry),
     );
   }
 

@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3';
+import { REVIEW_EXPORT_COLUMNS, REVIEW_EXPORT_JOIN, type RawReviewExport } from '../rows/reviewExport';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
-import type { AttachedImage } from '../../judge/judgeImages';
 import type { SqliteDatabase } from '../database';
 import { AuditRepository } from './repositories/audit';
-import { toIdentityRow, type IdentityRaw } from './repositories/identities';
-import { parseImagesColumn } from '../judgementImages';
+import { toIdentityRow, type IdentityRaw } from '../rows/identities';
+import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
+import { toTombstoneSet } from '../rows/withdrawals';
+import { settle } from './sync';
 import type { AuditCounts, AuditEntry, ExportAnnotation, ExportSnapshot, ExportArtifact, ExportEvent, ExportIdentity, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../storeInterface';
 
 /** Re-yields a synchronous iterator as an async one (the SQLite reads are synchronous; the consumer awaits between rows). */
@@ -18,29 +20,6 @@ async function* asAsync<T>(rows: Iterable<T>): AsyncGenerator<T> {
  * and one read transaction gives every file the same snapshot (WAL readers never block the writer).
  * All per-session reads are iterators or small lookups, so memory does not grow with the study size.
  */
-
-
-
-
-
-
-interface RawSession {
-  id: string;
-  task_id: string;
-  condition_id: string;
-  status: string;
-  is_pilot: number;
-  created_at: number;
-  consented_at: number | null;
-  submitted_at: number | null;
-  user_tokens: number;
-  agent_tokens: number;
-  user_turns: number;
-  agent_turns: number;
-  quality: number | null;
-  answers: string | null;
-}
-
 export class ExportReader {
   private readonly hasJudgeQuality: boolean;
   private readonly hasJudgements: boolean;
@@ -151,31 +130,7 @@ export class ExportReader {
       FROM sessions s
       WHERE s.study_id = ? AND (s.is_pilot = 0 OR ?)
       ORDER BY s.created_at, s.id`);
-    for (const r of stmt.iterate(studyId, includePilot ? 1 : 0) as IterableIterator<RawSession>) {
-      const numericAnswers: Record<string, number> = {};
-      const answerKinds: Record<string, string> = {};
-      for (const [item, kind, value] of JSON.parse(r.answers ?? '[]') as [string, string, number][]) {
-        numericAnswers[item] = value;
-        answerKinds[item] = kind;
-      }
-      yield {
-        id: r.id,
-        taskId: r.task_id,
-        conditionId: r.condition_id,
-        status: r.status,
-        isPilot: r.is_pilot === 1,
-        createdAt: r.created_at,
-        consentedAt: r.consented_at,
-        submittedAt: r.submitted_at,
-        userTokens: r.user_tokens,
-        agentTokens: r.agent_tokens,
-        userTurns: r.user_turns,
-        agentTurns: r.agent_turns,
-        quality: r.quality,
-        numericAnswers,
-        answerKinds,
-      };
-    }
+    for (const r of stmt.iterate(studyId, includePilot ? 1 : 0) as IterableIterator<ExportSessionRaw>) yield toExportSession(r);
   }
 
   identity(sessionId: string): ExportIdentity | undefined {
@@ -192,59 +147,28 @@ export class ExportReader {
   /** Messages in trajectory order; seq is the 1-based position within the session. */
   *messages(sessionId: string): Generator<ExportMessage> {
     const stmt = this.stmt(
-      `SELECT role, text, created_at, tokens, model, ttft_ms, duration_ms, finish_reason, interrupted, status
-       FROM messages WHERE session_id = ? ORDER BY event_seq, rowid`,
+      `SELECT m.role, m.text, m.created_at, m.tokens, m.model, m.ttft_ms, m.duration_ms, m.finish_reason, m.interrupted, m.status, ${REVIEW_EXPORT_COLUMNS}
+       FROM messages m ${REVIEW_EXPORT_JOIN} WHERE m.session_id = ? ORDER BY m.event_seq, m.rowid`,
     );
     let seq = 0;
-    for (const r of stmt.iterate(sessionId) as IterableIterator<{
-      role: 'user' | 'assistant';
-      text: string;
-      created_at: number;
-      tokens: number;
-      model: string | null;
-      ttft_ms: number | null;
-      duration_ms: number | null;
-      finish_reason: string | null;
-      interrupted: number;
-      status: string;
-    }>) {
-      yield {
-        seq: ++seq,
-        role: r.role,
-        text: r.text,
-        createdAt: r.created_at,
-        tokens: r.tokens,
-        model: r.model,
-        ttftMs: r.ttft_ms,
-        durationMs: r.duration_ms,
-        finishReason: r.finish_reason,
-        interrupted: r.interrupted === 1,
-        status: r.status,
-      };
-    }
+    for (const r of stmt.iterate(sessionId) as IterableIterator<ExportMessageRaw & RawReviewExport>) yield toExportMessage(r, ++seq);
   }
 
   *events(sessionId: string): Generator<ExportEvent> {
     const stmt = this.stmt('SELECT seq, type, payload, server_ts, client_ts FROM events WHERE session_id = ? ORDER BY seq');
-    for (const r of stmt.iterate(sessionId) as IterableIterator<{ seq: number; type: string; payload: string; server_ts: number; client_ts: number | null }>) {
-      yield { seq: r.seq, type: r.type, payload: JSON.parse(r.payload) as unknown, serverTs: r.server_ts, clientTs: r.client_ts };
-    }
+    for (const r of stmt.iterate(sessionId) as IterableIterator<ExportEventRaw>) yield toExportEvent(r);
   }
 
   artifacts(sessionId: string): ExportArtifact[] {
-    const rows = this.stmt('SELECT version, fields, submitted_at FROM artifacts WHERE session_id = ? ORDER BY version').all(sessionId) as {
-      version: number;
-      fields: string;
-      submitted_at: number;
-    }[];
-    return rows.map((r) => ({ version: r.version, fields: JSON.parse(r.fields) as Record<string, string>, submittedAt: r.submitted_at }));
+    const rows = this.stmt('SELECT version, fields, submitted_at FROM artifacts WHERE session_id = ? ORDER BY version').all(sessionId) as ExportArtifactRaw[];
+    return rows.map(toExportArtifact);
   }
 
   uploads(sessionId: string): ExportUpload[] {
     const rows = this
       .stmt('SELECT id, field_id, file_name, content_type, storage_path FROM uploads WHERE session_id = ? ORDER BY created_at, id')
-      .all(sessionId) as { id: string; field_id: string; file_name: string; content_type: string; storage_path: string }[];
-    return rows.map((r) => ({ id: r.id, fieldId: r.field_id, fileName: r.file_name, contentType: r.content_type, storagePath: r.storage_path }));
+      .all(sessionId) as ExportUploadRaw[];
+    return rows.map(toExportUpload);
   }
 
   *judgements(sessionId: string): Generator<ExportJudgement> {
@@ -254,51 +178,27 @@ export class ExportReader {
          ${this.hasJudgementImages ? 'images' : 'NULL AS images'}
        FROM judgements WHERE session_id = ? ORDER BY artifact_version, rubric_id, requested_model, sample`,
     );
-    for (const r of stmt.iterate(sessionId) as IterableIterator<{
-      artifact_version: number;
-      rubric_id: string;
-      rubric_hash: string;
-      model: string;
-      sample: number;
-      score: number | null;
-      parse_ok: number;
-      cached: number;
-      images: string | null;
-    }>) {
-      yield {
-        artifactVersion: r.artifact_version,
-        rubricId: r.rubric_id,
-        rubricHash: r.rubric_hash,
-        model: r.model,
-        sample: r.sample,
-        score: r.score,
-        parseOk: r.parse_ok === 1,
-        cached: r.cached === 1,
-        images: r.images === null ? null : parseImagesColumn(r.images, `session ${sessionId} sample ${r.sample}`),
-      };
-    }
+    for (const r of stmt.iterate(sessionId) as IterableIterator<ExportJudgementRaw>) yield toExportJudgement(r, sessionId);
   }
 
   *annotations(sessionId: string): Generator<ExportAnnotation> {
     if (!this.hasAnnotations) return;
     const stmt = this.stmt('SELECT turn, speaker, friction, grounding FROM annotations WHERE session_id = ? AND friction IS NOT NULL ORDER BY turn');
-    for (const r of stmt.iterate(sessionId) as IterableIterator<{ turn: number; speaker: string; friction: string | null; grounding: string }>) {
-      yield { turn: r.turn, speaker: r.speaker, friction: r.friction, grounding: JSON.parse(r.grounding) as string[] };
-    }
+    for (const r of stmt.iterate(sessionId) as IterableIterator<ExportAnnotationRaw>) yield toExportAnnotation(r);
   }
 
   /** Integrity telemetry summary (table from migration 009; absent in older files). */
   telemetry(sessionId: string): { summary: TelemetrySummary; batches: number } | undefined {
     if (!this.hasTelemetry) return undefined;
-    const r = this.stmt('SELECT summary, batches FROM session_telemetry WHERE session_id = ?').get(sessionId) as { summary: string; batches: number } | undefined;
-    return r && { summary: JSON.parse(r.summary) as TelemetrySummary, batches: r.batches };
+    const r = this.stmt('SELECT summary, batches FROM session_telemetry WHERE session_id = ?').get(sessionId) as ExportTelemetryRaw | undefined;
+    return r && toExportTelemetry(r);
   }
 
   /** Tombstones of withdrawn participants (table from migration 020; absent in older files). */
   tombstones(studyId: string): Set<string> {
     if (!this.hasTable('withdrawals')) return new Set();
     const rows = this.db.prepare('SELECT tombstone FROM withdrawals WHERE study_id = ?').all(studyId) as { tombstone: string }[];
-    return new Set(rows.map((r) => r.tombstone));
+    return toTombstoneSet(rows);
   }
 }
 
@@ -311,31 +211,24 @@ export function openSqliteExportSnapshot(file: string): ExportSnapshot {
     reader.close();
     throw err;
   }
-  const run = <R>(op: () => R): Promise<R> => {
-    try {
-      return Promise.resolve(op());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-  };
   return {
-    study: (id) => run(() => reader.study(id)),
-    countSessions: (id, pilot) => run(() => reader.countSessions(id, pilot)),
-    countPilotSessions: (id) => run(() => reader.countPilotSessions(id)),
-    likertItemIds: (id) => run(() => reader.likertItemIds(id)),
+    study: (id) => settle(() => reader.study(id)),
+    countSessions: (id, pilot) => settle(() => reader.countSessions(id, pilot)),
+    countPilotSessions: (id) => settle(() => reader.countPilotSessions(id)),
+    likertItemIds: (id) => settle(() => reader.likertItemIds(id)),
     sessions: (id, pilot) => asAsync(reader.sessions(id, pilot)),
-    identity: (id) => run(() => reader.identity(id)),
+    identity: (id) => settle(() => reader.identity(id)),
     identities: (id) => asAsync(reader.identities(id)),
     messages: (id) => asAsync(reader.messages(id)),
     events: (id) => asAsync(reader.events(id)),
-    artifacts: (id) => run(() => reader.artifacts(id)),
-    uploads: (id) => run(() => reader.uploads(id)),
+    artifacts: (id) => settle(() => reader.artifacts(id)),
+    uploads: (id) => settle(() => reader.uploads(id)),
     judgements: (id) => asAsync(reader.judgements(id)),
     annotations: (id) => asAsync(reader.annotations(id)),
-    telemetry: (id) => run(() => reader.telemetry(id)),
-    tombstones: (id) => run(() => reader.tombstones(id)),
-    auditCounts: (id) => run(() => reader.auditCounts(id)),
-    auditList: (options) => run(() => reader.auditList(options)),
-    close: () => run(() => reader.close()),
+    telemetry: (id) => settle(() => reader.telemetry(id)),
+    tombstones: (id) => settle(() => reader.tombstones(id)),
+    auditCounts: (id) => settle(() => reader.auditCounts(id)),
+    auditList: (options) => settle(() => reader.auditList(options)),
+    close: () => settle(() => reader.close()),
   };
 }

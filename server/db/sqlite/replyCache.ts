@@ -7,6 +7,8 @@
 import Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../database';
 import type { CachedReply, ModelReplyCache } from '../storeInterface';
+import { cachedReplyValues, toCachedReply, type CachedReplyRaw } from '../rows/replyCache';
+import { settle } from './sync';
 
 /** File name of the cache beside a study database or in a dataset folder. */
 export const REPLY_CACHE_FILE_NAME = '.judge-cache.sqlite';
@@ -34,7 +36,7 @@ class SyncReplyCache {
       PRIMARY KEY (key, session_id)
     ) STRICT`);
     this.linkStmt = db.prepare('INSERT OR IGNORE INTO reply_cache_sessions (key, session_id) VALUES (?, ?)');
-    this.getStmt = db.prepare<[string], { key: string; purpose: string; request_json: string; result_json: string; created_at: number }>(
+    this.getStmt = db.prepare<[string], CachedReplyRaw>(
       'SELECT key, purpose, request_json, result_json, created_at FROM reply_cache WHERE key = ?',
     );
     this.putStmt = db.prepare('INSERT OR REPLACE INTO reply_cache (key, purpose, request_json, result_json, created_at) VALUES (?, ?, ?, ?, ?)');
@@ -47,12 +49,11 @@ class SyncReplyCache {
 
   get(key: string): CachedReply | undefined {
     const row = this.getStmt.get(key);
-    if (!row) return undefined;
-    return { key: row.key, purpose: row.purpose, requestJson: row.request_json, resultJson: row.result_json, createdAt: row.created_at };
+    return row && toCachedReply(row);
   }
 
   put(entry: CachedReply): void {
-    this.putStmt.run(entry.key, entry.purpose, entry.requestJson, entry.resultJson, entry.createdAt);
+    this.putStmt.run(...cachedReplyValues(entry));
   }
 
   /** Records that `sessionId`'s data went into the cached reply `key`. */
@@ -89,54 +90,15 @@ class SyncReplyCache {
   }
 }
 
-
-interface JudgementRaw {
-  session_id: string;
-  artifact_version: number;
-  rubric_id: string;
-  rubric_version: string;
-  rubric_hash: string;
-  template_hash: string;
-  parser_version: string;
-  sample: number;
-  requested_model: string;
-  reported_model: string | null;
-  system_fingerprint: string | null;
-  provider: string;
-  provider_url: string | null;
-  params: string;
-  seed: number;
-  score: number | null;
-  parse_ok: number;
-  failure_reason: string | null;
-  raw_reply: string | null;
-  reask_reply: string | null;
-  reasked: number;
-  usage: string | null;
-  latency_ms: number;
-  cached: number;
-  cache_key: string;
-  transport_error: string | null;
-  created_at: number;
-  images: string | null;
-}
-
 /** Opens (creating if needed) a reply cache file. */
 export function openFileReplyCache(file: string): ModelReplyCache {
   const cache = SyncReplyCache.open(file);
-  const run = <R>(op: () => R): Promise<R> => {
-    try {
-      return Promise.resolve(op());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-  };
   return {
-    get: (key) => run(() => cache.get(key)),
-    put: (entry) => run(() => cache.put(entry)),
-    linkSession: (key, sessionId) => run(() => cache.linkSession(key, sessionId)),
-    forgetSessions: (ids) => run(() => cache.forgetSessions(ids)),
-    count: () => run(() => cache.count()),
-    close: () => run(() => cache.close()),
+    get: (key) => settle(() => cache.get(key)),
+    put: (entry) => settle(() => cache.put(entry)),
+    linkSession: (key, sessionId) => settle(() => cache.linkSession(key, sessionId)),
+    forgetSessions: (ids) => settle(() => cache.forgetSessions(ids)),
+    count: () => settle(() => cache.count()),
+    close: () => settle(() => cache.close()),
   };
 }

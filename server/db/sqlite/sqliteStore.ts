@@ -47,6 +47,7 @@ import { AdminQueriesRepository } from './repositories/adminQueries';
 import { AdminSessionListRepository } from './repositories/adminSessionList';
 import { WithdrawalsRepository } from './repositories/withdrawals';
 import { SessionTelemetryRepository } from './repositories/sessionTelemetry';
+import { ReviewsRepository } from './repositories/reviews';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 import type { UserMessageAck } from '../userMessageAck';
@@ -74,6 +75,7 @@ function syncRepositories(db: SqliteDatabase): SyncRepositories {
     sessionList: new AdminSessionListRepository(db),
     withdrawals: new WithdrawalsRepository(db),
     telemetry: new SessionTelemetryRepository(db),
+    reviews: new ReviewsRepository(db),
   };
 }
 

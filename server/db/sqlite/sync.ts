@@ -6,3 +6,12 @@
 export type Sync<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : T[K];
 };
+
+/** A promise of a synchronous op's result (or of its exception), without another tick. */
+export function settle<R>(op: () => R): Promise<R> {
+  try {
+    return Promise.resolve(op());
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
+}

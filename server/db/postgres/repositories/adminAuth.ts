@@ -1,24 +1,14 @@
 import type { AdminAuthRepo, AdminCredential, AdminSessionRow } from '../../storeInterface';
+import { adminSessionValues, toAdminCredential, toAdminSession, type AdminCredentialRaw, type AdminSessionRaw } from '../../rows/adminAuth';
 import type { Runner } from '../connection';
-
-interface SessionRaw {
-  token_hash: string;
-  csrf_token: string;
-  actor: string;
-  created_at: number;
-  expires_at: number;
-  last_seen_at: number;
-}
 
 /** Researcher password hash and login sessions (migration 020). */
 export class PgAdminAuth implements AdminAuthRepo {
   constructor(private readonly db: Runner) {}
 
   async getCredential(): Promise<AdminCredential | undefined> {
-    const r = await this.db.one<{ password_hash: string; source: 'env' | 'generated'; created_at: number; updated_at: number }>(
-      'SELECT * FROM admin_credentials WHERE id = 1',
-    );
-    return r && { passwordHash: r.password_hash, source: r.source, createdAt: r.created_at, updatedAt: r.updated_at };
+    const r = await this.db.one<AdminCredentialRaw>('SELECT * FROM admin_credentials WHERE id = 1');
+    return r && toAdminCredential(r);
   }
 
   async setCredential(passwordHash: string, source: 'env' | 'generated', now: number): Promise<void> {
@@ -41,15 +31,13 @@ export class PgAdminAuth implements AdminAuthRepo {
   async insertSession(s: AdminSessionRow): Promise<void> {
     await this.db.run(
       'INSERT INTO admin_sessions (token_hash, csrf_token, actor, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [s.tokenHash, s.csrfToken, s.actor, s.createdAt, s.expiresAt, s.lastSeenAt],
+      adminSessionValues(s),
     );
   }
 
   async findLiveSession(tokenHash: string, now: number): Promise<AdminSessionRow | undefined> {
-    const r = await this.db.one<SessionRaw>('SELECT * FROM admin_sessions WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]);
-    return (
-      r && { tokenHash: r.token_hash, csrfToken: r.csrf_token, actor: r.actor, createdAt: r.created_at, expiresAt: r.expires_at, lastSeenAt: r.last_seen_at }
-    );
+    const r = await this.db.one<AdminSessionRaw>('SELECT * FROM admin_sessions WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]);
+    return r && toAdminSession(r);
   }
 
   async touchSession(tokenHash: string, now: number): Promise<void> {

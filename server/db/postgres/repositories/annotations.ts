@@ -1,40 +1,7 @@
 /** The `annotations` table (migration 011): one row per annotated utterance of a session. */
 import type { AnnotationRecord, AnnotationsRepo } from '../../storeInterface';
+import { annotationValues, toAnnotation, type AnnotationRaw } from '../../rows/annotations';
 import type { Runner } from '../connection';
-
-interface Raw {
-  session_id: string;
-  turn: number;
-  message_id: string | null;
-  speaker: 'user' | 'agent';
-  friction: string | null;
-  grounding: string;
-  guide_hash: string;
-  requested_model: string;
-  reported_model: string | null;
-  provider: string;
-  provider_url: string | null;
-  method: AnnotationRecord['method'];
-  failure_reason: string | null;
-  created_at: number;
-}
-
-const toRecord = (r: Raw): AnnotationRecord => ({
-  sessionId: r.session_id,
-  turn: r.turn,
-  messageId: r.message_id,
-  speaker: r.speaker,
-  friction: r.friction,
-  grounding: JSON.parse(r.grounding) as string[],
-  guideHash: r.guide_hash,
-  requestedModel: r.requested_model,
-  reportedModel: r.reported_model,
-  provider: r.provider,
-  providerUrl: r.provider_url,
-  method: r.method,
-  failureReason: r.failure_reason,
-  createdAt: r.created_at,
-});
 
 const UPSERT = `INSERT INTO annotations (session_id, turn, message_id, speaker, friction, grounding, guide_hash,
     requested_model, reported_model, provider, provider_url, method, failure_reason, created_at)
@@ -49,10 +16,7 @@ export class PgAnnotations implements AnnotationsRepo {
   constructor(private readonly db: Runner) {}
 
   async upsert(a: AnnotationRecord): Promise<void> {
-    await this.db.run(UPSERT, [
-      a.sessionId, a.turn, a.messageId, a.speaker, a.friction, JSON.stringify(a.grounding), a.guideHash,
-      a.requestedModel, a.reportedModel, a.provider, a.providerUrl, a.method, a.failureReason, a.createdAt,
-    ]);
+    await this.db.run(UPSERT, annotationValues(a));
   }
 
   upsertMany(records: readonly AnnotationRecord[]): Promise<void> {
@@ -63,15 +27,15 @@ export class PgAnnotations implements AnnotationsRepo {
   }
 
   async listForSession(sessionId: string): Promise<AnnotationRecord[]> {
-    return (await this.db.rows<Raw>('SELECT * FROM annotations WHERE session_id = $1 ORDER BY turn', [sessionId])).map(toRecord);
+    return (await this.db.rows<AnnotationRaw>('SELECT * FROM annotations WHERE session_id = $1 ORDER BY turn', [sessionId])).map(toAnnotation);
   }
 
   async listForStudy(studyId: string): Promise<AnnotationRecord[]> {
     return (
-      await this.db.rows<Raw>(
+      await this.db.rows<AnnotationRaw>(
         'SELECT a.* FROM annotations a JOIN sessions s ON s.id = a.session_id WHERE s.study_id = $1 ORDER BY s.created_at, a.session_id, a.turn',
         [studyId],
       )
-    ).map(toRecord);
+    ).map(toAnnotation);
   }
 }

@@ -1,4 +1,5 @@
 import type { ArtifactDraftRow, ArtifactsRepo, ArtifactVersionRow, FieldValues } from '../../storeInterface';
+import { artifactDraftValues, toArtifactDraft, toArtifactVersion, type ArtifactDraftRaw, type ArtifactVersionRaw } from '../../rows/artifacts';
 import type { Runner } from '../connection';
 
 /** Artifact drafts (one per session, overwritten on autosave) and submitted versions (1, 2, …). */
@@ -10,31 +11,13 @@ export class PgArtifacts implements ArtifactsRepo {
       `INSERT INTO artifact_drafts (session_id, fields, event_seq, saved_at, version, recorded_version, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (session_id) DO UPDATE SET fields = excluded.fields, event_seq = excluded.event_seq, saved_at = excluded.saved_at,
          version = excluded.version, recorded_version = excluded.recorded_version, recorded_at = excluded.recorded_at`,
-      [d.sessionId, JSON.stringify(d.fields), d.eventSeq, d.savedAt, d.version, d.recordedVersion, d.recordedAt],
+      artifactDraftValues(d),
     );
   }
 
   async getDraft(sessionId: string): Promise<ArtifactDraftRow | undefined> {
-    const r = await this.db.one<{
-      session_id: string;
-      fields: string;
-      event_seq: number;
-      saved_at: number;
-      version: number;
-      recorded_version: number;
-      recorded_at: number;
-    }>('SELECT * FROM artifact_drafts WHERE session_id = $1', [sessionId]);
-    return (
-      r && {
-        sessionId: r.session_id,
-        fields: JSON.parse(r.fields) as FieldValues,
-        eventSeq: r.event_seq,
-        savedAt: r.saved_at,
-        version: r.version,
-        recordedVersion: r.recorded_version,
-        recordedAt: r.recorded_at,
-      }
-    );
+    const r = await this.db.one<ArtifactDraftRaw>('SELECT * FROM artifact_drafts WHERE session_id = $1', [sessionId]);
+    return r && toArtifactDraft(r);
   }
 
   /** The session row lock (as for events) makes MAX + 1 safe against a concurrent submit on another connection. */
@@ -52,16 +35,7 @@ export class PgArtifacts implements ArtifactsRepo {
   }
 
   async listVersions(sessionId: string): Promise<ArtifactVersionRow[]> {
-    const rows = await this.db.rows<{ session_id: string; version: number; fields: string; event_seq: number; submitted_at: number }>(
-      'SELECT * FROM artifacts WHERE session_id = $1 ORDER BY version',
-      [sessionId],
-    );
-    return rows.map((r) => ({
-      sessionId: r.session_id,
-      version: r.version,
-      fields: JSON.parse(r.fields) as FieldValues,
-      eventSeq: r.event_seq,
-      submittedAt: r.submitted_at,
-    }));
+    const rows = await this.db.rows<ArtifactVersionRaw>('SELECT * FROM artifacts WHERE session_id = $1 ORDER BY version', [sessionId]);
+    return rows.map(toArtifactVersion);
   }
 }

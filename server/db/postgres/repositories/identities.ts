@@ -1,26 +1,6 @@
 import type { IdentitiesRepo, IdentityRow } from '../../storeInterface';
+import { identityValues, toIdentityRow, type IdentityRaw } from '../../rows/identities';
 import type { Runner } from '../connection';
-
-export interface IdentityRaw {
-  session_id: string;
-  study_id: string;
-  platform: string;
-  platform_user_id: string | null;
-  platform_study_id: string | null;
-  platform_session_id: string | null;
-  url_params: string;
-  created_at: number;
-}
-export const toIdentityRow = (r: IdentityRaw): IdentityRow => ({
-  sessionId: r.session_id,
-  studyId: r.study_id,
-  platform: r.platform,
-  platformUserId: r.platform_user_id,
-  platformStudyId: r.platform_study_id,
-  platformSessionId: r.platform_session_id,
-  urlParams: JSON.parse(r.url_params) as Record<string, string>,
-  createdAt: r.created_at,
-});
 
 export class PgIdentities implements IdentitiesRepo {
   constructor(private readonly db: Runner) {}
@@ -29,7 +9,7 @@ export class PgIdentities implements IdentitiesRepo {
     await this.db.run(
       `INSERT INTO identities (session_id, study_id, platform, platform_user_id, platform_study_id, platform_session_id, url_params, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [row.sessionId, row.studyId, row.platform, row.platformUserId, row.platformStudyId, row.platformSessionId, JSON.stringify(row.urlParams), row.createdAt],
+      identityValues(row),
     );
   }
 

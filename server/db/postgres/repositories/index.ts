@@ -18,6 +18,7 @@ import { PgStudies } from './studies';
 import { PgSurveyAnswers } from './surveyAnswers';
 import { PgUploads } from './uploads';
 import { PgWithdrawals } from './withdrawals';
+import { PgReviews } from './reviews';
 
 /** Every repository over one runner (the pool, or one transaction's client). Built on first use. */
 export class PgRepositories implements StoreRepositories {
@@ -41,6 +42,7 @@ export class PgRepositories implements StoreRepositories {
   #sessionList?: PgAdminSessionList;
   #withdrawals?: PgWithdrawals;
   #telemetry?: PgSessionTelemetry;
+  #reviews?: PgReviews;
 
   get studies() { return (this.#studies ??= new PgStudies(this.runner)); }
   get sessions() { return (this.#sessions ??= new PgSessions(this.runner)); }
@@ -60,4 +62,5 @@ export class PgRepositories implements StoreRepositories {
   get sessionList() { return (this.#sessionList ??= new PgAdminSessionList(this.runner)); }
   get withdrawals() { return (this.#withdrawals ??= new PgWithdrawals(this.runner)); }
   get telemetry() { return (this.#telemetry ??= new PgSessionTelemetry(this.runner)); }
+  get reviews() { return (this.#reviews ??= new PgReviews(this.runner)); }
 }

@@ -1,4 +1,5 @@
 import type { ParticipantTokensRepo } from '../../storeInterface';
+import { toParticipantToken, type ParticipantToken, type ParticipantTokenRaw } from '../../rows/participantTokens';
 import type { Runner } from '../connection';
 
 export class PgParticipantTokens implements ParticipantTokensRepo {
@@ -16,11 +17,11 @@ export class PgParticipantTokens implements ParticipantTokensRepo {
     return this.db.run('DELETE FROM participant_tokens WHERE session_id = $1', [sessionId]);
   }
 
-  async listAll(): Promise<Array<{ tokenHash: string; sessionId: string; createdAt: number }>> {
-    const rows = await this.db.rows<{ token_hash: string; session_id: string; created_at: number }>(
+  async listAll(): Promise<ParticipantToken[]> {
+    const rows = await this.db.rows<ParticipantTokenRaw>(
       'SELECT token_hash, session_id, created_at FROM participant_tokens ORDER BY created_at, token_hash',
     );
-    return rows.map((r) => ({ tokenHash: r.token_hash, sessionId: r.session_id, createdAt: r.created_at }));
+    return rows.map(toParticipantToken);
   }
 
   async count(): Promise<number> {

@@ -1,46 +1,30 @@
 import type { StudyStatus } from '../../../../common/http';
 import type { StudiesRepo, StudyRow } from '../../storeInterface';
+import { toStudyRow, type StudyRaw } from '../../rows/studies';
 import type { Runner } from '../connection';
-
-interface Raw {
-  id: string;
-  title: string;
-  status: StudyStatus;
-  definition_hash: string;
-  created_at: number;
-  updated_at: number;
-}
-const toRow = (r: Raw): StudyRow => ({
-  id: r.id,
-  title: r.title,
-  status: r.status,
-  definitionHash: r.definition_hash,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 export class PgStudies implements StudiesRepo {
   constructor(private readonly db: Runner) {}
 
   async upsertLoaded(id: string, title: string, definitionHash: string, initialStatus: StudyStatus, now: number): Promise<StudyRow> {
     // Several nodes may load the same study file at once: the upsert is one statement, so the row is written once.
-    const r = await this.db.one<Raw>(
+    const r = await this.db.one<StudyRaw>(
       `INSERT INTO studies (id, title, status, definition_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
        ON CONFLICT (id) DO UPDATE SET title = excluded.title, definition_hash = excluded.definition_hash,
          updated_at = CASE WHEN studies.definition_hash = excluded.definition_hash THEN studies.updated_at ELSE excluded.updated_at END
        RETURNING *`,
       [id, title, initialStatus, definitionHash, now],
     );
-    return toRow(r!);
+    return toStudyRow(r!);
   }
 
   async get(id: string): Promise<StudyRow | undefined> {
-    const r = await this.db.one<Raw>('SELECT * FROM studies WHERE id = $1', [id]);
-    return r && toRow(r);
+    const r = await this.db.one<StudyRaw>('SELECT * FROM studies WHERE id = $1', [id]);
+    return r && toStudyRow(r);
   }
 
   async list(): Promise<StudyRow[]> {
-    return (await this.db.rows<Raw>('SELECT * FROM studies ORDER BY id')).map(toRow);
+    return (await this.db.rows<StudyRaw>('SELECT * FROM studies ORDER BY id')).map(toStudyRow);
   }
 
   async setStatus(id: string, status: StudyStatus, now: number): Promise<void> {

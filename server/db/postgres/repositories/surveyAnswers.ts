@@ -1,4 +1,5 @@
 import type { SurveyAnswerRow, SurveyAnswersRepo } from '../../storeInterface';
+import { surveyAnswerValues, toSurveyAnswer, type SurveyAnswerRaw } from '../../rows/surveyAnswers';
 import type { Runner } from '../connection';
 
 export class PgSurveyAnswers implements SurveyAnswersRepo {
@@ -8,7 +9,7 @@ export class PgSurveyAnswers implements SurveyAnswersRepo {
     await this.db.run(
       `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [a.sessionId, a.surveyId, a.itemId, a.itemKind, a.valueNum, a.valueText, a.eventSeq, a.createdAt],
+      surveyAnswerValues(a),
     );
   }
 
@@ -17,26 +18,8 @@ export class PgSurveyAnswers implements SurveyAnswersRepo {
    * event), then ctid — the physical position, which for this insert-only table follows insertion order.
    */
   async listForSession(sessionId: string): Promise<SurveyAnswerRow[]> {
-    const rows = await this.db.rows<{
-      session_id: string;
-      survey_id: string;
-      item_id: string;
-      item_kind: string;
-      value_num: number | null;
-      value_text: string | null;
-      event_seq: number;
-      created_at: number;
-    }>('SELECT * FROM survey_answers WHERE session_id = $1 ORDER BY event_seq, ctid', [sessionId]);
-    return rows.map((r) => ({
-      sessionId: r.session_id,
-      surveyId: r.survey_id,
-      itemId: r.item_id,
-      itemKind: r.item_kind,
-      valueNum: r.value_num,
-      valueText: r.value_text,
-      eventSeq: r.event_seq,
-      createdAt: r.created_at,
-    }));
+    const rows = await this.db.rows<SurveyAnswerRaw>('SELECT * FROM survey_answers WHERE session_id = $1 ORDER BY event_seq, ctid', [sessionId]);
+    return rows.map(toSurveyAnswer);
   }
 
   async hasAnswers(sessionId: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { WithdrawalRow, WithdrawalsRepo } from '../../storeInterface';
+import { toTombstoneSet, withdrawalValues } from '../../rows/withdrawals';
 import type { Runner } from '../connection';
 
 /**
@@ -36,13 +37,13 @@ export class PgWithdrawals implements WithdrawalsRepo {
       `INSERT INTO withdrawals (study_id, tombstone, withdrawn_at, deleted_sessions, actor) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (study_id, tombstone) DO UPDATE SET deleted_sessions = withdrawals.deleted_sessions + excluded.deleted_sessions,
          withdrawn_at = excluded.withdrawn_at, actor = excluded.actor`,
-      [w.studyId, w.tombstone, w.withdrawnAt, w.deletedSessions, w.actor],
+      withdrawalValues(w),
     );
   }
 
   async tombstones(studyId: string): Promise<Set<string>> {
     const rows = await this.db.rows<{ tombstone: string }>('SELECT tombstone FROM withdrawals WHERE study_id = $1', [studyId]);
-    return new Set(rows.map((r) => r.tombstone));
+    return toTombstoneSet(rows);
   }
 
   async isWithdrawn(studyId: string, tombstone: string): Promise<boolean> {

@@ -1,17 +1,14 @@
 import type { SqliteDatabase } from '../../database';
 import type { AdminAuthRepo, AdminCredential, AdminSessionRow } from '../../storeInterface';
+import { adminSessionValues, toAdminCredential, toAdminSession, type AdminCredentialRaw, type AdminSessionRaw } from '../../rows/adminAuth';
 import type { Sync } from '../sync';
-
-
 /** Researcher password hash and login sessions (migration 020). */
 export class AdminAuthRepository implements Sync<AdminAuthRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   getCredential(): AdminCredential | undefined {
-    const r = this.db.prepare('SELECT * FROM admin_credentials WHERE id = 1').get() as
-      | { password_hash: string; source: 'env' | 'generated'; created_at: number; updated_at: number }
-      | undefined;
-    return r && { passwordHash: r.password_hash, source: r.source, createdAt: r.created_at, updatedAt: r.updated_at };
+    const r = this.db.prepare('SELECT * FROM admin_credentials WHERE id = 1').get() as AdminCredentialRaw | undefined;
+    return r && toAdminCredential(r);
   }
 
   setCredential(passwordHash: string, source: 'env' | 'generated', now: number): void {
@@ -34,17 +31,13 @@ export class AdminAuthRepository implements Sync<AdminAuthRepo> {
   insertSession(s: AdminSessionRow): void {
     this.db
       .prepare('INSERT INTO admin_sessions (token_hash, csrf_token, actor, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(s.tokenHash, s.csrfToken, s.actor, s.createdAt, s.expiresAt, s.lastSeenAt);
+      .run(...adminSessionValues(s));
   }
 
   /** The session for a token hash if it has not expired at `now`. */
   findLiveSession(tokenHash: string, now: number): AdminSessionRow | undefined {
-    const r = this.db.prepare('SELECT * FROM admin_sessions WHERE token_hash = ? AND expires_at > ?').get(tokenHash, now) as
-      | { token_hash: string; csrf_token: string; actor: string; created_at: number; expires_at: number; last_seen_at: number }
-      | undefined;
-    return (
-      r && { tokenHash: r.token_hash, csrfToken: r.csrf_token, actor: r.actor, createdAt: r.created_at, expiresAt: r.expires_at, lastSeenAt: r.last_seen_at }
-    );
+    const r = this.db.prepare('SELECT * FROM admin_sessions WHERE token_hash = ? AND expires_at > ?').get(tokenHash, now) as AdminSessionRaw | undefined;
+    return r && toAdminSession(r);
   }
 
   touchSession(tokenHash: string, now: number): void {

@@ -1,29 +1,7 @@
 import { cachedStatement, type SqliteDatabase } from '../../database';
 import type { IdentitiesRepo, IdentityRow } from '../../storeInterface';
+import { identityValues, toIdentityRow, type IdentityRaw } from '../../rows/identities';
 import type { Sync } from '../sync';
-
-/** An identities row as SQLite returns it. */
-export interface IdentityRaw {
-  session_id: string;
-  study_id: string;
-  platform: string;
-  platform_user_id: string | null;
-  platform_study_id: string | null;
-  platform_session_id: string | null;
-  url_params: string;
-  created_at: number;
-}
-/** Maps a stored identities row to its typed form (URL parameters parsed). */
-export const toIdentityRow = (r: IdentityRaw): IdentityRow => ({
-  sessionId: r.session_id,
-  studyId: r.study_id,
-  platform: r.platform,
-  platformUserId: r.platform_user_id,
-  platformStudyId: r.platform_study_id,
-  platformSessionId: r.platform_session_id,
-  urlParams: JSON.parse(r.url_params) as Record<string, string>,
-  createdAt: r.created_at,
-});
 
 export class IdentitiesRepository implements Sync<IdentitiesRepo> {
   constructor(private readonly db: SqliteDatabase) {}
@@ -34,16 +12,7 @@ export class IdentitiesRepository implements Sync<IdentitiesRepo> {
         `INSERT INTO identities (session_id, study_id, platform, platform_user_id, platform_study_id, platform_session_id, url_params, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(
-        row.sessionId,
-        row.studyId,
-        row.platform,
-        row.platformUserId,
-        row.platformStudyId,
-        row.platformSessionId,
-        JSON.stringify(row.urlParams),
-        row.createdAt,
-      );
+      .run(...identityValues(row));
   }
 
   /** The session a platform user already has in this study, if any. */

@@ -1,5 +1,6 @@
 import { cachedStatement, type SqliteDatabase } from '../../database';
 import type { ParticipantTokensRepo } from '../../storeInterface';
+import { toParticipantToken, type ParticipantToken, type ParticipantTokenRaw } from '../../rows/participantTokens';
 import type { Sync } from '../sync';
 
 /** Participant tokens, by SHA-256 hash (the token itself is never stored). */
@@ -21,13 +22,9 @@ export class ParticipantTokensRepository implements Sync<ParticipantTokensRepo> 
     return cachedStatement(this.db, 'DELETE FROM participant_tokens WHERE session_id = ?').run(sessionId).changes;
   }
 
-  listAll(): Array<{ tokenHash: string; sessionId: string; createdAt: number }> {
-    const rows = cachedStatement(this.db, 'SELECT token_hash, session_id, created_at FROM participant_tokens ORDER BY created_at, token_hash').all() as {
-      token_hash: string;
-      session_id: string;
-      created_at: number;
-    }[];
-    return rows.map((r) => ({ tokenHash: r.token_hash, sessionId: r.session_id, createdAt: r.created_at }));
+  listAll(): ParticipantToken[] {
+    const rows = cachedStatement(this.db, 'SELECT token_hash, session_id, created_at FROM participant_tokens ORDER BY created_at, token_hash').all() as ParticipantTokenRaw[];
+    return rows.map(toParticipantToken);
   }
 
   count(): number {

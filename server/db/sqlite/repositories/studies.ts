@@ -1,24 +1,8 @@
 import { cachedStatement, type SqliteDatabase } from '../../database';
 import type { StudyStatus } from '../../../../common/http';
 import type { StudiesRepo, StudyRow } from '../../storeInterface';
+import { toStudyRow, type StudyRaw } from '../../rows/studies';
 import type { Sync } from '../sync';
-
-interface Raw {
-  id: string;
-  title: string;
-  status: StudyStatus;
-  definition_hash: string;
-  created_at: number;
-  updated_at: number;
-}
-const toRow = (r: Raw): StudyRow => ({
-  id: r.id,
-  title: r.title,
-  status: r.status,
-  definitionHash: r.definition_hash,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 export class StudiesRepository implements Sync<StudiesRepo> {
   constructor(private readonly db: SqliteDatabase) {}
@@ -36,12 +20,12 @@ export class StudiesRepository implements Sync<StudiesRepo> {
   }
 
   get(id: string): StudyRow | undefined {
-    const r = cachedStatement(this.db, 'SELECT * FROM studies WHERE id = ?').get(id) as Raw | undefined;
-    return r && toRow(r);
+    const r = cachedStatement(this.db, 'SELECT * FROM studies WHERE id = ?').get(id) as StudyRaw | undefined;
+    return r && toStudyRow(r);
   }
 
   list(): StudyRow[] {
-    return (cachedStatement(this.db, 'SELECT * FROM studies ORDER BY id').all() as Raw[]).map(toRow);
+    return (cachedStatement(this.db, 'SELECT * FROM studies ORDER BY id').all() as StudyRaw[]).map(toStudyRow);
   }
 
   setStatus(id: string, status: StudyStatus, now: number): void {

@@ -1,5 +1,6 @@
 import { cachedStatement, type SqliteDatabase } from '../../database';
 import type { SurveyAnswerRow, SurveyAnswersRepo } from '../../storeInterface';
+import { surveyAnswerValues, toSurveyAnswer, type SurveyAnswerRaw } from '../../rows/surveyAnswers';
 import type { Sync } from '../sync';
 
 export class SurveyAnswersRepository implements Sync<SurveyAnswersRepo> {
@@ -11,30 +12,12 @@ export class SurveyAnswersRepository implements Sync<SurveyAnswersRepo> {
         `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(a.sessionId, a.surveyId, a.itemId, a.itemKind, a.valueNum, a.valueText, a.eventSeq, a.createdAt);
+      .run(...surveyAnswerValues(a));
   }
 
   listForSession(sessionId: string): SurveyAnswerRow[] {
-    const rows = cachedStatement(this.db, 'SELECT * FROM survey_answers WHERE session_id = ? ORDER BY rowid').all(sessionId) as {
-      session_id: string;
-      survey_id: string;
-      item_id: string;
-      item_kind: string;
-      value_num: number | null;
-      value_text: string | null;
-      event_seq: number;
-      created_at: number;
-    }[];
-    return rows.map((r) => ({
-      sessionId: r.session_id,
-      surveyId: r.survey_id,
-      itemId: r.item_id,
-      itemKind: r.item_kind,
-      valueNum: r.value_num,
-      valueText: r.value_text,
-      eventSeq: r.event_seq,
-      createdAt: r.created_at,
-    }));
+    const rows = cachedStatement(this.db, 'SELECT * FROM survey_answers WHERE session_id = ? ORDER BY rowid').all(sessionId) as SurveyAnswerRaw[];
+    return rows.map(toSurveyAnswer);
   }
 
   hasAnswers(sessionId: string): boolean {

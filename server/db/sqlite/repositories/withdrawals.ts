@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from '../../database';
 import type { WithdrawalRow, WithdrawalsRepo } from '../../storeInterface';
+import { toTombstoneSet, withdrawalValues } from '../../rows/withdrawals';
 import type { Sync } from '../sync';
 
 /**
@@ -39,12 +40,12 @@ export class WithdrawalsRepository implements Sync<WithdrawalsRepo> {
          ON CONFLICT(study_id, tombstone) DO UPDATE SET deleted_sessions = withdrawals.deleted_sessions + excluded.deleted_sessions,
            withdrawn_at = excluded.withdrawn_at, actor = excluded.actor`,
       )
-      .run(w.studyId, w.tombstone, w.withdrawnAt, w.deletedSessions, w.actor);
+      .run(...withdrawalValues(w));
   }
 
   tombstones(studyId: string): Set<string> {
     const rows = this.db.prepare('SELECT tombstone FROM withdrawals WHERE study_id = ?').all(studyId) as { tombstone: string }[];
-    return new Set(rows.map((r) => r.tombstone));
+    return toTombstoneSet(rows);
   }
 
   isWithdrawn(studyId: string, tombstone: string): boolean {

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { WizardQueue, WizardReviewDetail, WizardSendRequest, WizardSent } from '../../../common/wizard';
+import { adminGet, adminPost } from '../api';
+
+const review = (replyId: string) => `/api/admin/wizard/reviews/${encodeURIComponent(replyId)}`;
+const Empty = z.object({}).passthrough();
+
+/** The wizard console's routes (server/wizard/routes.ts), validated against common/wizard.ts. */
+export const wizardApi = {
+  queue: (studyId: string) => adminGet(`/api/admin/wizard/studies/${encodeURIComponent(studyId)}/queue`, WizardQueue),
+  review: (replyId: string) => adminGet(review(replyId), WizardReviewDetail),
+  claim: (replyId: string) => adminPost(`${review(replyId)}/claim`, Empty),
+  release: (replyId: string) => adminPost(`${review(replyId)}/release`, Empty),
+  send: (replyId: string, body: WizardSendRequest) => adminPost(`${review(replyId)}/send`, WizardSent, body, WizardSendRequest),
+  discard: (replyId: string) => adminPost(`${review(replyId)}/discard`, Empty),
+};

@@ -1,0 +1,54 @@
+/** The researcher wizard console's API (server/wizard/routes.ts, client/admin/wizard/). */
+import { z } from 'zod';
+import { ReplyOrigin } from './assistantMode';
+
+export const WizardAction = z.enum(['approve', 'edit', 'replace']);
+export const WizardSendRequest = z
+  .object({
+    action: WizardAction,
+    /** The reply (edit/replace); ignored for approve, which sends the model's draft as it is. */
+    text: z.string().max(20_000).optional(),
+  })
+  .strict();
+export type WizardSendRequest = z.infer<typeof WizardSendRequest>;
+
+export const WizardQueueItem = z.object({
+  replyId: z.string(),
+  sessionId: z.string(),
+  conditionId: z.string(),
+  mode: z.enum(['review', 'wizard']),
+  state: z.enum(['waiting', 'claimed']),
+  /** 'you', 'other' (another researcher holds it) or null (nobody). Researcher ids are never shown. */
+  claimed: z.enum(['you', 'other']).nullable(),
+  /** When the participant started waiting, and when the fallback goes out (server ms). */
+  waitingSince: z.number(),
+  deadlineAt: z.number(),
+  draftDone: z.boolean(),
+});
+export type WizardQueueItem = z.infer<typeof WizardQueueItem>;
+
+export const WizardQueue = z.object({ studyId: z.string(), serverNow: z.number(), items: z.array(WizardQueueItem) });
+export type WizardQueue = z.infer<typeof WizardQueue>;
+
+export const WizardTranscriptLine = z.object({ role: z.enum(['user', 'assistant']), text: z.string(), status: z.string() });
+
+export const WizardReviewDetail = z.object({
+  item: WizardQueueItem,
+  serverNow: z.number(),
+  transcript: z.array(WizardTranscriptLine),
+  /** The model's draft (so far, or finished) when the researcher may see it; null in a wizard condition without show_model_draft. */
+  draft: z.string().nullable(),
+  draftVisible: z.boolean(),
+  cannedReplies: z.array(z.string()),
+  holdingMessage: z.string(),
+});
+export type WizardReviewDetail = z.infer<typeof WizardReviewDetail>;
+
+export const WizardSent = z.object({ messageId: z.string(), origin: ReplyOrigin, editDistance: z.number().nullable() });
+export type WizardSent = z.infer<typeof WizardSent>;
+
+/** Pushes of the /wizard socket.io namespace. */
+export const WizardQueueChanged = z.object({ studyId: z.string() });
+export const WizardDraftPush = z.object({ replyId: z.string(), text: z.string(), done: z.boolean() });
+export type WizardDraftPush = z.infer<typeof WizardDraftPush>;
+export const WizardWatch = z.object({ studyId: z.string().min(1).max(100) }).strict();

@@ -1,0 +1,55 @@
+/**
+ * Helpers for the wizard tests (integration, crash, browser): a studies folder with one single-condition study
+ * per assistant mode (so assignment cannot pick another condition), and a /wizard console socket as a researcher.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { WizardDraftPush } from '../../common/wizard';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** studies/wizard-demo.yaml split into woz-review (its `reviewed` condition) and woz-wizard, with overrides. */
+export function wizardStudiesDir(assistant: { review?: Record<string, unknown>; wizard?: Record<string, unknown> } = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-studies-'));
+  const demo = parse(fs.readFileSync(path.join(REPO_ROOT, 'studies', 'wizard-demo.yaml'), 'utf8')) as { conditions: Array<{ id: string; assistant: Record<string, unknown> }> };
+  const [reviewed, wizard] = demo.conditions;
+  const write = (id: string, condition: (typeof demo.conditions)[number], over: Record<string, unknown> = {}) =>
+    fs.writeFileSync(path.join(dir, `${id}.yaml`), stringify({ ...demo, conditions: [{ ...condition, assistant: { ...condition.assistant, ...over } }] }));
+  write('woz-review', reviewed!, assistant.review);
+  write('woz-wizard', wizard!, assistant.wizard);
+  return dir;
+}
+
+export interface ConsoleSocket {
+  socket: Socket;
+  drafts: WizardDraftPush[];
+  queueChanges: number;
+  close(): void;
+}
+
+/** A researcher's /wizard socket watching a study (cookie: the login's Cookie header). */
+export async function watchConsole(url: string, cookie: string, studyId: string): Promise<ConsoleSocket> {
+  const socket = connect(`${url}/wizard`, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { cookie } });
+  const out: ConsoleSocket = { socket, drafts: [], queueChanges: 0, close: () => socket.disconnect() };
+  socket.on('wizard:draft', (d: WizardDraftPush) => out.drafts.push(d));
+  socket.on('wizard:queue', () => out.queueChanges++);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  await new Promise<void>((resolve) => socket.emit('wizard:watch', { studyId }, () => resolve()));
+  return out;
+}
+
+export async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
