@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
 import type { MessageRow, Store } from './store';
+import { userMessageRow } from './userMessageAck';
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -12,28 +13,7 @@ afterEach(async () => {
 });
 
 const userMessage = (over: Partial<MessageRow> & { clientId?: string } = {}): MessageRow & { clientId: string } => ({
-  id: 'm1',
-  sessionId: 'sess-1',
-  eventSeq: 0,
-  role: 'user',
-  text: 'hi',
-  clientId: 'client-1',
-  replyTo: null,
-  status: 'complete',
-  tokens: 1,
-  provider: null,
-  providerUrl: null,
-  model: null,
-  requestedModel: null,
-  params: null,
-  usage: null,
-  ttftMs: null,
-  durationMs: null,
-  finishReason: null,
-  interrupted: false,
-  attempts: null,
-  error: null,
-  createdAt: 1,
+  ...userMessageRow({ id: 'm1', sessionId: 'sess-1', eventSeq: 0, text: 'hi', clientId: 'client-1', tokens: 1, createdAt: 1 }),
   ...over,
 });
 

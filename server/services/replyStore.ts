@@ -86,25 +86,3 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
       partial: view,
     });
 }
-
-/** The provenance fields of a message no model wrote (a participant's). */
-export function noProvenance(): Pick<
-  MessageRow,
-  'provider' | 'providerUrl' | 'model' | 'requestedModel' | 'params' | 'usage' | 'ttftMs' | 'durationMs' | 'finishReason' | 'interrupted' | 'attempts' | 'error'
-> {
-  return {
-    provider: null,
-    providerUrl: null,
-    model: null,
-    requestedModel: null,
-    params: null,
-    usage: null,
-    ttftMs: null,
-    durationMs: null,
-    finishReason: null,
-    interrupted: false,
-    attempts: null,
-    error: null,
-  };
-}
-
