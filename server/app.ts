@@ -14,6 +14,7 @@ import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storageBu
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
+import { coordinationFromEnv, type Coordination } from './cluster/coordination';
 import type { LlmProvider } from './llm/provider';
 import { ProviderThread } from './llm/providerThread/providerThread';
 import { openaiApiKey, type ProviderConfig } from './llm/createProvider';
@@ -80,6 +81,8 @@ export interface StartServerOptions {
   /** POST /api/join/resume (resume-code attempts) per IP per 15 minutes (default 10). */
   resumeAttemptsPer15Min?: number;
   logger?: Logger;
+  /** Node name and lease timings (default from TANDEM_NODE_ID, TANDEM_LEASE_TTL_MS, … in process.env; cluster/coordination.ts). */
+  coordination?: Partial<Coordination>;
   /** Clock and randomness (assignment ties), injectable for tests. */
   now?: () => number;
   rng?: () => number;
@@ -113,10 +116,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   ensurePrivateDataDir(dataDir, log);
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
+  const coordination = coordinationFromEnv(process.env, options.coordination);
   try {
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
-    const recovered = await recoverInterruptedReplies(store, config, now());
+    const recovered = await recoverInterruptedReplies(store, config, coordination, now());
     if (recovered > 0) log.warn({ recovered }, 'stored replies cut by a previous crash as interrupted');
   } catch (err) {
     await store.close();
@@ -172,7 +176,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       (io.to(sessionRoom(sessionId)).emit as (e: string, p: unknown) => boolean)(event, payload);
     },
   };
-  const participants = new ParticipantService(ctx, options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {});
+  const participants = new ParticipantService(ctx, { coordination, ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}) });
   attachParticipantSockets(io, participants, log);
   const live = liveSessions(io, participants.chat, log);
   ctx.sessionSockets = live;
