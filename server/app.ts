@@ -116,7 +116,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   ensurePrivateDataDir(dataDir, log);
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
-  const coordination = coordinationFromEnv(process.env, options.coordination);
+  // SQLite serves one node: a restart takes over every earlier process's replies at once.
+  const coordination = coordinationFromEnv(process.env, { singleNode: store.engine === 'sqlite', ...options.coordination });
   try {
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());

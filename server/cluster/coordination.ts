@@ -15,6 +15,11 @@ export interface Coordination {
   heartbeatMs: number;
   /** How often a node looks for leases of dead nodes to take over (default 5 s; 0 = only at start-up). */
   takeoverMs: number;
+  /**
+   * The store serves one node only (SQLite): every other incarnation's lease is then this node's previous
+   * run, taken over at once on restart even without a stable TANDEM_NODE_ID. Default false.
+   */
+  singleNode: boolean;
 }
 
 const Timings = z
@@ -50,6 +55,7 @@ export function coordinationFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     leaseTtlMs: t.TANDEM_LEASE_TTL_MS,
     heartbeatMs: t.TANDEM_LEASE_HEARTBEAT_MS,
     takeoverMs: t.TANDEM_TAKEOVER_SWEEP_MS,
+    singleNode: false,
     ...overrides,
   };
   if (result.heartbeatMs * 2 >= result.leaseTtlMs) throw new Error(`lease heartbeat (${result.heartbeatMs} ms) must be less than half of the lease expiry (${result.leaseTtlMs} ms)`);
@@ -57,12 +63,14 @@ export function coordinationFromEnv(env: NodeJS.ProcessEnv = process.env, overri
 }
 
 /**
- * Whether `me` may take over the lease: it is my own node's previous incarnation (I restarted: nothing of that
- * process runs any more), or its owner has not refreshed it for a whole lease expiry (a dead node, or a reply
- * that ended without being stored). The same rule as ReplyLeasesRepo.listTakeoverCandidates. Two live
- * processes must never share a TANDEM_NODE_ID: each would take the other for its previous incarnation.
+ * Whether this node may take over the lease: it is its own previous incarnation (it restarted: nothing of that
+ * process runs any more; on a single-node store any other incarnation is), or its owner has not refreshed it
+ * for a whole lease expiry (a dead node, or a reply that ended without being stored). The multi-node rule is
+ * the one of ReplyLeasesRepo.listTakeoverCandidates. Two live processes must never share a TANDEM_NODE_ID:
+ * each would take the other for its previous incarnation.
  */
-export function mayTakeOver(lease: Pick<ReplyLeaseRow, 'ownerNode' | 'ownerIncarnation' | 'heartbeatAt'>, me: LeaseOwner, leaseTtlMs: number, now: number): boolean {
-  if (lease.ownerNode === me.node && lease.ownerIncarnation !== me.incarnation) return true;
-  return lease.heartbeatAt <= now - leaseTtlMs;
+export function mayTakeOver(lease: Pick<ReplyLeaseRow, 'ownerNode' | 'ownerIncarnation' | 'heartbeatAt'>, c: Coordination, now: number): boolean {
+  const me = c.owner;
+  if (lease.ownerIncarnation !== me.incarnation && (c.singleNode || lease.ownerNode === me.node)) return true;
+  return lease.heartbeatAt <= now - c.leaseTtlMs;
 }

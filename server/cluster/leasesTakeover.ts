@@ -25,6 +25,8 @@ export class ReplyTakeoverSweep {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly coordination: Coordination,
+    /** Whether this process streams the reply right now (never taken over from itself). */
+    private readonly runningHere: (replyId: string) => boolean,
   ) {
     this.job = new PeriodicJob('reply takeover', coordination.takeoverMs, () => this.sweep(), 0, ctx.log);
   }
@@ -52,7 +54,7 @@ export class ReplyTakeoverSweep {
       }
       if (ctx.now() < this.pausedUntil) return 0;
       const run = await ctx.store.locks.tryRun(REPLY_TAKEOVER_LOCK, () =>
-        takeOverDeadReplies(ctx.store, ctx.config, coordination, ctx.now(), (m) => this.tell(m)),
+        takeOverDeadReplies(ctx.store, ctx.config, coordination, ctx.now(), (m) => this.tell(m), this.runningHere),
       );
       if (run.ran && run.value > 0) ctx.log.warn({ stored: run.value, node: coordination.owner.node }, 'stored replies of a dead node as interrupted');
       return run.ran ? run.value : 0;

@@ -67,7 +67,7 @@ export class ChatService {
       abortGraceMs: options.abortGraceMs ?? 1_000,
       checkpointPolicy: options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY,
     };
-    this.coordination = options.coordination ?? coordinationFromEnv();
+    this.coordination = options.coordination ?? coordinationFromEnv(process.env, { singleNode: ctx.store.engine === 'sqlite' });
     this.timeLimitSweep = new TimeLimitSweep(ctx, this, options.timeLimitSweepMs ?? 1_000);
     this.timeLimitSweep.start();
     this.leases = new ReplyLeaseKeeper(
@@ -85,7 +85,7 @@ export class ChatService {
       ctx.log,
     );
     this.leases.start();
-    this.takeover = new ReplyTakeoverSweep(ctx, this.coordination);
+    this.takeover = new ReplyTakeoverSweep(ctx, this.coordination, (replyId) => [...this.inFlight.values()].some((f) => f.replyId === replyId));
     this.takeover.start();
   }
 
