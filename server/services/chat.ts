@@ -284,6 +284,9 @@ export class ChatService {
   private async replyIdFor(sessionId: string, userMessageId: string): Promise<string | null> {
     const f = this.inFlight.get(sessionId);
     if (f && f.replyTo === userMessageId) return f.replyId;
+    // Streaming on another node: its lease names it.
+    const lease = await this.ctx.store.interactive.replyLeases.getBySession(sessionId);
+    if (lease && lease.replyTo === userMessageId) return lease.replyId;
     const replies = (await this.ctx.store.interactive.messages.listForSession(sessionId)).filter((m) => m.replyTo === userMessageId);
     return replies.at(-1)?.id ?? null;
   }
