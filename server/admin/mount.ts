@@ -40,10 +40,12 @@ export async function mountAdmin(deps: AppDeps, env: NodeJS.ProcessEnv = process
   deps.io.engine.on('close', () => {
     namespace.close();
     exports.close();
+    void runs.close();
   });
   const httpServer = (deps.io as unknown as { httpServer?: { once(e: string, f: () => void): void } }).httpServer;
   httpServer?.once('close', () => {
     namespace.close();
     exports.close();
+    void runs.close();
   });
 }

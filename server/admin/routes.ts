@@ -262,14 +262,14 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
       if (!options.success) return sendZodFail(res, options.error, 'POST judge run');
       request = { kind, ...options.data };
     }
-    const run = deps.runs.start(request, studyId, req.admin!.actor);
+    const run = await deps.runs.start(request, studyId, req.admin!.actor);
     if (!run.started) return sendFail(res, 'conflict', `a ${kind} run is already in progress for this study`);
     sendOk<RunStarted>(res, { started: true }, 202);
   });
 
   guarded.get('/api/admin/studies/:studyId/runs', async (req, res) => {
     const studyId = await studyOr404(req, res);
-    if (studyId) sendOk<RunsStatus>(res, { ...deps.runs.status(studyId), hasReport: deps.runs.hasReport(studyId) });
+    if (studyId) sendOk<RunsStatus>(res, { ...(await deps.runs.status(studyId)), hasReport: deps.runs.hasReport(studyId) });
   });
 
   // The analysis report (its plots are SVG rendered on the server) for a sandboxed iframe: no scripts at all.

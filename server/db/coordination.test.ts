@@ -228,9 +228,9 @@ describe.each(STORE_ENGINES)('dashboard jobs (%s)', (engine) => {
     expect(await s1.adminJobs.progress(id, { node: owner.node, incarnation: 'other' }, { done: 1, total: 9, message: 'x' }, 1_500)).toBe(false);
     expect(await s1.adminJobs.progress(id, owner, { done: 2, total: 9, message: '2/9 judge samples' }, 1_500)).toBe(true);
     expect(await s2.adminJobs.latest('st', 'judge')).toMatchObject({ id, state: 'running', done: 2, total: 9, message: '2/9 judge samples', heartbeatAt: 1_500 });
-    expect(await s2.adminJobs.finish(id, 'done', '9/9 judge samples', { samples: 9 }, 2_000)).toBe(true);
-    expect(await s1.adminJobs.finish(id, 'failed', 'late', null, 2_001)).toBe(false);
-    expect(await s1.adminJobs.get(id)).toMatchObject({ state: 'done', message: '9/9 judge samples', result: { samples: 9 }, finishedAt: 2_000 });
+    expect(await s2.adminJobs.finish(id, { state: 'done', done: 9, total: 9, message: '9/9 judge samples', result: { samples: 9 } }, 2_000)).toBe(true);
+    expect(await s1.adminJobs.finish(id, { state: 'failed', done: 0, total: 0, message: 'late', result: null }, 2_001)).toBe(false);
+    expect(await s1.adminJobs.get(id)).toMatchObject({ state: 'done', done: 9, total: 9, message: '9/9 judge samples', result: { samples: 9 }, finishedAt: 2_000 });
     // Once it ended, a new one may start.
     expect(await s1.adminJobs.claim(job('j4', A, 3_000))).toBe(true);
     expect((await s2.adminJobs.latest('st', 'judge'))!.id).toBe('j4');
@@ -248,6 +248,6 @@ describe.each(STORE_ENGINES)('dashboard jobs (%s)', (engine) => {
     expect((await s.adminJobs.get('alive'))!.state).toBe('running');
     // The owner, back from a pause, cannot overwrite the verdict.
     expect(await s.adminJobs.progress('dead', B, { done: 1, total: 1, message: '' }, 9_600)).toBe(false);
-    expect(await s.adminJobs.finish('dead', 'done', 'late', null, 9_600)).toBe(false);
+    expect(await s.adminJobs.finish('dead', { state: 'done', done: 1, total: 1, message: 'late', result: null }, 9_600)).toBe(false);
   });
 });
