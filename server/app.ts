@@ -193,7 +193,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   adminApp.disable('x-powered-by');
   adminApp.set('trust proxy', app.get('trust proxy'));
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
-  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live });
+  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live, nodeOwner: coordination.owner });
   app.use('/api', (_req, res) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
   });

@@ -16,8 +16,9 @@ export async function mountAdmin(deps: AppDeps, env: NodeJS.ProcessEnv = process
   await ensureAdminPassword(deps.store, env, deps.log);
   const sessions = new AdminSessions(deps.store, deps.now);
   const namespace = attachAdminNamespace(deps.io, deps.store, sessions, deps.log, deps.now);
-  const exports = new ExportJobs(deps.store, deps.dataDir, deps.config, deps.log, deps.now);
-  const runs = new AdminRuns({ store: deps.store, config: deps.config, dataDir: deps.dataDir, log: deps.log, now: deps.now, env }, (p) =>
+  const exports = new ExportJobs(deps.store, deps.dataDir, deps.config, deps.log, deps.now, deps.nodeOwner);
+  const owner = deps.nodeOwner ? { owner: deps.nodeOwner } : {};
+  const runs = new AdminRuns({ store: deps.store, config: deps.config, dataDir: deps.dataDir, log: deps.log, now: deps.now, env, ...owner }, (p) =>
     namespace.emitToAll('run:progress', p),
   );
   const attempts = Number(env.ADMIN_LOGIN_ATTEMPTS_PER_15_MIN);

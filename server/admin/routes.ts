@@ -211,6 +211,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
         studyId,
         ...parsed.data,
         ownerTokenHash: req.admin!.tokenHash,
+        actor: req.admin!.actor,
         onProgress: (done, total) => {
           if (done !== total && now() - lastEmit < 250) return;
           lastEmit = now();
@@ -225,10 +226,14 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     }
   });
 
-  guarded.get('/api/admin/exports/:ticket/download', (req, res) => {
+  guarded.get('/api/admin/exports/:ticket/download', async (req, res) => {
     const ticket = String(req.params.ticket);
     const job = deps.exports.find(ticket, req.admin!.tokenHash);
-    if (!job) return sendFail(res, 'not_found', 'unknown or expired export; run the export again');
+    if (!job) {
+      const node = await deps.exports.preparedElsewhere(ticket);
+      if (node) return sendFail(res, 'conflict', `this export was prepared on node ${node}, which holds its files; download it from that node or run the export again`);
+      return sendFail(res, 'not_found', 'unknown or expired export; run the export again');
+    }
     deps.exports.streamZip(ticket, job, res);
   });
 

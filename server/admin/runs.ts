@@ -15,8 +15,9 @@ import { imageFailures, type JudgeSettings } from '../judge/runJudge';
 import { judgeTasksOf } from '../judge/studySource';
 import type { LoadedConfig } from '../services/config';
 import type { JudgeRunRequest, RunKind, RunProgress } from '../../common/admin';
-import type { AdminJobOutcome, AdminJobRow, LeaseOwner } from '../db/store';
-import { nodeIdFromEnv } from '../cluster/nodeIdentity';
+import type { AdminJobRow, LeaseOwner } from '../db/store';
+import { processOwner } from '../cluster/coordination';
+import { JobRowWriter } from './jobRow';
 import { PeriodicJob } from '../cluster/periodic';
 
 /**
@@ -81,7 +82,7 @@ export class AdminRuns {
     },
     private readonly emit: (p: RunProgress) => void,
   ) {
-    this.owner = deps.owner ?? { node: nodeIdFromEnv(deps.env), incarnation: randomUUID() };
+    this.owner = deps.owner ?? processOwner();
     this.timings = { ...DEFAULT_TIMINGS, ...deps.timings };
     // Intermediate datasets of an analysis interrupted by a crash or restart.
     const dir = join(deps.dataDir, 'admin-analysis');
@@ -227,50 +228,3 @@ export class AdminRuns {
   }
 }
 
-/**
- * Writes a running job's progress to its row at most every 500 ms (the socket gets every step) and refreshes
- * the row every heartbeatMs while the job is quiet (a long judge call), so other nodes see it alive.
- */
-class JobRowWriter {
-  private last = { done: 0, total: 0, message: 'starting' };
-  private writtenAt = 0;
-  private writing: Promise<unknown> = Promise.resolve();
-  private readonly heartbeat: NodeJS.Timeout;
-
-  constructor(
-    private readonly store: Store,
-    private readonly id: string,
-    private readonly owner: LeaseOwner,
-    private readonly now: () => number,
-    heartbeatMs: number,
-    private readonly log: Logger,
-  ) {
-    this.heartbeat = setInterval(() => this.write(), heartbeatMs);
-    this.heartbeat.unref();
-  }
-
-  progress(done: number, total: number, message: string): void {
-    this.last = { done, total, message };
-    if (this.now() - this.writtenAt >= 500) this.write();
-  }
-
-  async finish(outcome: AdminJobOutcome): Promise<void> {
-    clearInterval(this.heartbeat);
-    await this.writing;
-    try {
-      if (!(await this.store.adminJobs.finish(this.id, outcome, this.now())))
-        this.log.warn({ jobId: this.id }, 'dashboard job ended after it was marked abandoned');
-    } catch (err) {
-      this.log.error({ err, jobId: this.id }, 'could not store the end of a dashboard job');
-    }
-  }
-
-  private write(): void {
-    this.writtenAt = this.now();
-    const p = this.last;
-    // One write at a time, in order; a failed one is logged (the next heartbeat tries again).
-    this.writing = this.writing
-      .then(() => this.store.adminJobs.progress(this.id, this.owner, p, this.now()))
-      .catch((err: unknown) => this.log.warn({ err, jobId: this.id }, 'could not store dashboard job progress'));
-  }
-}

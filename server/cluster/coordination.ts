@@ -74,3 +74,13 @@ export function mayTakeOver(lease: Pick<ReplyLeaseRow, 'ownerNode' | 'ownerIncar
   if (lease.ownerIncarnation !== me.incarnation && (c.singleNode || lease.ownerNode === me.node)) return true;
   return lease.heartbeatAt <= now - c.leaseTtlMs;
 }
+
+let owner: LeaseOwner | undefined;
+/**
+ * This process as the owner of its dashboard jobs: the node name (TANDEM_NODE_ID) and one incarnation for the
+ * process's lifetime. (Reply leases get theirs from coordinationFromEnv, one per server started.)
+ */
+export function processOwner(): LeaseOwner {
+  owner ??= { node: nodeIdFromEnv(), incarnation: crypto.randomUUID() };
+  return owner;
+}

@@ -19,6 +19,7 @@ import { TIME_LIMIT_SWEEP_LOCK } from '../services/timeLimitSweep';
 import { call, callOk, connectSocket, join, joinToWorkspace, nextPush, toWorkspace, type ParticipantClient } from './harness';
 import { killNode, startNodeProcess, type NodeProcess } from './nodeProcess';
 import { useScriptedProvider } from './scriptedProvider';
+import { loginAdmin, TEST_ADMIN_PASSWORD } from '../admin/testSupport';
 
 const LEASE_TTL_MS = 1_500;
 const HEARTBEAT_MS = 200;
@@ -262,5 +263,31 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     await eventually('the session timed out', async () => (await b.server.store.sessions.get(joined.sessionId))!.status === 'timed_out');
     const timedOut = (await b.server.store.events.listForSession(joined.sessionId)).filter((e) => e.type === 'session.timed_out');
     expect(timedOut).toHaveLength(1);
+  });
+
+  it('a dashboard export: one at a time cluster-wide, and a download that reaches another node names the node holding it', async () => {
+    process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
+    const url = await sharedDatabase('cluster export');
+    const a = await node(url);
+    const b = await node(url);
+    const admin = await loginAdmin(a.server.url);
+    // The same researcher session through node B (admin sessions are rows of the shared database).
+    const viaB = (p: string, init: RequestInit = {}) => fetch(`${b.server.url}${p}`, { ...init, headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf, 'content-type': 'application/json' } });
+
+    const created = (await (await admin.post('/api/admin/studies/travel-planning/exports', {})).json()) as { ok: boolean; data: { downloadUrl: string } };
+    expect(created.ok).toBe(true);
+    const elsewhere = await viaB(created.data.downloadUrl);
+    expect(elsewhere.status).toBe(409);
+    expect(((await elsewhere.json()) as { error: { message: string } }).error.message).toContain(a.server.participants.chat.coordination.owner.node);
+    const zip = await admin.get(created.data.downloadUrl);
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    await zip.arrayBuffer();
+
+    // An export being prepared on some node (its claimed job row) refuses a second one on any node.
+    await b.server.store.adminJobs.claim({ id: 'export-elsewhere', kind: 'export', studyId: 'travel-planning', actor: 'r', owner: { node: 'node-z', incarnation: 'z1' }, now: Date.now(), message: 'exporting' });
+    const refused = await viaB('/api/admin/studies/travel-planning/exports', { method: 'POST', body: '{}' });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/already being prepared/);
   });
 });
