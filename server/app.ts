@@ -14,7 +14,7 @@ import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storageBu
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
-import { coordinationFromEnv, type Coordination } from './cluster/coordination';
+import { aloneOnStore, coordinationFromEnv, type Coordination } from './cluster/coordination';
 import type { LlmProvider } from './llm/provider';
 import { ProviderThread } from './llm/providerThread/providerThread';
 import { openaiApiKey, type ProviderConfig } from './llm/createProvider';
@@ -116,8 +116,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   ensurePrivateDataDir(dataDir, log);
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
-  // SQLite serves one node: a restart takes over every earlier process's replies at once.
-  const coordination = coordinationFromEnv(process.env, { singleNode: store.engine === 'sqlite', ...options.coordination });
+  // A node alone on its store (SQLite, or no TANDEM_NODE_ID) takes over every earlier process's replies at once.
+  const coordination = coordinationFromEnv(process.env, { singleNode: aloneOnStore(store.engine), ...options.coordination });
+  log.info({ node: coordination.owner.node, singleNode: coordination.singleNode }, coordination.singleNode ? 'the only node on this store (set TANDEM_NODE_ID on every node of a cluster)' : 'cluster node');
   try {
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());

@@ -16,10 +16,20 @@ export interface Coordination {
   /** How often a node looks for leases of dead nodes to take over (default 5 s; 0 = only at start-up). */
   takeoverMs: number;
   /**
-   * The store serves one node only (SQLite): every other incarnation's lease is then this node's previous
-   * run, taken over at once on restart even without a stable TANDEM_NODE_ID. Default false.
+   * This node is the only one on its database: every other incarnation's lease is then this node's previous
+   * run, taken over at once on restart even without a stable TANDEM_NODE_ID. See aloneOnStore (the server's
+   * default); false here unless given.
    */
   singleNode: boolean;
+}
+
+/**
+ * Whether a node assumes it is alone on its store: always on SQLite (one node by construction), and on
+ * PostgreSQL unless TANDEM_NODE_ID is set. Cluster membership is opt-in: every node of a cluster must have its
+ * own TANDEM_NODE_ID, or a restarting node would take the others' live replies for its own previous run's.
+ */
+export function aloneOnStore(engine: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv = process.env): boolean {
+  return engine === 'sqlite' || env.TANDEM_NODE_ID === undefined || env.TANDEM_NODE_ID === '';
 }
 
 const Timings = z

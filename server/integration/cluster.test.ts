@@ -24,7 +24,8 @@ import { loginAdmin, TEST_ADMIN_PASSWORD } from '../admin/testSupport';
 const LEASE_TTL_MS = 1_500;
 const HEARTBEAT_MS = 200;
 const TAKEOVER_MS = 300;
-const fast: Partial<Coordination> = { leaseTtlMs: LEASE_TTL_MS, heartbeatMs: HEARTBEAT_MS, takeoverMs: TAKEOVER_MS };
+// In-process nodes have random names and no TANDEM_NODE_ID: they are told they are cluster nodes.
+const fast: Partial<Coordination> = { leaseTtlMs: LEASE_TTL_MS, heartbeatMs: HEARTBEAT_MS, takeoverMs: TAKEOVER_MS, singleNode: false };
 const fastEnv = { TANDEM_LEASE_TTL_MS: String(LEASE_TTL_MS), TANDEM_LEASE_HEARTBEAT_MS: String(HEARTBEAT_MS), TANDEM_TAKEOVER_SWEEP_MS: String(TAKEOVER_MS) };
 
 const scripted = useScriptedProvider({ timeoutMs: 30_000, maxAttempts: 1 });
@@ -161,7 +162,7 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
 
   it('a node killed mid-reply: another node stores the reply interrupted once after the lease expiry, pushes Retry, and the retry works', async () => {
     const url = await sharedDatabase('cluster kill');
-    const killed = await childNode(url);
+    const killed = await childNode(url, { TANDEM_NODE_ID: 'node-killed' });
     const survivor = await node(url);
     const peer = await node(url); // a second survivor racing for the takeover
 

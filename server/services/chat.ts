@@ -13,7 +13,7 @@ import { requireStorageBudget } from './storageBudget';
 import { abortReply, newInFlight, type InFlight } from './inFlightReply';
 import { runReply, type ReplyRunOptions } from './replyRun';
 import { noProvenance } from './replyStore';
-import { coordinationFromEnv, type Coordination } from '../cluster/coordination';
+import { aloneOnStore, coordinationFromEnv, type Coordination } from '../cluster/coordination';
 import { ReplyLeaseKeeper } from '../cluster/leases';
 import { ReplyTakeoverSweep } from '../cluster/leasesTakeover';
 
@@ -67,7 +67,7 @@ export class ChatService {
       abortGraceMs: options.abortGraceMs ?? 1_000,
       checkpointPolicy: options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY,
     };
-    this.coordination = options.coordination ?? coordinationFromEnv(process.env, { singleNode: ctx.store.engine === 'sqlite' });
+    this.coordination = options.coordination ?? coordinationFromEnv(process.env, { singleNode: aloneOnStore(ctx.store.engine) });
     this.timeLimitSweep = new TimeLimitSweep(ctx, this, options.timeLimitSweepMs ?? 1_000);
     this.timeLimitSweep.start();
     this.leases = new ReplyLeaseKeeper(
