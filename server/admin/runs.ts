@@ -18,7 +18,7 @@ import type { JudgeRunRequest, RunKind, RunProgress } from '../../common/admin';
 import type { AdminJobRow, LeaseOwner } from '../db/store';
 import { processOwner } from '../cluster/coordination';
 import { JobRowWriter } from './jobRow';
-import { PeriodicJob } from '../cluster/periodic';
+import { periodicJob, type PeriodicJob } from '../cluster/periodic';
 
 /**
  * Dashboard buttons for the judge and the analysis. A run starts in the background (one of each kind per
@@ -87,7 +87,7 @@ export class AdminRuns {
     // Intermediate datasets of an analysis interrupted by a crash or restart.
     const dir = join(deps.dataDir, 'admin-analysis');
     if (existsSync(dir)) for (const name of readdirSync(dir)) if (name.includes('.dataset-')) rmSync(join(dir, name), { recursive: true, force: true });
-    this.abandonedSweep = new PeriodicJob('abandoned dashboard jobs', this.timings.sweepMs, () => this.sweepAbandoned(), 0, deps.log);
+    this.abandonedSweep = periodicJob('abandoned dashboard jobs', this.timings.sweepMs, () => this.sweepAbandoned(), 0, deps.log);
     // At start: runs this node's previous process left behind are marked at once (same TANDEM_NODE_ID).
     this.firstSweep = this.abandonedSweep.runOnce();
     this.abandonedSweep.start();

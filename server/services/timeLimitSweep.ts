@@ -27,32 +27,17 @@ export const TIME_LIMIT_SWEEP_LOCK = 'time-limit-sweep';
  * that node (its reply's own deadline timer ends it; a later pass then expires the session).
  * The interval is unref'd (never keeps the process alive) and stopped by stop().
  */
-export class TimeLimitSweep {
-  private readonly job: PeriodicJob<number>;
-
+export class TimeLimitSweep extends PeriodicJob<number> {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly replies: ReplyControl,
     intervalMs: number,
   ) {
-    this.job = new PeriodicJob('time-limit sweep', intervalMs, () => this.sweep(), 0, ctx.log);
+    super('time-limit sweep', intervalMs, 0, ctx.log);
   }
 
-  start(): void {
-    this.job.start();
-  }
-
-  /** Stops the interval and waits for a sweep in progress. */
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  /** One pass (runs never overlap). Resolves with the number of sessions it timed out (0 when another node sweeps). */
-  runOnce(): Promise<number> {
-    return this.job.runOnce();
-  }
-
-  private async sweep(): Promise<number> {
+  /** One pass (runOnce: runs never overlap). Resolves with the number of sessions it timed out (0 when another node sweeps). */
+  protected async run(): Promise<number> {
     await this.replies.endRepliesPastDeadline();
     const run = await this.ctx.store.locks.tryRun(TIME_LIMIT_SWEEP_LOCK, () => this.expireOverdueSessions());
     return run.ran ? run.value : 0;
