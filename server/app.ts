@@ -117,9 +117,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
   // A node alone on its store (SQLite, or no TANDEM_NODE_ID) takes over every earlier process's replies at once.
-  const coordination = coordinationFromEnv(process.env, { singleNode: aloneOnStore(store.engine), ...options.coordination });
-  log.info({ node: coordination.owner.node, singleNode: coordination.singleNode }, coordination.singleNode ? 'the only node on this store (set TANDEM_NODE_ID on every node of a cluster)' : 'cluster node');
+  let coordination: Coordination;
   try {
+    coordination = coordinationFromEnv(process.env, { singleNode: aloneOnStore(store.engine), ...options.coordination });
+    log.info({ node: coordination.owner.node, singleNode: coordination.singleNode }, coordination.singleNode ? 'the only node on this store (set TANDEM_NODE_ID on every node of a cluster)' : 'cluster node');
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
     const recovered = await recoverInterruptedReplies(store, config, coordination, now());

@@ -211,7 +211,7 @@ export class ChatService {
   private async stopElsewhere(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
     const replyId = await this.ctx.store.replyLeases.requestStop(sessionId, p.replyId);
     if (replyId === null) return { stopped: false };
-    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId, remote: true }, this.ctx.now(), p.clientTs);
+    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId }, this.ctx.now(), p.clientTs);
     return { stopped: true };
   }
 
