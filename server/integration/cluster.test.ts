@@ -16,7 +16,7 @@ import { STORE_ENGINES } from '../../tests/support/testStores';
 import type { Coordination } from '../cluster/coordination';
 import { openStore, type Store } from '../db/store';
 import { TIME_LIMIT_SWEEP_LOCK } from '../services/timeLimitSweep';
-import { call, callOk, connectSocket, join, joinToWorkspace, nextPush, toWorkspace, type ParticipantClient } from './harness';
+import { call, callOk, connectSocket, eventually, join, joinToWorkspace, nextPush, toWorkspace, type ParticipantClient } from './harness';
 import { killNode, startNodeProcess, type NodeProcess } from './nodeProcess';
 import { useScriptedProvider } from './scriptedProvider';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../admin/testSupport';
@@ -72,16 +72,6 @@ async function replyEvents(store: Store, sessionId: string) {
   const events = await store.events.listForSession(sessionId);
   const ids = (type: string) => events.filter((e) => e.type === type).map((e) => (e.payload as { replyId: string }).replyId);
   return { started: ids('reply.started'), finished: ids('reply.finished'), all: events };
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const send = (socket: ParticipantClient, clientId: string, text: string) => call(socket, 'chat:send', { clientId, text, clientTs: Date.now() });
@@ -179,7 +169,7 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     onSurvivor.on('chat:delta', (d) => (received += d.text));
     onKilled.on('chat:delta', (d) => (received += d.text));
     const sent = await callOk(onKilled, 'chat:send', { clientId: 'kill-msg-1', text: 'A long answer please', clientTs: Date.now() });
-    await eventually('a checkpointed part of the reply', async () => (await survivor.server.store.replyProgress.get(sent.replyId!))?.text.length);
+    await eventually('a checkpointed part of the reply', async () => (await survivor.server.store.replyProgress.get(sent.replyId!))?.text.length, 10_000);
 
     // Whichever survivor takes the reply over tells the tabs connected to it (pushes to tabs on other nodes are
     // the socket.io adapter's part).
@@ -262,7 +252,7 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     release();
     await holding;
     // Lock free: the next sweep (on either node) expires the session, once.
-    await eventually('the session timed out', async () => (await b.server.store.sessions.get(joined.sessionId))!.status === 'timed_out');
+    await eventually('the session timed out', async () => (await b.server.store.sessions.get(joined.sessionId))!.status === 'timed_out', 10_000);
     const timedOut = (await b.server.store.events.listForSession(joined.sessionId)).filter((e) => e.type === 'session.timed_out');
     expect(timedOut).toHaveLength(1);
   });
