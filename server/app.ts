@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storageBu
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
+import { aloneOnStore, coordinationFromEnv, type Coordination } from './cluster/coordination';
 import type { LlmProvider } from './llm/provider';
 import { ProviderThread } from './llm/providerThread/providerThread';
 import { openaiApiKey, type ProviderConfig } from './llm/createProvider';
@@ -93,6 +95,8 @@ export interface StartServerOptions {
   /** This node's name for /healthz and logs (default nodeIdFromEnv: TANDEM_NODE_ID or host:pid:random). */
   nodeId?: string;
   logger?: Logger;
+  /** Node name and lease timings (default from TANDEM_NODE_ID, TANDEM_LEASE_TTL_MS, … in process.env; cluster/coordination.ts). */
+  coordination?: Partial<Coordination>;
   /** Clock and randomness (assignment ties), injectable for tests. */
   now?: () => number;
   rng?: () => number;
@@ -128,19 +132,31 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDataDir(dataDir, log);
-  const nodeId = options.nodeId ?? nodeIdFromEnv(options.env ?? process.env);
+  // The node's name and lease timings are the process's (TANDEM_NODE_ID, TANDEM_LEASE_*), whatever `env` the
+  // providers get (tests pass a bare one).
+  const nodeId = options.nodeId ?? nodeIdFromEnv(process.env);
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
   let adapter: SocketAdapterHandle | undefined;
   let rateLimits: RateLimitStores | undefined;
+  let coordination: Coordination;
   try {
+    // A node alone on its store (SQLite, or PostgreSQL without a node name) takes over every earlier process's
+    // replies at once; a named node only its own previous run's and those whose lease expired.
+    const named = options.nodeId !== undefined || !aloneOnStore('postgres', process.env);
+    coordination = coordinationFromEnv(process.env, {
+      owner: { node: nodeId, incarnation: crypto.randomUUID() },
+      singleNode: store.engine === 'sqlite' || !named,
+      ...options.coordination,
+    });
+    log.info({ node: coordination.owner.node, singleNode: coordination.singleNode }, coordination.singleNode ? 'the only node on this store (set TANDEM_NODE_ID on every node of a cluster)' : 'cluster node');
     // A bad REDIS_URL fails here, before anything listens (main.ts prints the one line).
     const cluster = options.cluster ?? { adapter: 'none' };
     adapter = await openSocketAdapter(cluster, options.databaseUrl, log);
     rateLimits = await openRateLimitStores(cluster.redisUrl, log);
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
-    const recovered = await recoverInterruptedReplies(store, config, now());
+    const recovered = await recoverInterruptedReplies(store, config, coordination, now());
     if (recovered > 0) log.warn({ recovered }, 'stored replies cut by a previous crash as interrupted');
   } catch (err) {
     await rateLimits?.close();
@@ -202,7 +218,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       (io.to(sessionRoom(sessionId)).emit as (e: string, p: unknown) => boolean)(event, payload);
     },
   };
-  const participants = new ParticipantService(ctx, options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {});
+  const participants = new ParticipantService(ctx, { coordination, ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}) });
   attachParticipantSockets(io, participants, rateLimits, log);
   const live = liveSessions(io, participants.chat, log);
   ctx.sessionSockets = live;
@@ -221,7 +237,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
   // Researcher-in-the-loop replies (before the admin extension, whose catch-all answers unknown admin routes).
   await mountWizard(ctx, { adminApp, io: io as unknown as Server, chat: participants.chat });
-  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live, rateLimits });
+  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live, rateLimits, nodeOwner: coordination.owner });
   app.use('/api', (_req, res) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
   });

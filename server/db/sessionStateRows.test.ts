@@ -26,8 +26,10 @@ describe.each(STORE_ENGINES)('Store.readSessionState (%s)', (engine) => {
         sessionId: id, messageId: `m-${clientId}`, clientId: `client-${clientId}`, text: `hé ${clientId} "quoted"`, tokens: 3, now: 7_000 + i, clientTs: null,
         messageEvent: { type: 'message.user', payload: {} }, followingEvent: { type: 'reply.started', payload: {} },
         step: 'survey', timeLimitMs: 60_000, maxUserMessages: 5, budgetBytes: 1e6, addedBytes: 10,
+        lease: { replyId: `r-${clientId}`, owner: { node: 'n', incarnation: 'i' } },
       });
       expect(r.outcome).toBe('stored');
+      await store.replyLeases.release(`r-${clientId}`);
     }
     await store.artifacts.saveDraft({ sessionId: id, fields: { answer: 'draft ✓', notes: '' }, eventSeq: 3, savedAt: 8_000, version: 4, recordedVersion: 3, recordedAt: 7_500 });
     await store.artifacts.insertVersion(id, { answer: 'v1' }, 4, 8_100);

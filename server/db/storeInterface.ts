@@ -31,6 +31,10 @@ import type { ArtifactsRepo, SurveyAnswersRepo, UploadsRepo } from './contract/s
 import type { StoreTable } from './contract/tables';
 import type { EventsRepo, MessagesRepo, ReplyProgressRepo } from './contract/trajectory';
 import type { ReviewsRepo } from './reviewTypes';
+import type { ReplyLeasesRepo } from './leaseTypes';
+import type { AdminJobsRepo } from './jobTypes';
+import type { NamedLocks } from './lockTypes';
+import type { TelemetrySummary } from '../../common/telemetrySummary';
 
 // The row types and repository interfaces live in contract/, grouped by what they own; code outside
 // server/db/contract/ imports them from this file.
@@ -44,6 +48,9 @@ export * from './contract/studies';
 export * from './contract/submissions';
 export * from './contract/tables';
 export * from './contract/trajectory';
+export * from './leaseTypes';
+export * from './jobTypes';
+export * from './lockTypes';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -96,6 +103,10 @@ export interface StoreRepositories {
   readonly telemetry: SessionTelemetryRepo;
   /** Researcher-in-the-loop replies (reviewTypes.ts; server/wizard/). */
   readonly reviews: ReviewsRepo;
+  /** Which node streams each session's active reply (leaseTypes.ts, server/cluster/leases.ts). */
+  readonly replyLeases: ReplyLeasesRepo;
+  /** Dashboard jobs claimed by one node, visible to all (jobTypes.ts). */
+  readonly adminJobs: AdminJobsRepo;
 }
 
 /** The repositories bound to one open transaction. */
@@ -136,6 +147,8 @@ export interface Store extends StoreRepositories {
   acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult>;
   /** Every row of a participant's session:state in one read (./sessionStateRows.ts); undefined when there is no such session. */
   readSessionState(sessionId: string): Promise<SessionStateRows | undefined>;
+  /** Cluster-wide named locks for periodic jobs (lockTypes.ts). */
+  readonly locks: NamedLocks;
   /** A consistent read-only snapshot for the dataset export (see ExportSnapshot). */
   openExportSnapshot(): Promise<ExportSnapshot>;
   /**

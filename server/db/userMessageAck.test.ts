@@ -6,6 +6,7 @@ import { userMessageRow, type UserMessageAck } from './userMessageAck';
 
 const MINUTE = 60_000;
 const CONSENTED = 10_000;
+const OWNER = { node: 'node-test', incarnation: 'run-1' };
 
 /** A chat message's acknowledgement as services/chat.ts asks for it (overrides per test). */
 function ack(sessionId: string, clientId: string, over: Partial<UserMessageAck> = {}): UserMessageAck {
@@ -26,6 +27,7 @@ function ack(sessionId: string, clientId: string, over: Partial<UserMessageAck> 
     maxUserMessages: 10,
     budgetBytes: 1_000_000,
     addedBytes: 2 * Buffer.byteLength(text),
+    lease: { replyId: `r-${messageId}`, owner: OWNER },
     ...over,
   };
 }
@@ -90,7 +92,10 @@ describe.each(STORE_ENGINES)('Store.acknowledgeUserMessage (%s)', (engine) => {
     const survey = await workspaceSession();
     await store.sessions.update(survey, { step: 'survey' }, CONSENTED);
     const full = await workspaceSession();
-    await store.acknowledgeUserMessage(ack(full, 'first'));
+    const first = ack(full, 'first');
+    await store.acknowledgeUserMessage(first);
+    // Its reply ended (stored with its outcome, which releases the lease): the session takes messages again.
+    expect(await store.replyLeases.release(first.lease.replyId)).toBe(true);
     const used = await store.sessions.storageBytes(full);
     const cases: Array<[string, UserMessageAck, string]> = [
       [ended, ack(ended, 'c'), 'ended'],
@@ -111,17 +116,31 @@ describe.each(STORE_ENGINES)('Store.acknowledgeUserMessage (%s)', (engine) => {
     expect((await store.acknowledgeUserMessage(ack(overdue, 'c', { now: CONSENTED + 29 * MINUTE }))).outcome).toBe('stored');
   });
 
-  it('stores each of many racing sends once, resends of one another included, with seq 1…n without gaps', async () => {
+  it('of many racing sends, exactly one starts a reply: its resends answer duplicate, every other message busy, nothing else written', async () => {
     const id = await workspaceSession();
-    const sends = Array.from({ length: 24 }, (_, i) => store.acknowledgeUserMessage(ack(id, `c${i % 8}`)));
-    const results = await Promise.all(sends);
-    expect(results.filter((r) => r.outcome === 'stored')).toHaveLength(8);
-    expect(results.filter((r) => r.outcome === 'duplicate')).toHaveLength(16);
-    const stored = new Map((await store.messages.listForSession(id)).map((m) => [m.clientId, m.id]));
-    for (const [i, r] of results.entries()) if (r.outcome !== 'not_found' && r.outcome !== 'refused') expect(r.message.id).toBe(stored.get(`c${i % 8}`));
-    const events = await store.events.listForSession(id);
-    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
-    expect(await store.messages.count(id)).toBe(8);
+    const sends = Array.from({ length: 24 }, (_, i) => ack(id, `c${i % 8}`));
+    const results = await Promise.all(sends.map((a) => store.acknowledgeUserMessage(a)));
+    const stored = results.flatMap((r, i) => (r.outcome === 'stored' ? [sends[i]!] : []));
+    expect(stored).toHaveLength(1);
+    const winner = stored[0]!.clientId;
+    // The winner's other two sends come after it under the session lock: the resend check answers them first.
+    expect(results.filter((r) => r.outcome === 'duplicate')).toHaveLength(2);
+    expect(results.filter((r) => r.outcome === 'refused' && r.reason === 'busy')).toHaveLength(21);
+    for (const [i, r] of results.entries()) if (r.outcome === 'duplicate') expect(sends[i]!.clientId).toBe(winner);
+    expect(await store.replyLeases.getBySession(id)).toMatchObject({ replyId: stored[0]!.lease.replyId, replyTo: stored[0]!.messageId, ownerNode: OWNER.node });
+    expect((await store.events.listForSession(id)).map((e) => [e.seq, e.type])).toEqual([[1, 'message.user'], [2, 'reply.started']]);
+    expect(await store.messages.count(id)).toBe(1);
+  });
+
+  it('stores one message per reply, seq 1…n without gaps, as each reply ends and releases its lease', async () => {
+    const id = await workspaceSession();
+    for (let i = 0; i < 4; i++) {
+      const a = ack(id, `n${i}`);
+      expect((await store.acknowledgeUserMessage(a)).outcome).toBe('stored');
+      expect((await store.acknowledgeUserMessage(ack(id, `n${i}-next`))).outcome).toBe('refused');
+      await store.replyLeases.release(a.lease.replyId);
+    }
+    expect((await store.events.listForSession(id)).map((e) => e.seq)).toEqual(Array.from({ length: 8 }, (_, i) => i + 1));
   });
 });
 

@@ -11,10 +11,13 @@
  *     it answers 'duplicate' with the winner's row);
  *   - the session must be active, at `step`, and not past its deadline (consentedAt + timeLimitMs);
  *   - the participant may have sent at most `maxUserMessages - 1` messages before;
- *   - the write must fit the session's storage budget (sessions.storageBytes + addedBytes <= budgetBytes).
+ *   - the write must fit the session's storage budget (sessions.storageBytes + addedBytes <= budgetBytes);
+ *   - the session has no active reply on any node: the reply's lease (reply_leases, migration 021) is taken in
+ *     the same transaction, decided by its primary key, so two nodes never both start a reply ('busy').
  */
 import type { Step } from '../../common/session';
 import type { MessageRow, SessionRow } from './storeInterface';
+import type { LeaseOwner } from './leaseTypes';
 
 /** An event written with the message: its type and payload (stored as JSON). */
 export interface AckEvent {
@@ -44,13 +47,16 @@ export interface UserMessageAck {
   /** The session's storage budget, and the bytes this message counts against it. */
   budgetBytes: number;
   addedBytes: number;
+  /** The reply the message starts (`followingEvent`'s): its lease, owned by this node, answers reply_to = messageId. */
+  lease: { replyId: string; owner: LeaseOwner };
 }
 
 /**
  * Why nothing was stored: no such session; the session is over (status not active); it is active but past
- * its deadline (the caller records the time-out); at another step; message limit reached; budget used up.
+ * its deadline (the caller records the time-out); at another step; message limit reached; budget used up; a
+ * reply of the session is still active on some node (its lease).
  */
-export type AckRefusal = 'ended' | 'overdue' | 'wrong_step' | 'limit_reached' | 'storage_full';
+export type AckRefusal = 'ended' | 'overdue' | 'wrong_step' | 'limit_reached' | 'storage_full' | 'busy';
 
 export type UserMessageAckResult =
   /** Stored now (`message` has its eventSeq), or a resend of a stored message (nothing written). */

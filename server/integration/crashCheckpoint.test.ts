@@ -11,21 +11,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
-import { startServerChild } from '../../tests/support/serverChild';
 import { openStore } from '../db/store';
-import type { RunningServer } from '../app';
 import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from './harness';
+import { startNodeProcess, type NodeProcess } from './nodeProcess';
 
-/** crashServerProcess.ts on DATA_DIR with its model at the fake OpenAI server. */
-const startChild = (dataDir: string, providerBaseURL: string) => startServerChild({ DATA_DIR: dataDir, PROVIDER_BASE_URL: providerBaseURL }, children);
+/** Starts crashServerProcess.ts under tsx (in-process loader, so the pid is the server itself). */
+async function startChild(dataDir: string, providerBaseURL: string): Promise<NodeProcess> {
+  const child = await startNodeProcess(path.join(import.meta.dirname, 'crashServerProcess.ts'), { DATA_DIR: dataDir, DATABASE_URL: '', PROVIDER_BASE_URL: providerBaseURL });
+  children.push(child.process);
+  return child;
+}
 
 /** The harness helpers only need the URL and a socket list. */
-const asTestServer = (url: string, dataDir: string): TestServer => ({
-  server: { url } as unknown as RunningServer,
-  dataDir,
-  sockets: [],
-  close: async () => {},
-});
+const asTestServer = (child: NodeProcess, dataDir: string): TestServer => child.asTestServer(dataDir);
 
 const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -44,7 +42,7 @@ describe('SIGKILL mid-reply', () => {
     fake.script(reply(full, { tokensPerSecond: 50 }), reply('A complete answer after the crash.'));
 
     const first = await startChild(dataDir, fake.url);
-    const t1 = asTestServer(first.url, dataDir);
+    const t1 = asTestServer(first, dataDir);
     const j = await join(t1, 'travel-planning', { PROLIFIC_PID: 'sigkill-1' });
     const socket = await connectSocket(t1, j.token);
     await toWorkspace(socket);
@@ -69,7 +67,7 @@ describe('SIGKILL mid-reply', () => {
     expect(received.length).toBeLessThan(full.length); // really cut mid-reply
 
     const second = await startChild(dataDir, fake.url);
-    const t2 = asTestServer(second.url, dataDir);
+    const t2 = asTestServer(second, dataDir);
     const again = await connectSocket(t2, j.token);
     const state = await callOk(again, 'session:state', {});
     expect(state).toMatchObject({ sessionId: j.sessionId, step: 'workspace', replyInFlight: null, canRetry: true });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
-import type { MessageRow } from '../db/store';
+import type { MessageRow, StoreTx } from '../db/store';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
 import { requireActive, requireActiveIn } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
@@ -10,6 +10,10 @@ import { TimeLimitSweep } from './timeLimitSweep';
 import { storeUserMessage } from './userMessage';
 import { abortReply, newInFlight, type InFlight } from './inFlightReply';
 import { runReply, type ReplyRunOptions } from './replyRun';
+import { aloneOnStore, coordinationFromEnv, type Coordination } from '../cluster/coordination';
+import type { ReplyLeaseKeeper } from '../cluster/leases';
+import type { ReplyTakeoverSweep } from '../cluster/leasesTakeover';
+import { startReplyCoordination } from '../cluster/leasesStart';
 
 export interface ChatServiceOptions {
   /** Hard upper bound for one reply, after which it is aborted and stored as an error (default 5 min). */
@@ -24,13 +28,18 @@ export interface ChatServiceOptions {
   checkpoint?: CheckpointPolicy;
   /** Period of the server-side time-limit sweep (default 1000 ms; 0 = off). */
   timeLimitSweepMs?: number;
+  /** This node's lease owner and lease timings (default coordinationFromEnv(): TANDEM_NODE_ID, TANDEM_LEASE_*). */
+  coordination?: Coordination;
 }
 
 /**
  * Participant chat: stores each message once (by clientId) before acknowledging, streams the assistant's
  * reply to the session's sockets, and stores the reply with its provenance when it ends.
- * At most one reply is in flight per session, and every reply ends (done, stopped, failed or watchdog),
- * so a session never gets stuck.
+ * At most one reply is in flight per session, cluster-wide: the reply's lease (reply_leases) is taken in the
+ * transaction that stores reply.started and released in the one that stores its outcome, so two nodes never
+ * both start one; the in-process maps below only spare this node's own races a round trip. Every reply ends
+ * (done, stopped, failed or watchdog), so a session never gets stuck; one whose node died is stored
+ * interrupted by another node's takeover (cluster/leasesTakeover.ts).
  */
 export class ChatService {
   private readonly inFlight = new Map<string, InFlight>();
@@ -41,6 +50,11 @@ export class ChatService {
   private readonly runOptions: ReplyRunOptions;
   /** Ends overdue sessions even when no socket is connected; started here, stopped by shutdown(). */
   readonly timeLimitSweep: TimeLimitSweep;
+  readonly coordination: Coordination;
+  /** Refreshes this node's reply leases and picks up Stops that reached other nodes. */
+  readonly leases: ReplyLeaseKeeper;
+  /** Stores dead nodes' replies as interrupted (one node at a time). */
+  readonly takeover: ReplyTakeoverSweep;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -51,8 +65,15 @@ export class ChatService {
       abortGraceMs: options.abortGraceMs ?? 1_000,
       checkpointPolicy: options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY,
     };
+    this.coordination = options.coordination ?? coordinationFromEnv(process.env, { singleNode: aloneOnStore(ctx.store.engine) });
     this.timeLimitSweep = new TimeLimitSweep(ctx, this, options.timeLimitSweepMs ?? 1_000);
     this.timeLimitSweep.start();
+    ({ leases: this.leases, takeover: this.takeover } = startReplyCoordination(ctx, this.coordination, {
+      ids: () => [...this.inFlight.values()].map((f) => f.replyId),
+      abort: (replyId, cause) => {
+        for (const f of this.inFlight.values()) if (f.replyId === replyId) abortReply(f, cause);
+      },
+    }));
   }
 
   inFlightView(sessionId: string): InFlightView | null {
@@ -83,8 +104,9 @@ export class ChatService {
     this.starting.set(sessionId, new Promise<void>((resolve) => (started = resolve)));
     try {
       const replyId = crypto.randomUUID();
-      // One store call checks the session and stores the message with its events (a resend: stores nothing).
-      const stored = await storeUserMessage(ctx, sessionId, p, replyId);
+      // One store call checks the session, stores the message with its events and takes the reply's lease
+      // (a resend: stores nothing; another reply active on any node: busy).
+      const stored = await storeUserMessage(ctx, sessionId, p, replyId, this.coordination.owner);
       if (stored.duplicate) return this.duplicateAck(sessionId, stored.message, p);
       // Acknowledged only now, after COMMIT. Every tab of the session shows the message (the sender de-duplicates).
       const view = messageView(stored.message);
@@ -106,11 +128,23 @@ export class ChatService {
 
   async stop(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
     const f = this.inFlight.get(sessionId);
+    if (!f) return this.stopElsewhere(sessionId, p);
     // A Stop that arrives after the reply's outcome was decided (racing its completion) changes nothing.
-    if (!f || f.finished || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
+    if (f.finished || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
     // Aborted first (synchronously), so the stop takes effect even if the event write waits for a transaction.
     abortReply(f, 'participant');
     await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
+    return { stopped: true };
+  }
+
+  /**
+   * A Stop for a reply this node does not run: it sets the stop flag of the session's lease, and the node that
+   * runs the reply aborts it at its next heartbeat (within heartbeatMs). No lease: no reply is active anywhere.
+   */
+  private async stopElsewhere(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
+    const replyId = await this.ctx.store.replyLeases.requestStop(sessionId, p.replyId);
+    if (replyId === null) return { stopped: false };
+    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId }, this.ctx.now(), p.clientTs);
     return { stopped: true };
   }
 
@@ -127,7 +161,9 @@ export class ChatService {
         await requireActiveIn(this.ctx, tx, sessionId, ['workspace']);
         const last = unansweredUserMessage(await tx.messages.listForSession(sessionId));
         if (!last) throw new ServiceError('conflict', 'nothing to retry: the last message already has an answer');
-        await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: last.id, retry: true }, this.ctx.now(), p.clientTs);
+        const now = this.ctx.now();
+        await this.acquireLease(tx, sessionId, replyId, last.id, now);
+        await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: last.id, retry: true }, now, p.clientTs);
         return last;
       });
       this.startReply(s, replyId, lastUser.id);
@@ -142,11 +178,14 @@ export class ChatService {
   async shutdown(): Promise<void> {
     this.closing = true;
     await this.timeLimitSweep.stop();
+    await this.takeover.stop();
     // Sends past their checks are writing their message: let them start their reply, then abort it like the rest.
     await Promise.all(this.starting.values());
     const all = [...this.inFlight.values()];
     for (const f of all) abortReply(f, 'shutdown');
     await Promise.all(all.map((f) => f.done));
+    // Heartbeats went on until every reply was stored (and its lease released).
+    await this.leases.stop();
   }
 
   /** Ends the session's reply in flight because the session's time ran out; resolves once it is stored. */
@@ -178,8 +217,17 @@ export class ChatService {
   private async replyIdFor(sessionId: string, userMessageId: string): Promise<string | null> {
     const f = this.inFlight.get(sessionId);
     if (f && f.replyTo === userMessageId) return f.replyId;
+    // Streaming on another node: its lease names it.
+    const lease = await this.ctx.store.interactive.replyLeases.getBySession(sessionId);
+    if (lease && lease.replyTo === userMessageId) return lease.replyId;
     const replies = (await this.ctx.store.interactive.messages.listForSession(sessionId)).filter((m) => m.replyTo === userMessageId);
     return replies.at(-1)?.id ?? null;
+  }
+
+  /** Takes the session's reply lease inside send/retry's transaction; another node's active reply → busy (rolls back). */
+  private async acquireLease(tx: StoreTx, sessionId: string, replyId: string, replyTo: string, now: number): Promise<void> {
+    if (!(await tx.replyLeases.acquire({ sessionId, replyId, replyTo, startedAt: now, owner: this.coordination.owner })))
+      throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
   }
 
   private refuseWhileClosing(): void {

@@ -35,7 +35,11 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
   const params = { temperature: s.condition.temperature, max_tokens: s.condition.max_tokens };
   const tokens = countTokens(text);
   const row = await store.transaction(async (tx) => {
-    // Stored by an earlier attempt whose COMMIT went through but whose answer was lost with the connection.
+    // The lease goes with the outcome. Deleted first: it waits for a takeover holding the lease row (this node
+    // looked dead), so the read below then sees the reply that takeover stored.
+    await tx.replyLeases.release(f.replyId);
+    // Stored by an earlier attempt whose COMMIT went through but whose answer was lost with the connection,
+    // or by another node's takeover.
     const already = await tx.messages.get(f.replyId);
     if (already) return already;
     const provenance = {
@@ -77,12 +81,13 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
     return message;
   });
   const view = messageView(row);
-  if (status === 'complete' || status === 'stopped') ctx.push(sessionId, 'chat:done', { message: view });
+  // row.status: a takeover may have stored this reply first (as interrupted).
+  if (row.status === 'complete' || row.status === 'stopped') ctx.push(sessionId, 'chat:done', { message: view });
   else
     ctx.push(sessionId, 'chat:error', {
       replyId: f.replyId,
-      message: participantErrorMessage(error?.kind ?? 'network'),
-      retryable: error?.retryable ?? true,
+      message: participantErrorMessage(row.error?.kind ?? 'network'),
+      retryable: row.error?.retryable ?? true,
       partial: view,
     });
 }

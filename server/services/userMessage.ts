@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type { ChatSend } from '../../common/events';
 import { countTokens } from '../../common/tokens';
-import type { MessageRow, SessionRow } from '../db/store';
+import type { LeaseOwner, MessageRow, SessionRow } from '../db/store';
 import { loadSession, ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './context';
 import { checkActive, requireActive } from './lifecycle';
 import { storageFull, storagePolicyOf } from './storageBudget';
@@ -36,11 +36,11 @@ async function definitionsOf(ctx: ServiceContext, sessionId: string): Promise<Se
 
 /**
  * Stores the message with its `message.user` event and the `reply.started` event of `replyId` (the reply the
- * caller then starts), or finds it already stored (a resend: `duplicate`). Throws the participant's
- * ServiceError when the session refuses it: over, past its time (recorded here), not in the workspace,
- * message too long, message limit reached, storage budget used up.
+ * caller then starts, its lease held by `owner`), or finds it already stored (a resend: `duplicate`). Throws the
+ * participant's ServiceError when the session refuses it: over, past its time (recorded here), not in the
+ * workspace, message too long, message limit reached, storage budget used up, a reply still active on a node.
  */
-export async function storeUserMessage(ctx: ServiceContext, sessionId: string, p: ChatSend, replyId: string): Promise<StoredUserMessage> {
+export async function storeUserMessage(ctx: ServiceContext, sessionId: string, p: ChatSend, replyId: string, owner: LeaseOwner): Promise<StoredUserMessage> {
   const { study } = await definitionsOf(ctx, sessionId);
   if (p.text.length > study.chat.max_message_chars)
     throw new ServiceError('too_large', `message is too long: ${p.text.length} characters, at most ${study.chat.max_message_chars}`, 'text');
@@ -63,6 +63,7 @@ export async function storeUserMessage(ctx: ServiceContext, sessionId: string, p
     maxUserMessages: study.chat.max_user_messages,
     budgetBytes: storagePolicyOf(ctx).sessionBudgetBytes,
     addedBytes,
+    lease: { replyId, owner },
   });
   if (r.outcome === 'not_found') throw new ServiceError('not_found', 'session not found');
   rememberSession(ctx, r.session);
@@ -83,6 +84,9 @@ export async function storeUserMessage(ctx: ServiceContext, sessionId: string, p
         'limit_reached',
         `message limit reached: this session allows ${study.chat.max_user_messages} messages to the assistant; please continue without the chat`,
       );
+    case 'busy':
+      // Its lease is held on this node or another (two tabs on two nodes): the same answer as a local reply.
+      throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
     case 'storage_full':
       throw storageFull(ctx, sessionId, r.storedBytes, addedBytes);
   }

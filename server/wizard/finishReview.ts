@@ -41,6 +41,8 @@ export async function finishReview(ctx: ServiceContext, review: ReviewRow, outco
   const session = await ctx.store.sessions.get(review.sessionId);
   const condition = session ? ctx.config.studies.get(session.studyId)?.conditions.find((c) => c.id === session.conditionId) : undefined;
   const row = await ctx.store.transaction(async (tx) => {
+    // The reply's lease goes with its outcome (as in services/replyStore.ts); a refused resolution rolls it back.
+    await tx.replyLeases.release(review.replyId);
     const already = await tx.messages.get(review.replyId);
     if (already) return already;
     if (!(await tx.reviews.resolve(review.replyId, resolution))) {

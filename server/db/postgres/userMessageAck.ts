@@ -15,7 +15,7 @@ interface Answer {
   storedBytes?: number;
 }
 
-const CALL = 'SELECT tandem_acknowledge_user_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS answer';
+const CALL = 'SELECT tandem_acknowledge_user_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) AS answer';
 
 /** unique_violation of the (session_id, client_id) constraint: a resend stored by a writer that did not lock the session. */
 const isClientIdConflict = (err: unknown): boolean =>
@@ -41,6 +41,9 @@ export async function acknowledgeUserMessage(db: Runner, a: UserMessageAck, retr
       a.maxUserMessages,
       a.budgetBytes,
       a.addedBytes,
+      a.lease.replyId,
+      a.lease.owner.node,
+      a.lease.owner.incarnation,
     ]);
   } catch (err) {
     if (retried || !isClientIdConflict(err)) throw err;

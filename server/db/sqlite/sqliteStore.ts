@@ -48,6 +48,9 @@ import { AdminSessionListRepository } from './repositories/adminSessionList';
 import { WithdrawalsRepository } from './repositories/withdrawals';
 import { SessionTelemetryRepository } from './repositories/sessionTelemetry';
 import { ReviewsRepository } from './repositories/reviews';
+import { ReplyLeasesRepository } from './repositories/replyLeases';
+import { AdminJobsRepository } from './repositories/adminJobs';
+import { InProcessLocks } from './locks';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 import type { UserMessageAck } from '../userMessageAck';
@@ -76,6 +79,8 @@ function syncRepositories(db: SqliteDatabase): SyncRepositories {
     withdrawals: new WithdrawalsRepository(db),
     telemetry: new SessionTelemetryRepository(db),
     reviews: new ReviewsRepository(db),
+    replyLeases: new ReplyLeasesRepository(db),
+    adminJobs: new AdminJobsRepository(db),
   };
 }
 
@@ -258,6 +263,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     },
     description: file,
     file,
+    locks: new InProcessLocks(),
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
     acknowledgeUserMessage: (a: UserMessageAck) => gate.outside(() => acknowledge.immediate(a)),
     // Synchronous reads in a row: one consistent view without a transaction.

@@ -5,13 +5,14 @@
  */
 import { cachedStatement, type SqliteDatabase } from '../database';
 import { userMessageRow, type AckRefusal, type UserMessageAck, type UserMessageAckResult } from '../userMessageAck';
-import type { EventsRepo, MessagesRepo, SessionRow, SessionsRepo } from '../storeInterface';
+import type { EventsRepo, MessagesRepo, ReplyLeasesRepo, SessionRow, SessionsRepo } from '../storeInterface';
 import type { Sync } from './sync';
 
 interface Repositories {
   sessions: Sync<SessionsRepo>;
   messages: Sync<MessagesRepo>;
   events: Sync<EventsRepo>;
+  replyLeases: Sync<ReplyLeasesRepo>;
 }
 
 /** The first check the session fails, in the order of the PostgreSQL function (migration 023). */
@@ -34,6 +35,9 @@ export function acknowledgeUserMessageSync(db: SqliteDatabase, repos: Repositori
   const storedBytes = repos.sessions.storageBytes(a.sessionId);
   const reason = refusalOf(db, session, a, storedBytes);
   if (reason) return { outcome: 'refused', reason, session, storedBytes };
+  // Nothing is written yet, so a session whose reply is still active needs no rollback.
+  const leased = repos.replyLeases.acquire({ sessionId: a.sessionId, replyId: a.lease.replyId, replyTo: a.messageId, startedAt: a.now, owner: a.lease.owner });
+  if (!leased) return { outcome: 'refused', reason: 'busy', session, storedBytes };
 
   const seq = repos.events.append(a.sessionId, a.messageEvent.type, a.messageEvent.payload, a.now, a.clientTs);
   const message = userMessageRow({ id: a.messageId, sessionId: a.sessionId, eventSeq: seq, text: a.text, clientId: a.clientId, tokens: a.tokens, createdAt: a.now });

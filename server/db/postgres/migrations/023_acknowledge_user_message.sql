@@ -10,10 +10,13 @@
 -- message inserted with the same client id without that lock still loses to the unique (session_id, client_id):
 -- the INSERT raises unique_violation and the whole call, its event included, rolls back (the caller reads the
 -- winner's row). p_step is the step the session must be at; p_time_limit_ms its study's limit after consent.
+-- The reply the message starts takes the session's lease (reply_leases, migration 021) before anything is
+-- written: the primary key decides, so of two nodes only one starts a reply; the other answers 'busy'.
 CREATE FUNCTION tandem_acknowledge_user_message(
   p_session TEXT, p_message_id TEXT, p_client_id TEXT, p_text TEXT, p_tokens INTEGER, p_now BIGINT, p_client_ts BIGINT,
   p_message_type TEXT, p_message_payload TEXT, p_following_type TEXT, p_following_payload TEXT,
-  p_step TEXT, p_time_limit_ms BIGINT, p_max_user_messages INTEGER, p_budget_bytes BIGINT, p_added_bytes BIGINT)
+  p_step TEXT, p_time_limit_ms BIGINT, p_max_user_messages INTEGER, p_budget_bytes BIGINT, p_added_bytes BIGINT,
+  p_reply_id TEXT, p_owner_node TEXT, p_owner_incarnation TEXT)
 RETURNS TEXT LANGUAGE plpgsql AS $$
 DECLARE
   s sessions%ROWTYPE;
@@ -45,6 +48,12 @@ BEGIN
   END IF;
   IF refusal IS NOT NULL THEN
     RETURN json_build_object('outcome', 'refused', 'reason', refusal, 'session', row_to_json(s), 'storedBytes', used)::text;
+  END IF;
+  INSERT INTO reply_leases (session_id, reply_id, reply_to, owner_node, owner_incarnation, started_at, heartbeat_at)
+    VALUES (p_session, p_reply_id, p_message_id, p_owner_node, p_owner_incarnation, p_now, p_now)
+    ON CONFLICT (session_id) DO NOTHING;
+  IF NOT FOUND THEN
+    RETURN json_build_object('outcome', 'refused', 'reason', 'busy', 'session', row_to_json(s), 'storedBytes', used)::text;
   END IF;
 
   SELECT COALESCE(MAX(seq), 0) + 1 INTO next_seq FROM events WHERE session_id = p_session;

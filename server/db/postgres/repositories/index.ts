@@ -19,6 +19,8 @@ import { PgSurveyAnswers } from './surveyAnswers';
 import { PgUploads } from './uploads';
 import { PgWithdrawals } from './withdrawals';
 import { PgReviews } from './reviews';
+import { PgReplyLeases } from './replyLeases';
+import { PgAdminJobs } from './adminJobs';
 
 /** Every repository over one runner (the pool, or one transaction's client). Built on first use. */
 export class PgRepositories implements StoreRepositories {
@@ -43,6 +45,8 @@ export class PgRepositories implements StoreRepositories {
   #withdrawals?: PgWithdrawals;
   #telemetry?: PgSessionTelemetry;
   #reviews?: PgReviews;
+  #replyLeases?: PgReplyLeases;
+  #adminJobs?: PgAdminJobs;
 
   get studies() { return (this.#studies ??= new PgStudies(this.runner)); }
   get sessions() { return (this.#sessions ??= new PgSessions(this.runner)); }
@@ -63,4 +67,6 @@ export class PgRepositories implements StoreRepositories {
   get withdrawals() { return (this.#withdrawals ??= new PgWithdrawals(this.runner)); }
   get telemetry() { return (this.#telemetry ??= new PgSessionTelemetry(this.runner)); }
   get reviews() { return (this.#reviews ??= new PgReviews(this.runner)); }
+  get replyLeases() { return (this.#replyLeases ??= new PgReplyLeases(this.runner)); }
+  get adminJobs() { return (this.#adminJobs ??= new PgAdminJobs(this.runner)); }
 }
