@@ -78,8 +78,8 @@ function serverUser(): { uid: number; gid: number } | undefined {
   return created;
 }
 
-/** A loopback port nobody listens on right now. */
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on right now (also used by the cluster harness, bench/cluster/). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
