@@ -28,6 +28,11 @@ import { handshakeOriginAllowed, type TrustProxyFn } from './socket/origin';
 import { createLogger } from './logger';
 import { mountOptionalExtensions } from './extensions';
 import { DEFAULT_TRUST_PROXY, TrustProxySetting, type TrustProxy } from './trustProxy';
+import type { ClusterOptions } from './cluster/clusterOptions';
+import { nodeIdFromEnv } from './cluster/nodeIdentity';
+import { openSocketAdapter, type SocketAdapterHandle } from './cluster/socketAdapter';
+import { openRateLimitStores, type RateLimitStores } from './cluster/rateLimitStore';
+import { healthRoutes } from './http/health';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -79,6 +84,13 @@ export interface StartServerOptions {
   joinRateLimitPerMinute?: number;
   /** POST /api/join/resume (resume-code attempts) per IP per 15 minutes (default 10). */
   resumeAttemptsPer15Min?: number;
+  /**
+   * How this node reaches the other nodes (main.ts: REDIS_URL, SOCKET_ADAPTER; server/cluster/clusterOptions.ts).
+   * Default: no adapter, in-process rate limits (a single node).
+   */
+  cluster?: ClusterOptions;
+  /** This node's name for /healthz and logs (default nodeIdFromEnv: TANDEM_NODE_ID or host:pid:random). */
+  nodeId?: string;
   logger?: Logger;
   /** Clock and randomness (assignment ties), injectable for tests. */
   now?: () => number;
@@ -89,6 +101,10 @@ export interface RunningServer {
   /** e.g. http://127.0.0.1:41234 */
   url: string;
   port: number;
+  /** This node's name in the cluster (GET /healthz reports it). */
+  nodeId: string;
+  /** Which socket.io adapter links this node to the others ('none' on a single node). */
+  adapterKind: SocketAdapterHandle['kind'];
   store: Store;
   config: LoadedConfig;
   participants: ParticipantService;
@@ -111,14 +127,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDataDir(dataDir, log);
+  const nodeId = options.nodeId ?? nodeIdFromEnv(options.env ?? process.env);
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
+  let adapter: SocketAdapterHandle | undefined;
+  let rateLimits: RateLimitStores | undefined;
   try {
+    // A bad REDIS_URL fails here, before anything listens (main.ts prints the one line).
+    const cluster = options.cluster ?? { adapter: 'none' };
+    adapter = await openSocketAdapter(cluster, options.databaseUrl, log);
+    rateLimits = await openRateLimitStores(cluster.redisUrl, log);
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
     const recovered = await recoverInterruptedReplies(store, config, now());
     if (recovered > 0) log.warn({ recovered }, 'stored replies cut by a previous crash as interrupted');
   } catch (err) {
+    await rateLimits?.close();
+    await adapter?.close();
     await store.close();
     throw err;
   }
@@ -135,14 +160,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       },
     }),
   );
-  app.use(requestLog(log));
-
   const httpServer = http.createServer(app);
   const io: ParticipantServer = new Server(httpServer, {
     maxHttpBufferSize: 1_000_000,
     serveClient: false,
     allowRequest: (req, callback) => callback(null, handshakeOriginAllowed(req, app.get('trust proxy fn') as TrustProxyFn)),
+    // The cluster adapter (rooms span nodes) and, with Redis, connection-state recovery.
+    ...adapter.serverOptions,
   });
+  // Before the request log: the load balancer polls it every few seconds.
+  app.use(healthRoutes({ nodeId, store, adapter, namespace: () => io.of('/') }));
+  app.use(requestLog(log));
 
   const providerThread = options.providerThread === true ? new ProviderThread(log) : undefined;
   // Load the worker at start-up when a condition will use it, so that the first reply does not wait for it.
@@ -173,13 +201,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     },
   };
   const participants = new ParticipantService(ctx, options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {});
-  attachParticipantSockets(io, participants, log);
+  attachParticipantSockets(io, participants, rateLimits, log);
   const live = liveSessions(io, participants.chat, log);
   ctx.sessionSockets = live;
   app.use(
     participantRoutes(ctx, log, {
       ...(options.joinRateLimitPerMinute !== undefined ? { joinRateLimitPerMinute: options.joinRateLimitPerMinute } : {}),
       ...(options.resumeAttemptsPer15Min !== undefined ? { resumeAttemptsPer15Min: options.resumeAttemptsPer15Min } : {}),
+      rateLimitStore: rateLimits.create,
     }),
   );
   // Extensions (the admin side) own /api/admin/* only: they get their own sub-app that sees no other path,
@@ -188,7 +217,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   adminApp.disable('x-powered-by');
   adminApp.set('trust proxy', app.get('trust proxy'));
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
-  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live });
+  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live, rateLimits });
   app.use('/api', (_req, res) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
   });
@@ -207,6 +236,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // e.g. EADDRINUSE: leave nothing running behind the error.
     await participants.chat.shutdown();
     await providerThread?.close();
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await adapter.close();
+    await rateLimits.close();
     await walCheckpointer.stop();
     await store.close();
     throw err;
@@ -223,11 +255,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await new Promise<void>((resolve) => io.close(() => resolve()));
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await adapter.close();
+      await rateLimits.close();
       await walCheckpointer.stop();
       await store.close();
     })());
 
-  return { url, port: address.port, store, config, participants, io, close };
+  log.info({ node: nodeId, adapter: adapter.kind, sharedRateLimits: rateLimits.shared }, 'node started');
+  return { url, port: address.port, nodeId, adapterKind: adapter.kind, store, config, participants, io, close };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Server } from 'socket.io';
 import type { Store } from './db/store';
 import type { LoadedConfig } from './services/config';
 import type { LiveSessions } from './socket/liveSessions';
+import type { RateLimitStores } from './cluster/rateLimitStore';
 
 /** What an extension (the admin side) gets to mount its routes and sockets. */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   now: () => number;
   /** Stops participant sessions' live activity (sockets, replies) before an admin action deletes them. */
   liveSessions?: LiveSessions;
+  /** Where rate limits count (Redis with REDIS_URL, shared by the nodes; memory otherwise). */
+  rateLimits?: RateLimitStores;
 }
 
 export type Mount = (deps: AppDeps) => void | Promise<void>;

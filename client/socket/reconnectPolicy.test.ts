@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_RATE_LIMITED, REFUSAL_TOO_MANY_CONNECTIONS, refusalNotice, retryDelayMs } from './reconnectPolicy';
+import { MemoryStore } from 'express-rate-limit';
+import pino from 'pino';
 import { MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from '../../server/socket/sessionBudget';
+import { windowCounter } from '../../server/cluster/rateLimitStore';
 
 describe('retryDelayMs', () => {
   it('doubles from the base up to the cap, with no jitter at the top of the range', () => {
@@ -33,12 +36,14 @@ describe('refusalNotice', () => {
     expect(refusalNotice('something new')).toMatch(/trying again/);
   });
 
-  it('matches the messages the server really sends (server/socket/sessionBudget.ts)', () => {
+  it('matches the messages the server really sends (server/socket/sessionBudget.ts)', async () => {
     let open = 0;
-    const guard = new SessionConnectionGuard(() => open, () => 0);
-    for (let i = 0; i < MAX_CONNECTIONS_PER_MINUTE; i++) expect(guard.admit('s')).toBeNull();
-    expect(guard.admit('s')).toBe(REFUSAL_RATE_LIMITED);
+    const store = new MemoryStore();
+    const guard = new SessionConnectionGuard(async () => open, windowCounter(store, MAX_CONNECTIONS_PER_MINUTE, 60_000, pino({ level: 'silent' })));
+    for (let i = 0; i < MAX_CONNECTIONS_PER_MINUTE; i++) expect(await guard.admit('s')).toBeNull();
+    expect(await guard.admit('s')).toBe(REFUSAL_RATE_LIMITED);
     open = 1000;
-    expect(guard.admit('t')).toBe(REFUSAL_TOO_MANY_CONNECTIONS);
+    expect(await guard.admit('t')).toBe(REFUSAL_TOO_MANY_CONNECTIONS);
+    store.shutdown();
   });
 });

@@ -2,7 +2,7 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from 'pino';
 import { fail, failFromZod, ok } from '../../common/envelope';
 import type { Store } from '../db/store';
-import { sessionRoom } from '../socket/handlers';
+import { clusterConnectedSessions } from '../cluster/clusterQueries';
 import {
   adminClientEvents,
   type AdminClientToServerEvents,
@@ -20,6 +20,10 @@ import { cookieFromHeader, SESSION_COOKIE, type AdminSessions } from './auth';
  * Changes are detected by polling one cheap number (the newest event id — every participant action,
  * connect and disconnect appends an event) plus participant connection counts, so the participant
  * code needs no hook into the admin side.
+ *
+ * In a cluster each node polls for the researchers connected to it and pushes to them only (`ns.local`), while
+ * the participant connection counts come from every node (server/cluster/clusterQueries.ts): a researcher on
+ * node A sees the participant on node B.
  */
 
 /** A connected participant with no event for this long is shown as idle. */
@@ -29,6 +33,8 @@ export const SHOW_ENDED_FOR_MS = 15 * 60_000;
 const POLL_MS = 400;
 
 const monitorRoom = (studyId: string) => `monitor:${studyId}`;
+/** Every socket of one researcher login, on whichever node, so that logout can end them all. */
+const researcherRoom = (tokenHash: string) => `researcher:${tokenHash}`;
 
 interface AdminSocketData {
   tokenHash: string;
@@ -49,7 +55,6 @@ export interface AdminNamespace {
 
 export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number): AdminNamespace {
   const queries = store.adminQueries;
-  const participants = io.of('/');
   const ns: AdminNs = io.of('/admin');
 
   ns.use((socket, next) => {
@@ -68,15 +73,18 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     );
   });
 
-  const connectionOf = (sessionId: string, lastActivityAt: number, at: number): ConnectionState => {
-    const sockets = participants.adapter.rooms.get(sessionRoom(sessionId))?.size ?? 0;
+  const connectionOf = (sockets: number, lastActivityAt: number, at: number): ConnectionState => {
     if (sockets === 0) return 'disconnected';
     return at - lastActivityAt > IDLE_AFTER_MS ? 'idle' : 'connected';
   };
 
-  const snapshot = async (studyId: string): Promise<MonitorSnapshot> => {
+  /** One study's monitor; `connected` (participant sockets per session over the cluster) is read when not given. */
+  const snapshot = async (studyId: string, connected?: Map<string, number>): Promise<MonitorSnapshot> => {
     const at = now();
-    const rows = await queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS);
+    const [rows, sockets] = await Promise.all([
+      queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS),
+      connected ?? clusterConnectedSessions(io, log),
+    ]);
     return {
       studyId,
       at,
@@ -87,7 +95,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
         step: r.step,
         status: r.status,
         isPilot: r.isPilot,
-        connection: connectionOf(r.sessionId, r.lastActivityAt, at),
+        connection: connectionOf(sockets.get(r.sessionId) ?? 0, r.lastActivityAt, at),
         lastActivityAt: r.lastActivityAt,
         messages: r.messages,
         elapsedMs: (r.endedAt ?? at) - (r.consentedAt ?? r.createdAt),
@@ -97,6 +105,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   };
 
   ns.on('connection', (socket) => {
+    void socket.join(researcherRoom((socket.data as AdminSocketData).tokenHash));
     // Payloads are validated with the shared schemas (common/admin.ts); a missing ack is tolerated.
     const listen = (socket as unknown as Socket).on.bind(socket);
     const replyTo = (ack: unknown) => (typeof ack === 'function' ? (ack as (r: unknown) => void) : () => {});
@@ -136,12 +145,14 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   const poll = async () => {
     const rooms = [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:'));
     if (rooms.length === 0) return;
-    const signature = `${await queries.lastEventId()}:${participants.sockets.size}`;
+    const [lastEventId, connected] = await Promise.all([queries.lastEventId(), clusterConnectedSessions(io, log)]);
+    const signature = `${lastEventId}:${[...connected].sort(([a], [b]) => (a < b ? -1 : 1)).join(';')}`;
     const at = now();
     if (signature === lastSignature && at - lastPushAt < 10_000) return;
     lastSignature = signature;
     lastPushAt = at;
-    for (const room of rooms) ns.to(room).emit('monitor:update', await snapshot(room.slice('monitor:'.length)));
+    // Local: every node pushes to its own researchers (a cluster-wide emit would reach them once per node).
+    for (const room of rooms) ns.local.to(room).emit('monitor:update', await snapshot(room.slice('monitor:'.length), connected));
   };
   const timer = setInterval(() => {
     // Polls never overlap (a slow database must not pile them up).
@@ -156,7 +167,8 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   return {
     namespace: ns,
     disconnectSession(tokenHash) {
-      for (const socket of ns.sockets.values()) if ((socket.data as AdminSocketData).tokenHash === tokenHash) socket.disconnect(true);
+      // Through the adapter: the researcher's sockets on every node.
+      ns.in(researcherRoom(tokenHash)).disconnectSockets(true);
     },
     emitToAll(event, payload) {
       // socket.io's typed emit cannot follow a generic event name; the payload type is checked by the signature.

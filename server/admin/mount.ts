@@ -34,6 +34,7 @@ export async function mountAdmin(deps: AppDeps, env: NodeJS.ProcessEnv = process
       runs,
       ...(deps.liveSessions ? { liveSessions: deps.liveSessions } : {}),
       ...(Number.isInteger(attempts) && attempts > 0 ? { loginAttemptsPer15Min: attempts } : {}),
+      ...(deps.rateLimits ? { loginRateLimitStore: deps.rateLimits.create('admin-login') } : {}),
     }),
   );
   // The socket server closes with the app; stop our timers and temp exports with it.

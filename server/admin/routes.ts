@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import type { Store } from '../db/store';
 import { sendFail, sendOk as sendAny, sendZodFail } from '../http/respond';
@@ -52,6 +52,8 @@ export interface AdminRouteDeps {
   liveSessions?: LiveSessions;
   /** Failed login attempts per IP per 15 minutes (default 10). */
   loginAttemptsPer15Min?: number;
+  /** Where the login limit counts (Redis across nodes; default in memory). Fails open while unreachable. */
+  loginRateLimitStore?: RateLimitStore;
 }
 
 /** sendOk with the response type spelled out, so every route answers with its common/admin.ts schema. */
@@ -79,6 +81,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
   router.post(
     '/api/admin/login',
     rateLimit({
+      ...(deps.loginRateLimitStore ? { store: deps.loginRateLimitStore, passOnStoreError: true } : {}),
       windowMs: 15 * 60_000,
       limit: deps.loginAttemptsPer15Min ?? 10,
       skipSuccessfulRequests: true,

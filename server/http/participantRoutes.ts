@@ -1,5 +1,5 @@
 import express, { type Request, type Response, Router } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
 import path from 'node:path';
 import fs from 'node:fs';
 import type { Logger } from 'pino';
@@ -18,6 +18,8 @@ export interface ParticipantRoutesOptions {
   joinRateLimitPerMinute?: number;
   /** Resume-code attempts per IP per 15 minutes to POST /api/join/resume (default 10). */
   resumeAttemptsPer15Min?: number;
+  /** A counter store per limit (server/cluster/rateLimitStore.ts: Redis across nodes); default in memory. */
+  rateLimitStore?: (limitName: string) => RateLimitStore;
 }
 
 /**
@@ -49,9 +51,13 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     return sessionId;
   };
 
+  // Counters in a shared store fail open: a Redis restart never refuses a participant.
+  const storeOf = (name: string) => (options.rateLimitStore ? { store: options.rateLimitStore(name), passOnStoreError: true } : {});
+
   router.post(
     '/api/join',
     rateLimit({
+      ...storeOf('join'),
       windowMs: 60_000,
       limit: options.joinRateLimitPerMinute ?? 60,
       standardHeaders: 'draft-8',
@@ -74,6 +80,7 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
   router.post(
     '/api/join/resume',
     rateLimit({
+      ...storeOf('resume'),
       windowMs: 15 * 60_000,
       limit: options.resumeAttemptsPer15Min ?? 10,
       standardHeaders: 'draft-8',

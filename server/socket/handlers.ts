@@ -10,10 +10,12 @@ import { sessionForToken } from '../services/participantTokens';
 import { recordTelemetryBatch } from '../services/telemetry';
 import { isStoreUnavailable } from '../db/store';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
-import { eventRateLimiter, SessionConnectionGuard } from './sessionBudget';
+import { eventRateLimiter, MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from './sessionBudget';
+import { answerClusterQueries, clusterSessionSockets, remoteReplyInFlight, type ClusterEvents } from '../cluster/clusterQueries';
+import { windowCounter, type RateLimitStores } from '../cluster/rateLimitStore';
 
-export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type ParticipantSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvents, ClusterEvents, SocketData>;
+type ParticipantSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClusterEvents, SocketData>;
 export interface SocketData {
   sessionId: string;
 }
@@ -38,25 +40,44 @@ export function errorEnvelope(err: unknown, log: Logger, context: Record<string,
 type Handler = (sessionId: string, payload: any, socket: ParticipantSocket) => unknown;
 
 /**
+ * Session state for a (re)connecting tab. A tab that lands on another node than the one streaming the
+ * session's reply gets that reply's text so far from the streaming node, so its deltas continue from it.
+ */
+async function sessionStateForTab(io: ParticipantServer, participants: ParticipantService, sessionId: string, log: Logger): Promise<SessionState> {
+  const state = await participants.state(sessionId);
+  // canRetry is true exactly when no reply streams here and the last participant message is unanswered.
+  if (state.replyInFlight !== null || state.canRetry !== true) return state;
+  const remote = await remoteReplyInFlight(io, sessionId, log);
+  return remote ? { ...state, replyInFlight: remote, canRetry: false } : state;
+}
+
+/**
  * Wires the participant socket namespace: handshake auth by participant token (bound to one session),
  * one handler per client event. Each payload is validated with its common schema; an invalid payload
- * gets an error envelope naming the event and field and nothing is written.
+ * gets an error envelope naming the event and field and nothing is written. `rateLimits` holds the
+ * per-session connection budget (shared by the nodes of a cluster).
  */
-export function attachParticipantSockets(io: ParticipantServer, participants: ParticipantService, log: Logger): void {
+export function attachParticipantSockets(io: ParticipantServer, participants: ParticipantService, rateLimits: RateLimitStores, log: Logger): void {
   const { store } = participants.ctx;
+  answerClusterQueries(io, (sessionId) => participants.chat.inFlightView(sessionId), log);
 
-  const connections = new SessionConnectionGuard((sessionId) => io.of('/').adapter.rooms.get(sessionRoom(sessionId))?.size ?? 0);
+  const connections = new SessionConnectionGuard(
+    (sessionId) => clusterSessionSockets(io, sessionId, log),
+    windowCounter(rateLimits.create('socket-connect'), MAX_CONNECTIONS_PER_MINUTE, 60_000, log),
+  );
   io.use((socket, next) => {
     const auth = SocketAuth.safeParse(socket.handshake.auth);
     if (!auth.success) return next(new Error('unauthorized'));
-    sessionForToken(store, auth.data.token).then(
-      (sessionId) => {
-        if (!sessionId) return next(new Error('unauthorized'));
-        const refused = connections.admit(sessionId);
-        if (refused) return next(new Error(refused));
-        socket.data.sessionId = sessionId;
-        next();
-      },
+    const admit = async (): Promise<string | null> => {
+      const sessionId = await sessionForToken(store, auth.data.token);
+      if (!sessionId) return 'unauthorized';
+      const refused = await connections.admit(sessionId);
+      if (refused) return refused;
+      socket.data.sessionId = sessionId;
+      return null;
+    };
+    admit().then(
+      (refused) => next(refused ? new Error(refused) : undefined),
       (err: unknown) => {
         log.warn({ err }, 'could not check a participant token');
         next(new Error('unavailable'));
@@ -65,7 +86,7 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
   });
 
   const handlers: { [E in ClientEventName]: Handler } = {
-    'session:state': (id) => participants.state(id),
+    'session:state': (id) => sessionStateForTab(io, participants, id, log),
     'consent:respond': (id, p) => participants.consentRespond(id, p),
     'step:advance': (id, p) => participants.stepAdvance(id, p),
     'chat:send': (id, p) => participants.chatSend(id, p),

@@ -19,32 +19,20 @@ export function eventRateLimiter(max = 120, windowMs = 10_000, now: () => number
  * Per-session limits on sockets, checked in the handshake: a token cannot hold more than
  * MAX_SOCKETS_PER_SESSION sockets at once (each has its own event flood guard, so this bounds a
  * session's total event rate), nor reconnect in a loop to spam connection events into its trajectory.
- * `openSockets` reports the session's connected sockets (its socket.io room), so the count never drifts.
+ * Both hold across the cluster: `openSockets` counts the session's connected sockets on every node (their
+ * socket.io rooms, so the count never drifts) and `connectionAllowed` counts connections in a store shared
+ * by the nodes (server/cluster/rateLimitStore.ts). Two handshakes racing on two nodes may both pass the
+ * socket count: the bound is approximate by at most the number of nodes.
  */
 export class SessionConnectionGuard {
-  private readonly entries = new Map<string, { allow: () => boolean; lastUsed: number }>();
-  private readonly windowMs = 60_000;
-
   constructor(
-    private readonly openSockets: (sessionId: string) => number,
-    private readonly now: () => number = Date.now,
+    private readonly openSockets: (sessionId: string) => Promise<number>,
+    private readonly connectionAllowed: (sessionId: string) => Promise<boolean>,
   ) {}
 
   /** Why a new connection of this session is refused, or null to accept it. */
-  admit(sessionId: string): string | null {
-    this.sweep();
-    if (this.openSockets(sessionId) >= MAX_SOCKETS_PER_SESSION) return 'too many connections for this session';
-    let entry = this.entries.get(sessionId);
-    if (!entry) {
-      entry = { allow: eventRateLimiter(MAX_CONNECTIONS_PER_MINUTE, this.windowMs, this.now), lastUsed: 0 };
-      this.entries.set(sessionId, entry);
-    }
-    entry.lastUsed = this.now();
-    return entry.allow() ? null : 'rate_limited';
-  }
-
-  private sweep(): void {
-    const cutoff = this.now() - this.windowMs;
-    for (const [id, e] of this.entries) if (e.lastUsed <= cutoff) this.entries.delete(id);
+  async admit(sessionId: string): Promise<string | null> {
+    if ((await this.openSockets(sessionId)) >= MAX_SOCKETS_PER_SESSION) return 'too many connections for this session';
+    return (await this.connectionAllowed(sessionId)) ? null : 'rate_limited';
   }
 }
