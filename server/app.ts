@@ -14,6 +14,7 @@ import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storageBu
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
+import { coordinationFromEnv, type Coordination } from './cluster/coordination';
 import type { LlmProvider } from './llm/provider';
 import { ProviderThread } from './llm/providerThread/providerThread';
 import { openaiApiKey, type ProviderConfig } from './llm/createProvider';
@@ -92,6 +93,8 @@ export interface StartServerOptions {
   /** This node's name for /healthz and logs (default nodeIdFromEnv: TANDEM_NODE_ID or host:pid:random). */
   nodeId?: string;
   logger?: Logger;
+  /** Node name and lease timings (default from TANDEM_NODE_ID, TANDEM_LEASE_TTL_MS, … in process.env; cluster/coordination.ts). */
+  coordination?: Partial<Coordination>;
   /** Clock and randomness (assignment ties), injectable for tests. */
   now?: () => number;
   rng?: () => number;
@@ -132,6 +135,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const now = options.now ?? Date.now;
   let adapter: SocketAdapterHandle | undefined;
   let rateLimits: RateLimitStores | undefined;
+  const coordination = coordinationFromEnv(process.env, options.coordination);
   try {
     // A bad REDIS_URL fails here, before anything listens (main.ts prints the one line).
     const cluster = options.cluster ?? { adapter: 'none' };
@@ -139,7 +143,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     rateLimits = await openRateLimitStores(cluster.redisUrl, log);
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
-    const recovered = await recoverInterruptedReplies(store, config, now());
+    const recovered = await recoverInterruptedReplies(store, config, coordination, now());
     if (recovered > 0) log.warn({ recovered }, 'stored replies cut by a previous crash as interrupted');
   } catch (err) {
     await rateLimits?.close();
@@ -200,7 +204,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       (io.to(sessionRoom(sessionId)).emit as (e: string, p: unknown) => boolean)(event, payload);
     },
   };
-  const participants = new ParticipantService(ctx, options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {});
+  const participants = new ParticipantService(ctx, { coordination, ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}) });
   attachParticipantSockets(io, participants, rateLimits, log);
   const live = liveSessions(io, participants.chat, log);
   ctx.sessionSockets = live;

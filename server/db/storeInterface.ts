@@ -23,9 +23,15 @@ import type { MessageStatus, SessionStatus, Step } from '../../common/session';
 import type { AttachedImage } from '../judge/judgeImages';
 import type { JudgeSample } from '../judge/runJudge';
 import type { AdminSessionListRepo } from './sessionListTypes';
+import type { ReplyLeasesRepo } from './leaseTypes';
+import type { AdminJobsRepo } from './jobTypes';
+import type { NamedLocks } from './lockTypes';
 import type { TelemetrySummary } from '../../common/telemetrySummary';
 
 export * from './sessionListTypes';
+export * from './leaseTypes';
+export * from './jobTypes';
+export * from './lockTypes';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -591,6 +597,10 @@ export interface StoreRepositories {
   readonly withdrawals: WithdrawalsRepo;
   /** Integrity telemetry per session (server/services/telemetry.ts). */
   readonly telemetry: SessionTelemetryRepo;
+  /** Which node streams each session's active reply (leaseTypes.ts, server/cluster/leases.ts). */
+  readonly replyLeases: ReplyLeasesRepo;
+  /** Dashboard jobs claimed by one node, visible to all (jobTypes.ts). */
+  readonly adminJobs: AdminJobsRepo;
 }
 
 /** The repositories bound to one open transaction. */
@@ -780,6 +790,8 @@ export interface Store extends StoreRepositories {
    * other sends only, not behind hundreds of queued background statements. Closed with the store.
    */
   readonly interactive: Store;
+  /** Cluster-wide named locks for periodic jobs (lockTypes.ts). */
+  readonly locks: NamedLocks;
   /** A consistent read-only snapshot for the dataset export (see ExportSnapshot). */
   openExportSnapshot(): Promise<ExportSnapshot>;
   /**

@@ -1,31 +1,21 @@
 import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
-import type { CompletionResult, ProviderError } from '../llm/provider';
 import { countTokens } from '../../common/tokens';
-import { isStoreUnavailable, type MessageRow } from '../db/store';
+import type { MessageRow, StoreTx } from '../db/store';
+import type { AbortCause } from './replyOutcome';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
 import { requireActive, requireActiveIn } from './lifecycle';
-import { buildConversation, unansweredUserMessage } from './conversation';
-import { messageView, participantErrorMessage, type InFlightView } from './state';
-import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
+import { unansweredUserMessage } from './conversation';
+import { messageView, type InFlightView } from './state';
+import { DEFAULT_CHECKPOINT_POLICY, type CheckpointPolicy } from './replyCheckpoint';
 import { TimeLimitSweep } from './timeLimitSweep';
-import { replyOutcome, type AbortCause } from './replyOutcome';
 import { requireStorageBudget } from './storageBudget';
-
-interface InFlight extends InFlightView {
-  sessionId: string;
-  /** The session's deadline (ms, server clock) when the reply started; null without a time limit. */
-  deadline: number | null;
-  abort: AbortController;
-  abortedBy: AbortCause | null;
-  /** Set once the reply's outcome is decided: later deltas (from a provider we gave up on) are dropped. */
-  finished: boolean;
-  /** How much of `text` has been pushed to the participant as chat:delta. */
-  pushed: number;
-  /** A push of the text not yet sent is scheduled for the end of this event-loop turn. */
-  pushScheduled: boolean;
-  done: Promise<void>;
-}
+import { abortReply, newInFlight, type InFlight } from './inFlightReply';
+import { runReply, type ReplyRunOptions } from './replyRun';
+import { noProvenance } from './replyStore';
+import { coordinationFromEnv, type Coordination } from '../cluster/coordination';
+import { ReplyLeaseKeeper } from '../cluster/leases';
+import { ReplyTakeoverSweep } from '../cluster/leasesTakeover';
 
 export interface ChatServiceOptions {
   /** Hard upper bound for one reply, after which it is aborted and stored as an error (default 5 min). */
@@ -40,19 +30,18 @@ export interface ChatServiceOptions {
   checkpoint?: CheckpointPolicy;
   /** Period of the server-side time-limit sweep (default 1000 ms; 0 = off). */
   timeLimitSweepMs?: number;
+  /** This node's lease owner and lease timings (default coordinationFromEnv(): TANDEM_NODE_ID, TANDEM_LEASE_*). */
+  coordination?: Coordination;
 }
-
-/** How long a finished reply is retried while the store is unavailable before it is left to start-up recovery. */
-const STORE_RETRY_MS = 30_000;
-
-/** setTimeout silently fires at once for delays beyond 2^31−1 ms. */
-const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
 
 /**
  * Participant chat: stores each message once (by clientId) before acknowledging, streams the assistant's
  * reply to the session's sockets, and stores the reply with its provenance when it ends.
- * At most one reply is in flight per session, and every reply ends (done, stopped, failed or watchdog),
- * so a session never gets stuck.
+ * At most one reply is in flight per session, cluster-wide: the reply's lease (reply_leases) is taken in the
+ * transaction that stores reply.started and released in the one that stores its outcome, so two nodes never
+ * both start one; the in-process maps below only spare this node's own races a round trip. Every reply ends
+ * (done, stopped, failed or watchdog), so a session never gets stuck; one whose node died is stored
+ * interrupted by another node's takeover (cluster/leasesTakeover.ts).
  */
 export class ChatService {
   private readonly inFlight = new Map<string, InFlight>();
@@ -60,21 +49,44 @@ export class ChatService {
   private readonly starting = new Map<string, Promise<void>>();
   /** Set by shutdown(): no new reply may start (it would outlive the database). */
   private closing = false;
-  private readonly replyTimeoutMs: number;
-  private readonly abortGraceMs: number;
-  private readonly checkpointPolicy: CheckpointPolicy;
+  private readonly runOptions: ReplyRunOptions;
   /** Ends overdue sessions even when no socket is connected; started here, stopped by shutdown(). */
   readonly timeLimitSweep: TimeLimitSweep;
+  readonly coordination: Coordination;
+  /** Refreshes this node's reply leases and picks up Stops that reached other nodes. */
+  readonly leases: ReplyLeaseKeeper;
+  /** Stores dead nodes' replies as interrupted (one node at a time). */
+  readonly takeover: ReplyTakeoverSweep;
 
   constructor(
     private readonly ctx: ServiceContext,
     options: ChatServiceOptions = {},
   ) {
-    this.replyTimeoutMs = options.replyTimeoutMs ?? 5 * 60_000;
-    this.abortGraceMs = options.abortGraceMs ?? 1_000;
-    this.checkpointPolicy = options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY;
+    this.runOptions = {
+      replyTimeoutMs: options.replyTimeoutMs ?? 5 * 60_000,
+      abortGraceMs: options.abortGraceMs ?? 1_000,
+      checkpointPolicy: options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY,
+    };
+    this.coordination = options.coordination ?? coordinationFromEnv();
     this.timeLimitSweep = new TimeLimitSweep(ctx, this, options.timeLimitSweepMs ?? 1_000);
     this.timeLimitSweep.start();
+    this.leases = new ReplyLeaseKeeper(
+      ctx.store.interactive,
+      this.coordination,
+      {
+        held: () => [...this.inFlight.values()].map((f) => f.replyId),
+        stopRequested: (replyId) => this.abortById(replyId, 'participant'),
+        lost: (replyId) => {
+          ctx.log.warn({ replyId, node: this.coordination.owner.node }, 'reply lease taken over by another node; ending the reply here');
+          this.abortById(replyId, 'shutdown');
+        },
+      },
+      ctx.now,
+      ctx.log,
+    );
+    this.leases.start();
+    this.takeover = new ReplyTakeoverSweep(ctx, this.coordination);
+    this.takeover.start();
   }
 
   inFlightView(sessionId: string): InFlightView | null {
@@ -138,7 +150,7 @@ export class ChatService {
             p.clientTs,
           );
           const row = {
-            ...emptyProvenance(),
+            ...noProvenance(),
             id: messageId,
             sessionId,
             eventSeq: seq,
@@ -152,6 +164,8 @@ export class ChatService {
           };
           // The unique (session, clientId) decides between two racing resends; the loser rolls back its event.
           if (!(await tx.messages.insertIfNewClientId(row))) throw new DuplicateClientId();
+          // After the clientId: a resend racing its original on another node is a duplicate, not busy.
+          await this.acquireLease(tx, sessionId, replyId, messageId, now);
           await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: messageId, retry: false }, now, null);
           return row;
         });
@@ -181,11 +195,23 @@ export class ChatService {
 
   async stop(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
     const f = this.inFlight.get(sessionId);
+    if (!f) return this.stopElsewhere(sessionId, p);
     // A Stop that arrives after the reply's outcome was decided (racing its completion) changes nothing.
-    if (!f || f.finished || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
+    if (f.finished || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
     // Aborted first (synchronously), so the stop takes effect even if the event write waits for a transaction.
-    this.abortReply(f, 'participant');
+    abortReply(f, 'participant');
     await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
+    return { stopped: true };
+  }
+
+  /**
+   * A Stop for a reply this node does not run: it sets the stop flag of the session's lease, and the node that
+   * runs the reply aborts it at its next heartbeat (within heartbeatMs). No lease: no reply is active anywhere.
+   */
+  private async stopElsewhere(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
+    const replyId = await this.ctx.store.replyLeases.requestStop(sessionId, p.replyId);
+    if (replyId === null) return { stopped: false };
+    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId, remote: true }, this.ctx.now(), p.clientTs);
     return { stopped: true };
   }
 
@@ -202,7 +228,9 @@ export class ChatService {
         await requireActiveIn(this.ctx, tx, sessionId, ['workspace']);
         const last = unansweredUserMessage(await tx.messages.listForSession(sessionId));
         if (!last) throw new ServiceError('conflict', 'nothing to retry: the last message already has an answer');
-        await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: last.id, retry: true }, this.ctx.now(), p.clientTs);
+        const now = this.ctx.now();
+        await this.acquireLease(tx, sessionId, replyId, last.id, now);
+        await tx.events.append(sessionId, 'reply.started', { replyId, replyTo: last.id, retry: true }, now, p.clientTs);
         return last;
       });
       this.startReply(s, replyId, lastUser.id);
@@ -217,18 +245,21 @@ export class ChatService {
   async shutdown(): Promise<void> {
     this.closing = true;
     await this.timeLimitSweep.stop();
+    await this.takeover.stop();
     // Sends past their checks are writing their message: let them start their reply, then abort it like the rest.
     await Promise.all(this.starting.values());
     const all = [...this.inFlight.values()];
-    for (const f of all) this.abortReply(f, 'shutdown');
+    for (const f of all) abortReply(f, 'shutdown');
     await Promise.all(all.map((f) => f.done));
+    // Heartbeats went on until every reply was stored (and its lease released).
+    await this.leases.stop();
   }
 
   /** Ends the session's reply in flight because the session's time ran out; resolves once it is stored. */
   async endReplyAtTimeLimit(sessionId: string): Promise<void> {
     const f = this.inFlight.get(sessionId);
     if (!f) return;
-    this.abortReply(f, 'time_limit');
+    abortReply(f, 'time_limit');
     await f.done;
   }
 
@@ -236,7 +267,7 @@ export class ChatService {
   async endRepliesPastDeadline(): Promise<void> {
     const now = this.ctx.now();
     const due = [...this.inFlight.values()].filter((f) => f.deadline !== null && now >= f.deadline);
-    for (const f of due) this.abortReply(f, 'time_limit');
+    for (const f of due) abortReply(f, 'time_limit');
     await Promise.all(due.map((f) => f.done));
   }
 
@@ -257,254 +288,33 @@ export class ChatService {
     return replies.at(-1)?.id ?? null;
   }
 
+  /** Takes the session's reply lease inside send/retry's transaction; another node's active reply → busy (rolls back). */
+  private async acquireLease(tx: StoreTx, sessionId: string, replyId: string, replyTo: string, now: number): Promise<void> {
+    if (!(await tx.replyLeases.acquire({ sessionId, replyId, replyTo, startedAt: now, owner: this.coordination.owner })))
+      throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
+  }
+
+  private abortById(replyId: string, cause: AbortCause): void {
+    for (const f of this.inFlight.values()) if (f.replyId === replyId) abortReply(f, cause);
+  }
+
   private refuseWhileClosing(): void {
     if (this.closing) throw new ServiceError('busy', 'the server is restarting; please send again in a moment');
   }
 
   private startReply(s: SessionContext, replyId: string, replyTo: string): void {
     const sessionId = s.session.id;
-    const entry: InFlight = {
-      sessionId,
-      replyId,
-      replyTo,
-      text: '',
-      deadline: deadlineOf(s),
-      abort: new AbortController(),
-      abortedBy: null,
-      finished: false,
-      pushed: 0,
-      pushScheduled: false,
-      done: Promise.resolve(),
-    };
+    const entry = newInFlight(sessionId, replyId, replyTo, deadlineOf(s));
     this.inFlight.set(sessionId, entry);
     // Start on the next turn of the event loop so the caller's ack reaches the client before the first delta.
     // runReply never rejects; the catch is a last resort so a bug can never become an unhandled rejection.
     entry.done = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.runReply(s, entry))
+      .then(() => runReply(this.ctx, s, entry, this.runOptions))
       .catch((err: unknown) => this.ctx.log.error({ err, sessionId }, 'reply failed unexpectedly'))
       .finally(() => {
         if (this.inFlight.get(sessionId) === entry) this.inFlight.delete(sessionId);
       });
   }
-
-  private abortReply(f: InFlight, cause: AbortCause): void {
-    if (f.finished) return;
-    f.abortedBy ??= cause;
-    f.abort.abort();
-  }
-
-  private async runReply(s: SessionContext, f: InFlight): Promise<void> {
-    const { ctx } = this;
-    const sessionId = s.session.id;
-    const startedAt = ctx.now();
-    let firstDeltaAt: number | null = null;
-    const timers = [setTimeout(() => this.abortReply(f, 'watchdog'), timerDelay(this.replyTimeoutMs))];
-    // The session's time limit ends its reply too (the sweep also does, for a clock that jumps).
-    if (f.deadline !== null) timers.push(setTimeout(() => this.abortReply(f, 'time_limit'), timerDelay(f.deadline - startedAt)));
-    let providerName: string = s.condition.provider;
-    let checkpoint: ReplyCheckpointer | undefined;
-    // What we store when the provider threw, or ignored the abort and we stopped waiting for it.
-    const fallback = (finishReason: string, error?: ProviderError): CompletionResult => ({
-      text: f.text,
-      usage: null,
-      provider: providerName,
-      model: s.condition.model,
-      providerUrl: null,
-      systemFingerprint: null,
-      finishReason,
-      ttftMs: firstDeltaAt === null ? null : firstDeltaAt - startedAt,
-      latencyMs: ctx.now() - startedAt,
-      attempts: 1,
-      interrupted: error !== undefined && f.text.length > 0,
-      ...(error ? { error } : {}),
-    });
-    let result: CompletionResult;
-    try {
-      const { provider } = ctx.providers(s.condition);
-      providerName = provider.name;
-      checkpoint = new ReplyCheckpointer(ctx.store, { replyId: f.replyId, sessionId, provider: provider.name }, () => f.text, ctx.now, ctx.log, this.checkpointPolicy);
-      const cp = checkpoint;
-      const history = await ctx.store.messages.listForSession(sessionId);
-      const call = provider.complete({
-        model: s.condition.model,
-        messages: buildConversation(s.condition, s.task, history),
-        temperature: s.condition.temperature,
-        maxTokens: s.condition.max_tokens,
-        signal: f.abort.signal,
-        onDelta: (text) => {
-          if (f.finished || text.length === 0) return;
-          firstDeltaAt ??= ctx.now();
-          f.text += text;
-          cp.onText();
-          this.scheduleDeltaPush(f);
-          if (f.deadline !== null && ctx.now() >= f.deadline) this.abortReply(f, 'time_limit');
-        },
-      });
-      result = await this.untilSettledOrAbandoned(call, f, () => fallback('aborted'));
-    } catch (err) {
-      // Providers should not throw; if one does (or cannot even be built), the reply still ends as a stored error.
-      ctx.log.error({ err, sessionId }, 'provider threw');
-      result = fallback('error', { kind: 'network', message: (err as Error).message, retryable: true });
-    } finally {
-      for (const t of timers) clearTimeout(t);
-      f.finished = true;
-      // Every streamed fragment reaches the participant before chat:done / chat:error.
-      this.pushPendingDelta(f);
-    }
-    try {
-      // A checkpoint write still in flight lands before the reply's transaction deletes the row.
-      await checkpoint?.close();
-      await this.storeReplyRetrying(s, f, result);
-    } catch (err) {
-      // The checkpoint (if any) stays: a restart's recovery stores this reply as interrupted with its text.
-      ctx.log.error({ err, sessionId }, 'could not store reply');
-      ctx.push(sessionId, 'chat:error', { replyId: f.replyId, message: 'The reply could not be saved. Please press Retry.', retryable: true, partial: null });
-    }
-  }
-
-  /**
-   * Fragments of one reply that arrive together (one socket read, or one batch from the provider thread)
-   * go out as one chat:delta, pushed by process.nextTick, i.e. as soon as the code handling that read is
-   * done. When the server keeps up this is one push per provider chunk; when it falls behind, the chunks
-   * that queued up meanwhile share one socket write. (setImmediate would also batch across reads, but
-   * waits for the whole poll phase: +17 ms at the p50 with 500 participants, BENCHMARKS.md.)
-   */
-  private scheduleDeltaPush(f: InFlight): void {
-    if (f.pushScheduled) return;
-    f.pushScheduled = true;
-    process.nextTick(() => this.pushPendingDelta(f));
-  }
-
-  private pushPendingDelta(f: InFlight): void {
-    f.pushScheduled = false;
-    if (f.pushed >= f.text.length) return;
-    const text = f.text.slice(f.pushed);
-    f.pushed = f.text.length;
-    this.ctx.push(f.sessionId, 'chat:delta', { replyId: f.replyId, text });
-  }
-
-  /**
-   * The provider's result, or — once the reply was aborted and the provider has not returned within the
-   * grace period — the fallback, so a provider that ignores its signal cannot keep the session busy.
-   */
-  private async untilSettledOrAbandoned(call: Promise<CompletionResult>, f: InFlight, fallback: () => CompletionResult): Promise<CompletionResult> {
-    let grace: NodeJS.Timeout | undefined;
-    const abandoned = new Promise<CompletionResult>((resolve) => {
-      const giveUp = () => {
-        grace = setTimeout(() => {
-          this.ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, abortedBy: f.abortedBy }, 'provider ignored abort; reply ended without it');
-          resolve(fallback());
-        }, this.abortGraceMs);
-      };
-      if (f.abort.signal.aborted) giveUp();
-      else f.abort.signal.addEventListener('abort', giveUp, { once: true });
-    });
-    // If we stop waiting, a later rejection of the abandoned call must not become an unhandled rejection.
-    call.catch(() => {});
-    try {
-      return await Promise.race([call, abandoned]);
-    } finally {
-      clearTimeout(grace);
-    }
-  }
-
-  /**
-   * storeReply, tried again while the store is briefly unavailable (a PostgreSQL restart): the reply's text is
-   * in memory and its id makes the write idempotent, so an outage of up to STORE_RETRY_MS loses no reply.
-   */
-  private async storeReplyRetrying(s: SessionContext, f: InFlight, result: CompletionResult): Promise<void> {
-    const started = performance.now();
-    for (let delay = 200; ; delay = Math.min(delay * 2, 3_000)) {
-      try {
-        return await this.storeReply(s, f, result);
-      } catch (err) {
-        if (!isStoreUnavailable(err) || performance.now() - started + delay > STORE_RETRY_MS) throw err;
-        this.ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, retryInMs: delay }, 'store unavailable; storing the reply again shortly');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-  }
-
-  private async storeReply(s: SessionContext, f: InFlight, result: CompletionResult): Promise<void> {
-    const { ctx } = this;
-    const { store } = ctx;
-    const sessionId = s.session.id;
-    const { status, text, error, finishReason } = replyOutcome(result, f.text, f.abortedBy, this.replyTimeoutMs);
-    const now = ctx.now();
-    const params = { temperature: s.condition.temperature, max_tokens: s.condition.max_tokens };
-    const tokens = countTokens(text);
-    const row = await store.transaction(async (tx) => {
-      // Stored by an earlier attempt whose COMMIT went through but whose answer was lost with the connection.
-      const already = await tx.messages.get(f.replyId);
-      if (already) return already;
-      const provenance = {
-        provider: result.provider,
-        providerUrl: result.providerUrl,
-        model: result.model,
-        requestedModel: s.condition.model,
-        params,
-        usage: result.usage,
-        ttftMs: result.ttftMs,
-        durationMs: result.latencyMs,
-        finishReason,
-        interrupted: status === 'interrupted',
-        attempts: result.attempts,
-        error,
-      };
-      const seq = await tx.events.append(
-        sessionId,
-        'reply.finished',
-        { replyId: f.replyId, replyTo: f.replyTo, status, text, tokens, ...provenance, systemFingerprint: result.systemFingerprint },
-        now,
-        null,
-      );
-      const message: MessageRow = {
-        id: f.replyId,
-        sessionId,
-        eventSeq: seq,
-        role: 'assistant',
-        text,
-        clientId: null,
-        replyTo: f.replyTo,
-        status,
-        tokens,
-        ...provenance,
-        createdAt: now,
-      };
-      await tx.messages.insert(message);
-      await tx.replyProgress.delete(f.replyId);
-      return message;
-    });
-    const view = messageView(row);
-    if (status === 'complete' || status === 'stopped') ctx.push(sessionId, 'chat:done', { message: view });
-    else
-      ctx.push(sessionId, 'chat:error', {
-        replyId: f.replyId,
-        message: participantErrorMessage(error?.kind ?? 'network'),
-        retryable: error?.retryable ?? true,
-        partial: view,
-      });
-  }
-}
-
-function emptyProvenance(): Pick<
-  MessageRow,
-  'provider' | 'providerUrl' | 'model' | 'requestedModel' | 'params' | 'usage' | 'ttftMs' | 'durationMs' | 'finishReason' | 'interrupted' | 'attempts' | 'error'
-> {
-  return {
-    provider: null,
-    providerUrl: null,
-    model: null,
-    requestedModel: null,
-    params: null,
-    usage: null,
-    ttftMs: null,
-    durationMs: null,
-    finishReason: null,
-    interrupted: false,
-    attempts: null,
-    error: null,
-  };
 }
 
 /** Thrown inside send's transaction when a racing resend stored the same clientId first (rolls back the event). */

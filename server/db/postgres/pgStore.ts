@@ -19,6 +19,7 @@ import { openPgExportSnapshot } from './exportSnapshot';
 import { migratePostgres } from './migrate';
 import { PgReplyCache } from './replyCache';
 import { PgRepositories } from './repositories/index';
+import { PgNamedLocks } from './locks';
 
 export interface PostgresStoreOptions {
   /** Pool size (default 10, or PGPOOL_MAX). */
@@ -54,6 +55,7 @@ class PgStore extends PgRepositories implements Store {
   readonly description: string;
   /** The same database over a pool of its own (see Store.interactive); this store itself when it is that view. */
   readonly interactive: Store;
+  readonly locks: PgNamedLocks;
   private closed = false;
   private log: Logger | undefined;
 
@@ -66,6 +68,7 @@ class PgStore extends PgRepositories implements Store {
   ) {
     super(new PoolRunner(pool));
     this.description = redactUrl(url);
+    this.locks = new PgNamedLocks(pool);
     this.interactive = interactivePool ? new PgStore(interactivePool, url, onConnectionError) : this;
     // Idle connections cut by a restart: dropped by the pool (replaced on the next call); worth a log line.
     pool.on('error', (err) => {

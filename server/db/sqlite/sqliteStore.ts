@@ -47,6 +47,9 @@ import { AdminQueriesRepository } from './repositories/adminQueries';
 import { AdminSessionListRepository } from './repositories/adminSessionList';
 import { WithdrawalsRepository } from './repositories/withdrawals';
 import { SessionTelemetryRepository } from './repositories/sessionTelemetry';
+import { ReplyLeasesRepository } from './repositories/replyLeases';
+import { AdminJobsRepository } from './repositories/adminJobs';
+import { InProcessLocks } from './locks';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 
@@ -72,6 +75,8 @@ function syncRepositories(db: SqliteDatabase): SyncRepositories {
     sessionList: new AdminSessionListRepository(db),
     withdrawals: new WithdrawalsRepository(db),
     telemetry: new SessionTelemetryRepository(db),
+    replyLeases: new ReplyLeasesRepository(db),
+    adminJobs: new AdminJobsRepository(db),
   };
 }
 
@@ -228,6 +233,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     },
     description: file,
     file,
+    locks: new InProcessLocks(),
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
     openExportSnapshot: () => settle(() => openSqliteExportSnapshot(file)),
     openReplyCache: (): Promise<ModelReplyCache> => settle(() => openFileReplyCache(path.join(path.dirname(file), REPLY_CACHE_FILE_NAME))),

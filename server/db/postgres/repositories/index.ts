@@ -18,6 +18,8 @@ import { PgStudies } from './studies';
 import { PgSurveyAnswers } from './surveyAnswers';
 import { PgUploads } from './uploads';
 import { PgWithdrawals } from './withdrawals';
+import { PgReplyLeases } from './replyLeases';
+import { PgAdminJobs } from './adminJobs';
 
 /** Every repository over one runner (the pool, or one transaction's client). Built on first use. */
 export class PgRepositories implements StoreRepositories {
@@ -41,6 +43,8 @@ export class PgRepositories implements StoreRepositories {
   #sessionList?: PgAdminSessionList;
   #withdrawals?: PgWithdrawals;
   #telemetry?: PgSessionTelemetry;
+  #replyLeases?: PgReplyLeases;
+  #adminJobs?: PgAdminJobs;
 
   get studies() { return (this.#studies ??= new PgStudies(this.runner)); }
   get sessions() { return (this.#sessions ??= new PgSessions(this.runner)); }
@@ -60,4 +64,6 @@ export class PgRepositories implements StoreRepositories {
   get sessionList() { return (this.#sessionList ??= new PgAdminSessionList(this.runner)); }
   get withdrawals() { return (this.#withdrawals ??= new PgWithdrawals(this.runner)); }
   get telemetry() { return (this.#telemetry ??= new PgSessionTelemetry(this.runner)); }
+  get replyLeases() { return (this.#replyLeases ??= new PgReplyLeases(this.runner)); }
+  get adminJobs() { return (this.#adminJobs ??= new PgAdminJobs(this.runner)); }
 }

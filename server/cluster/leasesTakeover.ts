@@ -1,0 +1,69 @@
+import type { MessageRow } from '../db/store';
+import { isStoreUnavailable } from '../db/store';
+import type { ServiceContext } from '../services/context';
+import { takeOverDeadReplies } from '../services/recovery';
+import { messageView, participantErrorMessage } from '../services/state';
+import type { Coordination } from './coordination';
+import { PeriodicJob } from './periodic';
+
+/** Name of the cluster-wide lock the periodic takeover runs under (one node at a time). */
+export const REPLY_TAKEOVER_LOCK = 'reply-takeover';
+
+/**
+ * Periodic takeover of dead nodes' replies (services/recovery.ts takeOverDeadReplies), on one node at a time
+ * (store.locks). A reply cut by a node's death is stored interrupted within about lease expiry + this period,
+ * and its session's sockets get chat:error with Retry.
+ * After the store was unreachable every lease looks stale (no node could heartbeat), so once a run failed
+ * that way the takeover waits until the store answers again and then two more heartbeat periods: live owners
+ * refresh their leases before anything is taken over.
+ */
+export class ReplyTakeoverSweep {
+  private readonly job: PeriodicJob<number>;
+  private pausedUntil = 0;
+  private storeLost = false;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly coordination: Coordination,
+  ) {
+    this.job = new PeriodicJob('reply takeover', coordination.takeoverMs, () => this.sweep(), 0, ctx.log);
+  }
+
+  start(): void {
+    this.job.start();
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
+  }
+
+  /** One run now; resolves with how many replies it stored as interrupted (0 when another node holds the lock). */
+  runOnce(): Promise<number> {
+    return this.job.runOnce();
+  }
+
+  private async sweep(): Promise<number> {
+    const { ctx, coordination } = this;
+    try {
+      if (this.storeLost) {
+        await ctx.store.schemaVersion(); // rejects while the store is still unreachable
+        this.storeLost = false;
+        this.pausedUntil = ctx.now() + 2 * coordination.heartbeatMs;
+      }
+      if (ctx.now() < this.pausedUntil) return 0;
+      const run = await ctx.store.locks.tryRun(REPLY_TAKEOVER_LOCK, () =>
+        takeOverDeadReplies(ctx.store, ctx.config, coordination, ctx.now(), (m) => this.tell(m)),
+      );
+      if (run.ran && run.value > 0) ctx.log.warn({ stored: run.value, node: coordination.owner.node }, 'stored replies of a dead node as interrupted');
+      return run.ran ? run.value : 0;
+    } catch (err) {
+      if (isStoreUnavailable(err)) this.storeLost = true;
+      throw err;
+    }
+  }
+
+  /** The participant sees the reply end as failed, with Retry (as after a restart's recovery). */
+  private tell(m: MessageRow): void {
+    this.ctx.push(m.sessionId, 'chat:error', { replyId: m.id, message: participantErrorMessage('stream'), retryable: true, partial: messageView(m) });
+  }
+}

@@ -1,0 +1,55 @@
+import { ABANDONED_JOB_MESSAGE, toAdminJob, type RawAdminJob } from '../../coordinationRows';
+import type { AdminJobRow, AdminJobsRepo } from '../../jobTypes';
+import type { LeaseOwner } from '../../leaseTypes';
+import type { Runner } from '../connection';
+
+/** Dashboard jobs (table admin_jobs; contract in ../../jobTypes.ts). One running job per kind and study: a partial unique index. */
+export class PgAdminJobs implements AdminJobsRepo {
+  constructor(private readonly db: Runner) {}
+
+  async claim(j: { id: string; kind: string; studyId: string; actor: string; owner: LeaseOwner; now: number; message: string }): Promise<boolean> {
+    const n = await this.db.run(
+      `INSERT INTO admin_jobs (id, kind, study_id, state, actor, owner_node, owner_incarnation, message, created_at, heartbeat_at)
+       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $8) ON CONFLICT DO NOTHING`,
+      [j.id, j.kind, j.studyId, j.actor, j.owner.node, j.owner.incarnation, j.message, j.now],
+    );
+    return n === 1;
+  }
+
+  async progress(id: string, owner: LeaseOwner, p: { done: number; total: number; message: string }, now: number): Promise<boolean> {
+    const n = await this.db.run(
+      `UPDATE admin_jobs SET done = $1, total = $2, message = $3, heartbeat_at = $4
+        WHERE id = $5 AND state = 'running' AND owner_node = $6 AND owner_incarnation = $7`,
+      [p.done, p.total, p.message, now, id, owner.node, owner.incarnation],
+    );
+    return n === 1;
+  }
+
+  async finish(id: string, state: 'done' | 'failed', message: string, result: unknown, now: number): Promise<boolean> {
+    const n = await this.db.run(
+      `UPDATE admin_jobs SET state = $1, message = $2, result = $3, finished_at = $4, heartbeat_at = $4 WHERE id = $5 AND state = 'running'`,
+      [state, message, result === undefined ? null : JSON.stringify(result), now, id],
+    );
+    return n === 1;
+  }
+
+  async get(id: string): Promise<AdminJobRow | undefined> {
+    const r = await this.db.one<RawAdminJob>('SELECT * FROM admin_jobs WHERE id = $1', [id]);
+    return r && toAdminJob(r);
+  }
+
+  async latest(studyId: string, kind: string): Promise<AdminJobRow | undefined> {
+    const r = await this.db.one<RawAdminJob>('SELECT * FROM admin_jobs WHERE study_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT 1', [studyId, kind]);
+    return r && toAdminJob(r);
+  }
+
+  async abandonStale(staleBefore: number, owner: LeaseOwner, now: number): Promise<AdminJobRow[]> {
+    const rows = await this.db.rows<RawAdminJob>(
+      `UPDATE admin_jobs SET state = 'failed', message = $1, finished_at = $2
+        WHERE state = 'running' AND (heartbeat_at <= $3 OR (owner_node = $4 AND owner_incarnation <> $5))
+        RETURNING *`,
+      [ABANDONED_JOB_MESSAGE, now, staleBefore, owner.node, owner.incarnation],
+    );
+    return rows.map(toAdminJob);
+  }
+}

@@ -1,0 +1,41 @@
+import type { InFlightView } from './state';
+import type { AbortCause } from './replyOutcome';
+
+/** A reply streaming right now on this node: what it has produced, how to stop it, and how far it was pushed. */
+export interface InFlight extends InFlightView {
+  sessionId: string;
+  /** The session's deadline (ms, server clock) when the reply started; null without a time limit. */
+  deadline: number | null;
+  abort: AbortController;
+  abortedBy: AbortCause | null;
+  /** Set once the reply's outcome is decided: later deltas (from a provider we gave up on) are dropped. */
+  finished: boolean;
+  /** How much of `text` has been pushed to the participant as chat:delta. */
+  pushed: number;
+  /** A push of the text not yet sent is scheduled for the end of this event-loop turn. */
+  pushScheduled: boolean;
+  done: Promise<void>;
+}
+
+export function newInFlight(sessionId: string, replyId: string, replyTo: string, deadline: number | null): InFlight {
+  return {
+    sessionId,
+    replyId,
+    replyTo,
+    text: '',
+    deadline,
+    abort: new AbortController(),
+    abortedBy: null,
+    finished: false,
+    pushed: 0,
+    pushScheduled: false,
+    done: Promise.resolve(),
+  };
+}
+
+/** Aborts the reply (the first cause wins); a reply whose outcome is already decided is left alone. */
+export function abortReply(f: InFlight, cause: AbortCause): void {
+  if (f.finished) return;
+  f.abortedBy ??= cause;
+  f.abort.abort();
+}

@@ -1,0 +1,143 @@
+import type { CompletionResult, ProviderError } from '../llm/provider';
+import type { ServiceContext, SessionContext } from './context';
+import { buildConversation } from './conversation';
+import { ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
+import { abortReply, type InFlight } from './inFlightReply';
+import { storeReplyRetrying } from './replyStore';
+
+export interface ReplyRunOptions {
+  /** Hard upper bound for one reply, after which it is aborted and stored as an error. */
+  replyTimeoutMs: number;
+  /** After an abort, how long to wait for the provider to return before storing what had streamed. */
+  abortGraceMs: number;
+  /** How often a streaming reply is checkpointed for crash recovery. */
+  checkpointPolicy: CheckpointPolicy;
+}
+
+/** setTimeout silently fires at once for delays beyond 2^31−1 ms. */
+const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
+
+/**
+ * Streams one reply from the condition's provider to the session's sockets, checkpointing it for crash recovery,
+ * and stores its outcome. Never rejects: every reply ends as a stored message (done, stopped, failed or watchdog)
+ * or, when even that fails, with a chat:error and its checkpoint left for start-up recovery.
+ */
+export async function runReply(ctx: ServiceContext, s: SessionContext, f: InFlight, options: ReplyRunOptions): Promise<void> {
+  const sessionId = s.session.id;
+  const startedAt = ctx.now();
+  let firstDeltaAt: number | null = null;
+  const timers = [setTimeout(() => abortReply(f, 'watchdog'), timerDelay(options.replyTimeoutMs))];
+  // The session's time limit ends its reply too (the sweep also does, for a clock that jumps).
+  if (f.deadline !== null) timers.push(setTimeout(() => abortReply(f, 'time_limit'), timerDelay(f.deadline - startedAt)));
+  let providerName: string = s.condition.provider;
+  let checkpoint: ReplyCheckpointer | undefined;
+  // What we store when the provider threw, or ignored the abort and we stopped waiting for it.
+  const fallback = (finishReason: string, error?: ProviderError): CompletionResult => ({
+    text: f.text,
+    usage: null,
+    provider: providerName,
+    model: s.condition.model,
+    providerUrl: null,
+    systemFingerprint: null,
+    finishReason,
+    ttftMs: firstDeltaAt === null ? null : firstDeltaAt - startedAt,
+    latencyMs: ctx.now() - startedAt,
+    attempts: 1,
+    interrupted: error !== undefined && f.text.length > 0,
+    ...(error ? { error } : {}),
+  });
+  let result: CompletionResult;
+  try {
+    const { provider } = ctx.providers(s.condition);
+    providerName = provider.name;
+    checkpoint = new ReplyCheckpointer(ctx.store, { replyId: f.replyId, sessionId, provider: provider.name }, () => f.text, ctx.now, ctx.log, options.checkpointPolicy);
+    const cp = checkpoint;
+    const history = await ctx.store.messages.listForSession(sessionId);
+    const call = provider.complete({
+      model: s.condition.model,
+      messages: buildConversation(s.condition, s.task, history),
+      temperature: s.condition.temperature,
+      maxTokens: s.condition.max_tokens,
+      signal: f.abort.signal,
+      onDelta: (text) => {
+        if (f.finished || text.length === 0) return;
+        firstDeltaAt ??= ctx.now();
+        f.text += text;
+        cp.onText();
+        scheduleDeltaPush(ctx, f);
+        if (f.deadline !== null && ctx.now() >= f.deadline) abortReply(f, 'time_limit');
+      },
+    });
+    result = await untilSettledOrAbandoned(ctx, call, f, options.abortGraceMs, () => fallback('aborted'));
+  } catch (err) {
+    // Providers should not throw; if one does (or cannot even be built), the reply still ends as a stored error.
+    ctx.log.error({ err, sessionId }, 'provider threw');
+    result = fallback('error', { kind: 'network', message: (err as Error).message, retryable: true });
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    f.finished = true;
+    // Every streamed fragment reaches the participant before chat:done / chat:error.
+    pushPendingDelta(ctx, f);
+  }
+  try {
+    // A checkpoint write still in flight lands before the reply's transaction deletes the row.
+    await checkpoint?.close();
+    await storeReplyRetrying(ctx, s, f, result, options.replyTimeoutMs);
+  } catch (err) {
+    // The checkpoint (if any) stays: a restart's recovery stores this reply as interrupted with its text.
+    ctx.log.error({ err, sessionId }, 'could not store reply');
+    ctx.push(sessionId, 'chat:error', { replyId: f.replyId, message: 'The reply could not be saved. Please press Retry.', retryable: true, partial: null });
+  }
+}
+
+/**
+ * Fragments of one reply that arrive together (one socket read, or one batch from the provider thread)
+ * go out as one chat:delta, pushed by process.nextTick, i.e. as soon as the code handling that read is
+ * done. When the server keeps up this is one push per provider chunk; when it falls behind, the chunks
+ * that queued up meanwhile share one socket write. (setImmediate would also batch across reads, but
+ * waits for the whole poll phase: +17 ms at the p50 with 500 participants, BENCHMARKS.md.)
+ */
+function scheduleDeltaPush(ctx: ServiceContext, f: InFlight): void {
+  if (f.pushScheduled) return;
+  f.pushScheduled = true;
+  process.nextTick(() => pushPendingDelta(ctx, f));
+}
+
+function pushPendingDelta(ctx: ServiceContext, f: InFlight): void {
+  f.pushScheduled = false;
+  if (f.pushed >= f.text.length) return;
+  const text = f.text.slice(f.pushed);
+  f.pushed = f.text.length;
+  ctx.push(f.sessionId, 'chat:delta', { replyId: f.replyId, text });
+}
+
+/**
+ * The provider's result, or — once the reply was aborted and the provider has not returned within the
+ * grace period — the fallback, so a provider that ignores its signal cannot keep the session busy.
+ */
+async function untilSettledOrAbandoned(
+  ctx: ServiceContext,
+  call: Promise<CompletionResult>,
+  f: InFlight,
+  abortGraceMs: number,
+  fallback: () => CompletionResult,
+): Promise<CompletionResult> {
+  let grace: NodeJS.Timeout | undefined;
+  const abandoned = new Promise<CompletionResult>((resolve) => {
+    const giveUp = () => {
+      grace = setTimeout(() => {
+        ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, abortedBy: f.abortedBy }, 'provider ignored abort; reply ended without it');
+        resolve(fallback());
+      }, abortGraceMs);
+    };
+    if (f.abort.signal.aborted) giveUp();
+    else f.abort.signal.addEventListener('abort', giveUp, { once: true });
+  });
+  // If we stop waiting, a later rejection of the abandoned call must not become an unhandled rejection.
+  call.catch(() => {});
+  try {
+    return await Promise.race([call, abandoned]);
+  } finally {
+    clearTimeout(grace);
+  }
+}

@@ -1,0 +1,114 @@
+import type { CompletionResult } from '../llm/provider';
+import { countTokens } from '../../common/tokens';
+import { isStoreUnavailable, type MessageRow } from '../db/store';
+import type { ServiceContext, SessionContext } from './context';
+import { messageView, participantErrorMessage } from './state';
+import { replyOutcome } from './replyOutcome';
+import type { InFlight } from './inFlightReply';
+
+/** How long a finished reply is retried while the store is unavailable before it is left to start-up recovery. */
+const STORE_RETRY_MS = 30_000;
+
+/**
+ * storeReply, tried again while the store is briefly unavailable (a PostgreSQL restart): the reply's text is
+ * in memory and its id makes the write idempotent, so an outage of up to STORE_RETRY_MS loses no reply.
+ */
+export async function storeReplyRetrying(ctx: ServiceContext, s: SessionContext, f: InFlight, result: CompletionResult, replyTimeoutMs: number): Promise<void> {
+  const started = performance.now();
+  for (let delay = 200; ; delay = Math.min(delay * 2, 3_000)) {
+    try {
+      return await storeReply(ctx, s, f, result, replyTimeoutMs);
+    } catch (err) {
+      if (!isStoreUnavailable(err) || performance.now() - started + delay > STORE_RETRY_MS) throw err;
+      ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, retryInMs: delay }, 'store unavailable; storing the reply again shortly');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** Stores the reply's outcome (its reply.finished event and message row, in one transaction) and tells the session. */
+async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, result: CompletionResult, replyTimeoutMs: number): Promise<void> {
+  const { store } = ctx;
+  const sessionId = s.session.id;
+  const { status, text, error, finishReason } = replyOutcome(result, f.text, f.abortedBy, replyTimeoutMs);
+  const now = ctx.now();
+  const params = { temperature: s.condition.temperature, max_tokens: s.condition.max_tokens };
+  const tokens = countTokens(text);
+  const row = await store.transaction(async (tx) => {
+    // The lease goes with the outcome. Deleted first: it waits for a takeover holding the lease row (this node
+    // looked dead), so the read below then sees the reply that takeover stored.
+    await tx.replyLeases.release(f.replyId);
+    // Stored by an earlier attempt whose COMMIT went through but whose answer was lost with the connection,
+    // or by another node's takeover.
+    const already = await tx.messages.get(f.replyId);
+    if (already) return already;
+    const provenance = {
+      provider: result.provider,
+      providerUrl: result.providerUrl,
+      model: result.model,
+      requestedModel: s.condition.model,
+      params,
+      usage: result.usage,
+      ttftMs: result.ttftMs,
+      durationMs: result.latencyMs,
+      finishReason,
+      interrupted: status === 'interrupted',
+      attempts: result.attempts,
+      error,
+    };
+    const seq = await tx.events.append(
+      sessionId,
+      'reply.finished',
+      { replyId: f.replyId, replyTo: f.replyTo, status, text, tokens, ...provenance, systemFingerprint: result.systemFingerprint },
+      now,
+      null,
+    );
+    const message: MessageRow = {
+      id: f.replyId,
+      sessionId,
+      eventSeq: seq,
+      role: 'assistant',
+      text,
+      clientId: null,
+      replyTo: f.replyTo,
+      status,
+      tokens,
+      ...provenance,
+      createdAt: now,
+    };
+    await tx.messages.insert(message);
+    await tx.replyProgress.delete(f.replyId);
+    return message;
+  });
+  const view = messageView(row);
+  if (status === 'complete' || status === 'stopped') ctx.push(sessionId, 'chat:done', { message: view });
+  else
+    ctx.push(sessionId, 'chat:error', {
+      replyId: f.replyId,
+      message: participantErrorMessage(error?.kind ?? 'network'),
+      retryable: error?.retryable ?? true,
+      partial: view,
+    });
+}
+
+/** The provenance fields of a message no model wrote (a participant's). */
+export function noProvenance(): Pick<
+  MessageRow,
+  'provider' | 'providerUrl' | 'model' | 'requestedModel' | 'params' | 'usage' | 'ttftMs' | 'durationMs' | 'finishReason' | 'interrupted' | 'attempts' | 'error'
+> {
+  return {
+    provider: null,
+    providerUrl: null,
+    model: null,
+    requestedModel: null,
+    params: null,
+    usage: null,
+    ttftMs: null,
+    durationMs: null,
+    finishReason: null,
+    interrupted: false,
+    attempts: null,
+    error: null,
+  };
+}
+
