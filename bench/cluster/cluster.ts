@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServerChild } from '../../tests/harness/serverChild';
@@ -39,6 +39,13 @@ export interface ClusterOptions {
   onLog?: (line: string) => void;
 }
 
+export interface ClusterPids {
+  nodes: number[];
+  haproxy: number | undefined;
+  redis: number | undefined;
+  postgres: number[];
+}
+
 export interface ClusterNode {
   readonly id: string;
   readonly port: number;
@@ -63,6 +70,8 @@ export interface Cluster {
   readonly adapter: AdapterKind;
   redis: { restart(signal?: NodeJS.Signals): Promise<void> };
   postgres: { restart(mode?: ShutdownMode): Promise<void> };
+  /** The pids serving right now, to measure their CPU (PostgreSQL: the postmaster and its children). */
+  pids(): ClusterPids;
   /** HAProxy's view of each node ('UP', 'DOWN', …) from its stats page. */
   backendStatus(): Promise<Record<string, string>>;
   /** Stops nodes (graceful), HAProxy, Redis and PostgreSQL, and removes the temp folders. Safe to call twice. */
@@ -147,6 +156,8 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
           ...o.nodeEnv,
         },
         ...(o.echoNodeStderr ? { echoStderr: true } : {}),
+        // A node restarted while the others serve hundreds of participants can take long on a shared 2-core box.
+        readyTimeoutMs: 120_000,
       });
       nodes.push(node);
       await node.restart();
@@ -207,6 +218,12 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
         },
       },
       backendStatus,
+      pids: () => ({
+        nodes: nodes.flatMap((n) => (n.pid === undefined ? [] : [n.pid])),
+        haproxy: haproxy.pid,
+        redis: redis?.pid,
+        postgres: postgresPids(pg.dir),
+      }),
       stop: () => (stopped ??= stopAll()),
     };
   } catch (err) {
@@ -262,12 +279,34 @@ class HarnessNode implements ClusterNode {
     if (this.server.alive) await this.kill('SIGKILL');
     await this.server.restart();
     this.reaper.watch(this.server.pid);
-    await waitFor(() => healthy(this.server.url), 30_000, () => `${this.id} never answered /healthz with 200:\n${this.server.stderrTail()}`);
+    await waitFor(() => healthy(this.server.url), 60_000, () => `${this.id} never answered /healthz with 200:\n${this.server.stderrTail()}`);
   }
 
   stderrTail(): string {
     return this.server.stderrTail();
   }
+}
+
+/** The postmaster (from postmaster.pid) and every process whose parent it is (backends, walwriter, …), from /proc. */
+function postgresPids(pgDir: string): number[] {
+  let postmaster: number;
+  try {
+    postmaster = Number(readFileSync(join(pgDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return [];
+  }
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
 }
 
 async function healthy(baseUrl: string): Promise<boolean> {

@@ -62,15 +62,29 @@ export async function runNodeFaultScenario(o: NodeFaultOptions): Promise<NodeFau
       ...(o.log ? { log: o.log } : {}),
     });
     await traffic.flowing();
+    // A killed node restarts in the background while the run goes on (a restart takes seconds on a loaded box);
+    // the next kill takes the next node that is up, and never the last one up.
+    const restarting = new Map<string, Promise<void>>();
+    let next = 0;
     for (let k = 0; k < o.kills && !traffic.done; k++) {
       if (await traffic.pause(o.killEveryMs)) break;
-      const node = cluster.nodes[k % cluster.nodes.length]!;
+      if (cluster.nodes.length - restarting.size < 2) await Promise.race(restarting.values());
+      // Round robin over all nodes, skipping those still restarting.
+      let node = cluster.nodes[next % cluster.nodes.length]!;
+      while (restarting.has(node.id)) node = cluster.nodes[++next % cluster.nodes.length]!;
+      next += 1;
       say(`kill ${k + 1}: SIGKILL ${node.id} (pid ${node.pid})`);
       const t0 = performance.now();
       await node.kill('SIGKILL');
       kills += 1;
-      await node.restart();
-      restartMs.push(performance.now() - t0);
+      restarting.set(
+        node.id,
+        node.restart().then(() => {
+          restartMs.push(performance.now() - t0);
+          restarting.delete(node.id);
+          say(`${node.id} back after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        }),
+      );
       if (kills === redisAfter) {
         if (await traffic.pause(o.killEveryMs / 2)) break;
         say('restart redis');
@@ -85,6 +99,7 @@ export async function runNodeFaultScenario(o: NodeFaultOptions): Promise<NodeFau
         postgresRestarts += 1;
       }
     }
+    await Promise.all(restarting.values());
     const outcome = await verifyFaultTraffic({
       traffic,
       baseUrl: cluster.url,

@@ -37,7 +37,7 @@ describe('deploy/haproxy.cfg and its loopback rendering', () => {
     expect(text).toMatch(/^\s*bind 127\.0\.0\.1:18404$/m);
     for (const gone of ['chroot', 'daemon', 'user haproxy', 'stats socket', 'maxconn 20000', '10.0.0.1']) expect(text).not.toContain(gone);
     // What the harness must exercise as deployed: health check, stickiness, long websockets.
-    for (const kept of ['option httpchk GET /healthz', 'cookie TANDEMNODE insert', 'timeout tunnel', 'option redispatch']) expect(text).toContain(kept);
+    for (const kept of ['option httpchk GET /healthz', 'cookie TANDEMNODE insert', 'timeout tunnel', 'option  redispatch 1']) expect(text).toContain(kept);
   });
 
   it.skipIf(!haproxy)('the rendering is valid for HAProxy', () => {
