@@ -275,9 +275,18 @@ class HarnessNode implements ClusterNode {
     this.reaper.forget(pid);
   }
 
+  /** Like systemd's Restart=always (deploy/systemd/tandem@.service): a start that fails (e.g. PostgreSQL is restarting) is tried again. */
   async restart(): Promise<void> {
     if (this.server.alive) await this.kill('SIGKILL');
-    await this.server.restart();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.server.restart();
+        break;
+      } catch (err) {
+        if (attempt >= 10) throw err;
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
     this.reaper.watch(this.server.pid);
     await waitFor(() => healthy(this.server.url), 60_000, () => `${this.id} never answered /healthz with 200:\n${this.server.stderrTail()}`);
   }
