@@ -56,7 +56,7 @@ export async function runClusterBench(o: ClusterBenchOptions): Promise<boolean> 
       schedule ??= r.sendSchedule;
       const tokensDelivered = r.tokens.count * o.markEvery;
       const s = r.simulation;
-      console.log(`  completed ${s.completed}/${s.participants}, errors ${s.errors}${s.errorSamples.length ? ` (${s.errorSamples.join(' | ')})` : ''}, wall ${(s.wallMs / 1000).toFixed(1)} s, replies streaming at once (mean) ${r.meanConcurrentReplies.toFixed(0)}`);
+      console.log(`  completed ${s.completed}/${s.participants}, errors ${s.errors}${s.errorSamples.length ? ` (${s.errorSamples.join(' | ')})` : ''}, wall ${(s.wallMs / 1000).toFixed(1)} s, replies streaming at once (mean) ${r.meanConcurrentReplies.toFixed(0)}; streamed replies that did not add up to the stored text: ${s.streamMismatches}`);
       console.log(`  chat:send ack latency:      ${formatSummary(s.chatAck)}`);
       console.log(`  provider token → client:    ${formatSummary(r.tokens)}`);
       const parts = Object.entries(r.cpuByPart).map(([part, sec]) => `${part} ${sec?.toFixed(1) ?? 'n/a'} s (${fmtUs(us(sec, tokensDelivered))}/token)`);

@@ -26,10 +26,12 @@ export async function runClusterRound(
   o.onCluster?.(() => cluster.stop());
   try {
     const sum = (each: Array<number | null>): number | null => (each.every((x) => x !== null) ? each.reduce((a: number, b) => a + b!, 0) : null);
-    // PostgreSQL: the processes there at the start (the pools keep their connections); one that exits keeps its last reading.
-    const pgLast = new Map(cluster.pids().postgres.map((pid) => [pid, cpuSecondsOf(pid)]));
+    // PostgreSQL: the sum over every process seen so far (a backend opened during the run started from 0 CPU;
+    // one that exited keeps its last reading), so the difference of two readings is what the run cost.
+    const pgLast = new Map<number, number | null>();
     const postgresCpu = (): number | null => {
-      for (const pid of pgLast.keys()) pgLast.set(pid, cpuSecondsOf(pid) ?? pgLast.get(pid) ?? null);
+      for (const pid of cluster.pids().postgres) if (!pgLast.has(pid)) pgLast.set(pid, null);
+      for (const pid of pgLast.keys()) pgLast.set(pid, cpuSecondsOf(pid) ?? pgLast.get(pid) ?? 0);
       return sum([...pgLast.values()]);
     };
     return await measurePlatformRound(
