@@ -14,7 +14,7 @@ import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storageBu
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
-import { coordinationFromEnv, type Coordination } from './cluster/coordination';
+import { aloneOnStore, coordinationFromEnv, type Coordination } from './cluster/coordination';
 import type { LlmProvider } from './llm/provider';
 import { ProviderThread } from './llm/providerThread/providerThread';
 import { openaiApiKey, type ProviderConfig } from './llm/createProvider';
@@ -135,8 +135,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const now = options.now ?? Date.now;
   let adapter: SocketAdapterHandle | undefined;
   let rateLimits: RateLimitStores | undefined;
-  const coordination = coordinationFromEnv(process.env, options.coordination);
+  // A node alone on its store (SQLite, or no TANDEM_NODE_ID) takes over every earlier process's replies at once.
+  let coordination: Coordination;
   try {
+    coordination = coordinationFromEnv(process.env, { singleNode: aloneOnStore(store.engine), ...options.coordination });
+    log.info({ node: coordination.owner.node, singleNode: coordination.singleNode }, coordination.singleNode ? 'the only node on this store (set TANDEM_NODE_ID on every node of a cluster)' : 'cluster node');
     // A bad REDIS_URL fails here, before anything listens (main.ts prints the one line).
     const cluster = options.cluster ?? { adapter: 'none' };
     adapter = await openSocketAdapter(cluster, options.databaseUrl, log);
@@ -221,7 +224,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   adminApp.disable('x-powered-by');
   adminApp.set('trust proxy', app.get('trust proxy'));
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
-  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live, rateLimits });
+  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live, rateLimits, nodeOwner: coordination.owner });
   app.use('/api', (_req, res) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
   });

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Server } from 'socket.io';
-import type { Store } from './db/store';
+import type { LeaseOwner, Store } from './db/store';
 import type { LoadedConfig } from './services/config';
 import type { LiveSessions } from './socket/liveSessions';
 import type { RateLimitStores } from './cluster/rateLimitStore';
@@ -24,6 +24,8 @@ export interface AppDeps {
   liveSessions?: LiveSessions;
   /** Where rate limits count (Redis with REDIS_URL, shared by the nodes; memory otherwise). */
   rateLimits?: RateLimitStores;
+  /** This node in the cluster (name and incarnation): the owner of the dashboard jobs it runs. */
+  nodeOwner?: LeaseOwner;
 }
 
 export type Mount = (deps: AppDeps) => void | Promise<void>;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'express';
@@ -6,15 +6,25 @@ import { ZipArchive } from 'archiver';
 import type { Logger } from 'pino';
 import type { Store } from '../db/store';
 import type { LoadedConfig } from '../services/config';
-import { exportStudy } from '../../exports/exportStudy';
+import { ExportError, exportStudy } from '../../exports/exportStudy';
+import type { LeaseOwner } from '../db/store';
+import { processOwner } from '../cluster/coordination';
+import { JobRowWriter } from './jobRow';
 
 /**
  * Dashboard exports: the dataset is written (streamed) into a private folder under DATA_DIR, then
  * downloaded once as a zip streamed by archiver; the folder is removed after the download or when the
  * ticket expires. A ticket belongs to the researcher session that created it.
+ * Each export is also an admin_jobs row (kind 'export', id = SHA-256 of its ticket; never the ticket itself):
+ * one export of a study is prepared at a time cluster-wide, a node that dies mid-export leaves a row that is
+ * marked abandoned (AdminRuns' sweep), and a download request reaching another node learns which node holds
+ * the files (they are on that node's disk) instead of a bare "unknown ticket".
  */
 
 const TICKET_TTL_MS = 30 * 60_000;
+const JOB_HEARTBEAT_MS = 5_000;
+
+const jobIdOf = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
 interface Job {
   dir: string;
@@ -33,6 +43,7 @@ export class ExportJobs {
     private readonly config: LoadedConfig,
     private readonly log: Logger,
     private readonly now: () => number,
+    private readonly owner: LeaseOwner = processOwner(),
   ) {
     // Folders left by a previous process (crash, restart) may hold identities.csv: remove them at start.
     rmSync(join(this.dataDir, 'admin-exports'), { recursive: true, force: true });
@@ -45,9 +56,23 @@ export class ExportJobs {
     includePilot: boolean;
     includeIdentities: boolean;
     ownerTokenHash: string;
+    /** Who asked (recorded on the job row). */
+    actor?: string;
     onProgress: (done: number, total: number) => void;
   }): Promise<{ ticket: string; sessions: number; redactions: number }> {
     const ticket = randomBytes(18).toString('base64url');
+    const jobId = jobIdOf(ticket);
+    const claimed = await this.store.adminJobs.claim({
+      id: jobId,
+      kind: 'export',
+      studyId: input.studyId,
+      actor: input.actor ?? 'researcher',
+      owner: this.owner,
+      now: this.now(),
+      message: 'exporting',
+    });
+    if (!claimed) throw new ExportError(`an export of study "${input.studyId}" is already being prepared; try again when it is done`);
+    const row = new JobRowWriter(this.store, jobId, this.owner, this.now, JOB_HEARTBEAT_MS, this.log);
     const dir = join(this.dataDir, 'admin-exports', ticket);
     const study = this.config.studies.get(input.studyId);
     const survey = study ? this.config.surveys.get(study.survey) : undefined;
@@ -61,14 +86,29 @@ export class ExportJobs {
         includeIdentities: input.includeIdentities,
         ...(study ? { freeText: study.export.free_text } : {}),
         ...(survey ? { survey } : {}),
-        onProgress: input.onProgress,
+        onProgress: (done, total) => {
+          row.progress(done, total, `exporting ${done}/${total} sessions`);
+          input.onProgress(done, total);
+        },
       });
       this.jobs.set(ticket, { dir, studyId: input.studyId, ownerTokenHash: input.ownerTokenHash, expiresAt: this.now() + TICKET_TTL_MS });
-      return { ticket, sessions: manifest.counts.sessions, redactions: manifest.redactions.total };
+      const result = { sessions: manifest.counts.sessions, redactions: manifest.redactions.total };
+      await row.finish({ state: 'done', done: result.sessions, total: result.sessions, message: `exported ${result.sessions} sessions`, result });
+      return { ticket, ...result };
     } catch (err) {
       rmSync(dir, { recursive: true, force: true });
+      await row.finish({ state: 'failed', done: 0, total: 0, message: (err as Error).message.split('\n')[0] ?? 'failed', result: null });
       throw err;
     }
+  }
+
+  /**
+   * For a ticket this node does not know: the node that prepared it (its files are on that node), or null when
+   * no node did (unknown ticket) or this one did (expired or already downloaded here).
+   */
+  async preparedElsewhere(ticket: string): Promise<string | null> {
+    const job = await this.store.adminJobs.get(jobIdOf(ticket));
+    return job && job.kind === 'export' && job.state === 'done' && job.ownerNode !== this.owner.node ? job.ownerNode : null;
   }
 
   /** The job for a ticket if it exists, has not expired and belongs to this researcher session. */

@@ -16,8 +16,9 @@ export async function mountAdmin(deps: AppDeps, env: NodeJS.ProcessEnv = process
   await ensureAdminPassword(deps.store, env, deps.log);
   const sessions = new AdminSessions(deps.store, deps.now);
   const namespace = attachAdminNamespace(deps.io, deps.store, sessions, deps.log, deps.now);
-  const exports = new ExportJobs(deps.store, deps.dataDir, deps.config, deps.log, deps.now);
-  const runs = new AdminRuns({ store: deps.store, config: deps.config, dataDir: deps.dataDir, log: deps.log, now: deps.now, env }, (p) =>
+  const exports = new ExportJobs(deps.store, deps.dataDir, deps.config, deps.log, deps.now, deps.nodeOwner);
+  const owner = deps.nodeOwner ? { owner: deps.nodeOwner } : {};
+  const runs = new AdminRuns({ store: deps.store, config: deps.config, dataDir: deps.dataDir, log: deps.log, now: deps.now, env, ...owner }, (p) =>
     namespace.emitToAll('run:progress', p),
   );
   const attempts = Number(env.ADMIN_LOGIN_ATTEMPTS_PER_15_MIN);
@@ -41,10 +42,12 @@ export async function mountAdmin(deps: AppDeps, env: NodeJS.ProcessEnv = process
   deps.io.engine.on('close', () => {
     namespace.close();
     exports.close();
+    void runs.close();
   });
   const httpServer = (deps.io as unknown as { httpServer?: { once(e: string, f: () => void): void } }).httpServer;
   httpServer?.once('close', () => {
     namespace.close();
     exports.close();
+    void runs.close();
   });
 }

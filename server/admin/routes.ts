@@ -214,6 +214,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
         studyId,
         ...parsed.data,
         ownerTokenHash: req.admin!.tokenHash,
+        actor: req.admin!.actor,
         onProgress: (done, total) => {
           if (done !== total && now() - lastEmit < 250) return;
           lastEmit = now();
@@ -228,10 +229,14 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     }
   });
 
-  guarded.get('/api/admin/exports/:ticket/download', (req, res) => {
+  guarded.get('/api/admin/exports/:ticket/download', async (req, res) => {
     const ticket = String(req.params.ticket);
     const job = deps.exports.find(ticket, req.admin!.tokenHash);
-    if (!job) return sendFail(res, 'not_found', 'unknown or expired export; run the export again');
+    if (!job) {
+      const node = await deps.exports.preparedElsewhere(ticket);
+      if (node) return sendFail(res, 'conflict', `this export was prepared on node ${node}, which holds its files; download it from that node or run the export again`);
+      return sendFail(res, 'not_found', 'unknown or expired export; run the export again');
+    }
     deps.exports.streamZip(ticket, job, res);
   });
 
@@ -265,14 +270,14 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
       if (!options.success) return sendZodFail(res, options.error, 'POST judge run');
       request = { kind, ...options.data };
     }
-    const run = deps.runs.start(request, studyId, req.admin!.actor);
+    const run = await deps.runs.start(request, studyId, req.admin!.actor);
     if (!run.started) return sendFail(res, 'conflict', `a ${kind} run is already in progress for this study`);
     sendOk<RunStarted>(res, { started: true }, 202);
   });
 
   guarded.get('/api/admin/studies/:studyId/runs', async (req, res) => {
     const studyId = await studyOr404(req, res);
-    if (studyId) sendOk<RunsStatus>(res, { ...deps.runs.status(studyId), hasReport: deps.runs.hasReport(studyId) });
+    if (studyId) sendOk<RunsStatus>(res, { ...(await deps.runs.status(studyId)), hasReport: deps.runs.hasReport(studyId) });
   });
 
   // The analysis report (its plots are SVG rendered on the server) for a sandboxed iframe: no scripts at all.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -14,10 +15,17 @@ import { imageFailures, type JudgeSettings } from '../judge/runJudge';
 import { judgeTasksOf } from '../judge/studySource';
 import type { LoadedConfig } from '../services/config';
 import type { JudgeRunRequest, RunKind, RunProgress } from '../../common/admin';
+import type { AdminJobRow, LeaseOwner } from '../db/store';
+import { processOwner } from '../cluster/coordination';
+import { JobRowWriter } from './jobRow';
+import { periodicJob, type PeriodicJob } from '../cluster/periodic';
 
 /**
  * Dashboard buttons for the judge and the analysis. A run starts in the background (one of each kind per
- * study at a time), reports progress through `emit` (socket event `run:progress`), and is audited.
+ * study at a time, cluster-wide), reports progress through `emit` (socket event `run:progress`), and is audited.
+ * Each run is a row of admin_jobs (server/db/jobTypes.ts) claimed by the node that runs it: every node's
+ * status shows it, a second start on any node is refused while it runs, and a run whose node died is marked
+ * failed ('abandoned') by the abandoned-job sweep once its heartbeat is older than JOB_STALE_MS.
  *  - judge: the judge module's judgeStudy over the study's database sessions (OPENAI_API_KEY → real judge,
  *    else the offline demo judge), storing samples and quality Q. `images` is the CLI's `--images`:
  *    `attach` sends uploaded images to the (vision) model; the audit entry records the choice.
@@ -32,22 +40,81 @@ export type RunRequest = ({ kind: 'judge' } & JudgeRunRequest) | { kind: 'analys
 
 const JUDGE_TIMEOUT_MS = 60_000;
 
+/** Timings of the store-backed run rows (tests shorten them). */
+export interface RunTimings {
+  /** A running job's row is refreshed at least this often (default 5 s). */
+  heartbeatMs: number;
+  /** A running job not refreshed for this long belongs to a dead node (default 30 s). */
+  staleMs: number;
+  /** How often a node looks for abandoned jobs (default 10 s; 0 = only at start). */
+  sweepMs: number;
+}
+const DEFAULT_TIMINGS: RunTimings = { heartbeatMs: 5_000, staleMs: 30_000, sweepMs: 10_000 };
+/** Name of the cluster-wide lock of the abandoned-job sweep. */
+export const ABANDONED_JOBS_LOCK = 'admin-jobs-abandoned';
+const RUN_KINDS: readonly RunKind[] = ['judge', 'analysis'];
+
+const progressOf = (j: AdminJobRow): RunProgress => ({ studyId: j.studyId, kind: j.kind as RunKind, state: j.state, done: j.done, total: j.total, message: j.message });
+
 /** The dashboard's judge settings: the judge CLI's defaults (cli/judge.ts), with the model from JUDGE_MODEL. */
 function dashboardJudgeSettings(env: NodeJS.ProcessEnv, images: ImageMode): JudgeSettings {
   return { model: env.JUDGE_MODEL ?? 'gpt-4o-mini', samples: 3, concurrency: 4, temperature: 0.7, maxTokens: 400, baseSeed: 0, timeoutMs: JUDGE_TIMEOUT_MS, images };
 }
 
 export class AdminRuns {
-  private readonly running = new Set<string>();
-  private readonly latest = new Map<string, RunProgress>();
+  /** Who claims this node's runs: the node's name and this process's incarnation. */
+  readonly owner: LeaseOwner;
+  private readonly timings: RunTimings;
+  private readonly abandonedSweep: PeriodicJob<number>;
+  /** The sweep at start (this node's previous process's runs). */
+  private readonly firstSweep: Promise<number>;
 
   constructor(
-    private readonly deps: { store: Store; config: LoadedConfig; dataDir: string; log: Logger; now: () => number; env: NodeJS.ProcessEnv },
+    private readonly deps: {
+      store: Store;
+      config: LoadedConfig;
+      dataDir: string;
+      log: Logger;
+      now: () => number;
+      env: NodeJS.ProcessEnv;
+      owner?: LeaseOwner;
+      timings?: Partial<RunTimings>;
+    },
     private readonly emit: (p: RunProgress) => void,
   ) {
+    this.owner = deps.owner ?? processOwner();
+    this.timings = { ...DEFAULT_TIMINGS, ...deps.timings };
     // Intermediate datasets of an analysis interrupted by a crash or restart.
     const dir = join(deps.dataDir, 'admin-analysis');
     if (existsSync(dir)) for (const name of readdirSync(dir)) if (name.includes('.dataset-')) rmSync(join(dir, name), { recursive: true, force: true });
+    this.abandonedSweep = periodicJob('abandoned dashboard jobs', this.timings.sweepMs, () => this.sweepAbandoned(), 0, deps.log);
+    // At start: runs this node's previous process left behind are marked at once (same TANDEM_NODE_ID).
+    this.firstSweep = this.abandonedSweep.runOnce();
+    this.abandonedSweep.start();
+  }
+
+  /** Stops the abandoned-job sweep (server shutdown). */
+  async close(): Promise<void> {
+    await this.firstSweep;
+    await this.abandonedSweep.stop();
+  }
+
+  /** One abandoned-job sweep now, after the one at start (tests; the interval runs it too). Returns how many it marked. */
+  async markAbandoned(): Promise<number> {
+    await this.firstSweep;
+    return this.abandonedSweep.runOnce();
+  }
+
+  /** Marks failed the running jobs of dead nodes (one node at a time) and tells the dashboards. Returns how many. */
+  private sweepAbandoned(): Promise<number> {
+    const { store, now } = this.deps;
+    return store.locks
+      .tryRun(ABANDONED_JOBS_LOCK, () => store.adminJobs.abandonStale(now() - this.timings.staleMs, this.owner, now()))
+      .then((run) => {
+        if (!run.ran) return 0;
+        for (const job of run.value) if (RUN_KINDS.includes(job.kind as RunKind)) this.emit(progressOf(job));
+        return run.value.length;
+      });
   }
 
   reportFile(studyId: string): string {
@@ -63,16 +130,24 @@ export class AdminRuns {
     return existsSync(this.reportFile(studyId));
   }
 
-  /** Starts a run; false if one of that kind is already running for the study. The promise settles when it ends. */
-  start(request: RunRequest, studyId: string, actor: string): { started: boolean; finished: Promise<RunProgress> } {
+  /**
+   * Starts a run; started false if one of that kind is already running for the study on any node (its job row
+   * was claimed first). The promise `finished` settles when it ends.
+   */
+  async start(request: RunRequest, studyId: string, actor: string): Promise<{ started: boolean; finished: Promise<RunProgress> }> {
     const { kind } = request;
-    const key = `${kind}:${studyId}`;
-    if (this.running.has(key)) return { started: false, finished: Promise.resolve({ studyId, kind, state: 'failed', done: 0, total: 0, message: 'already running' }) };
-    this.running.add(key);
+    const { store, now } = this.deps;
+    const id = randomUUID();
+    if (!(await store.adminJobs.claim({ id, kind, studyId, actor, owner: this.owner, now: now(), message: 'starting' })))
+      return { started: false, finished: Promise.resolve({ studyId, kind, state: 'failed', done: 0, total: 0, message: 'already running' }) };
     const details = request.kind === 'judge' ? { images: request.images } : {};
     // The audit entry is written before the run's work starts (the work awaits it).
-    const audited = this.deps.store.audit.append({ at: this.deps.now(), actor, action: `${kind}_run`, studyId, details });
-    const progress = (done: number, total: number, message: string) => this.report({ studyId, kind, state: 'running', done, total, message });
+    const audited = store.audit.append({ at: now(), actor, action: `${kind}_run`, studyId, details });
+    const row = new JobRowWriter(store, id, this.owner, now, this.timings.heartbeatMs, this.deps.log);
+    const progress = (done: number, total: number, message: string) => {
+      row.progress(done, total, message);
+      this.emit({ studyId, kind, state: 'running', done, total, message });
+    };
     progress(0, 0, 'starting');
     const work = audited.then(() => (request.kind === 'judge' ? this.judge(studyId, request.images, progress) : this.analysis(studyId, progress)));
     const finished = work
@@ -81,22 +156,18 @@ export class AdminRuns {
         this.deps.log.error({ err, kind, studyId }, 'admin run failed');
         return { studyId, kind, state: 'failed', done: 0, total: 0, message: (err as Error).message.split('\n')[0] ?? 'failed' };
       })
-      .then((p) => {
-        this.running.delete(key);
-        this.report(p);
+      .then(async (p) => {
+        await row.finish({ state: p.state === 'done' ? 'done' : 'failed', done: p.done, total: p.total, message: p.message, result: null });
+        this.emit(p);
         return p;
       });
     return { started: true, finished };
   }
 
-  private report(p: RunProgress): void {
-    this.latest.set(`${p.kind}:${p.studyId}`, p);
-    this.emit(p);
-  }
-
-  /** The latest progress of each kind of run for a study (null when never run since the server started). */
-  status(studyId: string): Record<RunKind, RunProgress | null> & { imageFields: string[] } {
-    return { judge: this.latest.get(`judge:${studyId}`) ?? null, analysis: this.latest.get(`analysis:${studyId}`) ?? null, imageFields: this.imageFieldLabels(studyId) };
+  /** The latest run of each kind for a study, on any node (null when never run). */
+  async status(studyId: string): Promise<Record<RunKind, RunProgress | null> & { imageFields: string[] }> {
+    const [judge, analysis] = await Promise.all(RUN_KINDS.map((kind) => this.deps.store.adminJobs.latest(studyId, kind)));
+    return { judge: judge ? progressOf(judge) : null, analysis: analysis ? progressOf(analysis) : null, imageFields: this.imageFieldLabels(studyId) };
   }
 
   /** Labels of the image fields of the study's tasks (what `images: 'attach'` would show the judge). */
@@ -156,3 +227,4 @@ export class AdminRuns {
     }
   }
 }
+

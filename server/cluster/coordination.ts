@@ -15,6 +15,21 @@ export interface Coordination {
   heartbeatMs: number;
   /** How often a node looks for leases of dead nodes to take over (default 5 s; 0 = only at start-up). */
   takeoverMs: number;
+  /**
+   * This node is the only one on its database: every other incarnation's lease is then this node's previous
+   * run, taken over at once on restart even without a stable TANDEM_NODE_ID. See aloneOnStore (the server's
+   * default); false here unless given.
+   */
+  singleNode: boolean;
+}
+
+/**
+ * Whether a node assumes it is alone on its store: always on SQLite (one node by construction), and on
+ * PostgreSQL unless TANDEM_NODE_ID is set. Cluster membership is opt-in: every node of a cluster must have its
+ * own TANDEM_NODE_ID, or a restarting node would take the others' live replies for its own previous run's.
+ */
+export function aloneOnStore(engine: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv = process.env): boolean {
+  return engine === 'sqlite' || env.TANDEM_NODE_ID === undefined || env.TANDEM_NODE_ID === '';
 }
 
 const Timings = z
@@ -50,6 +65,7 @@ export function coordinationFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     leaseTtlMs: t.TANDEM_LEASE_TTL_MS,
     heartbeatMs: t.TANDEM_LEASE_HEARTBEAT_MS,
     takeoverMs: t.TANDEM_TAKEOVER_SWEEP_MS,
+    singleNode: false,
     ...overrides,
   };
   if (result.heartbeatMs * 2 >= result.leaseTtlMs) throw new Error(`lease heartbeat (${result.heartbeatMs} ms) must be less than half of the lease expiry (${result.leaseTtlMs} ms)`);
@@ -57,12 +73,24 @@ export function coordinationFromEnv(env: NodeJS.ProcessEnv = process.env, overri
 }
 
 /**
- * Whether `me` may take over the lease: it is my own node's previous incarnation (I restarted: nothing of that
- * process runs any more), or its owner has not refreshed it for a whole lease expiry (a dead node, or a reply
- * that ended without being stored). The same rule as ReplyLeasesRepo.listTakeoverCandidates. Two live
- * processes must never share a TANDEM_NODE_ID: each would take the other for its previous incarnation.
+ * Whether this node may take over the lease: it is its own previous incarnation (it restarted: nothing of that
+ * process runs any more; on a single-node store any other incarnation is), or its owner has not refreshed it
+ * for a whole lease expiry (a dead node, or a reply that ended without being stored). The multi-node rule is
+ * the one of ReplyLeasesRepo.listTakeoverCandidates. Two live processes must never share a TANDEM_NODE_ID:
+ * each would take the other for its previous incarnation.
  */
-export function mayTakeOver(lease: Pick<ReplyLeaseRow, 'ownerNode' | 'ownerIncarnation' | 'heartbeatAt'>, me: LeaseOwner, leaseTtlMs: number, now: number): boolean {
-  if (lease.ownerNode === me.node && lease.ownerIncarnation !== me.incarnation) return true;
-  return lease.heartbeatAt <= now - leaseTtlMs;
+export function mayTakeOver(lease: Pick<ReplyLeaseRow, 'ownerNode' | 'ownerIncarnation' | 'heartbeatAt'>, c: Coordination, now: number): boolean {
+  const me = c.owner;
+  if (lease.ownerIncarnation !== me.incarnation && (c.singleNode || lease.ownerNode === me.node)) return true;
+  return lease.heartbeatAt <= now - c.leaseTtlMs;
+}
+
+let owner: LeaseOwner | undefined;
+/**
+ * This process as the owner of its dashboard jobs: the node name (TANDEM_NODE_ID) and one incarnation for the
+ * process's lifetime. (Reply leases get theirs from coordinationFromEnv, one per server started.)
+ */
+export function processOwner(): LeaseOwner {
+  owner ??= { node: nodeIdFromEnv(), incarnation: crypto.randomUUID() };
+  return owner;
 }

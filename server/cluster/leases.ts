@@ -18,9 +18,7 @@ export interface LeaseEvents {
  * this node streams and reads their stop flags. It runs on the store's interactive pool so that a queue of
  * background writes (checkpoints) cannot delay it past the lease expiry and make a live node look dead.
  */
-export class ReplyLeaseKeeper {
-  private readonly job: PeriodicJob<void>;
-
+export class ReplyLeaseKeeper extends PeriodicJob<void> {
   constructor(
     private readonly store: Store,
     private readonly coordination: Coordination,
@@ -28,23 +26,11 @@ export class ReplyLeaseKeeper {
     private readonly now: () => number,
     log: Logger,
   ) {
-    this.job = new PeriodicJob('reply lease heartbeat', coordination.heartbeatMs, () => this.beat(), undefined, log);
+    super('reply lease heartbeat', coordination.heartbeatMs, undefined, log);
   }
 
-  start(): void {
-    this.job.start();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  /** One heartbeat now (tests; the interval calls it too). */
-  beatNow(): Promise<void> {
-    return this.job.runOnce();
-  }
-
-  private async beat(): Promise<void> {
+  /** One heartbeat (runOnce; the interval calls it). */
+  protected async run(): Promise<void> {
     const ids = this.events.held();
     if (ids.length === 0) return;
     const held = new Map((await this.store.replyLeases.heartbeat(this.coordination.owner, ids, this.now())).map((h) => [h.replyId, h]));

@@ -17,32 +17,21 @@ export const REPLY_TAKEOVER_LOCK = 'reply-takeover';
  * that way the takeover waits until the store answers again and then two more heartbeat periods: live owners
  * refresh their leases before anything is taken over.
  */
-export class ReplyTakeoverSweep {
-  private readonly job: PeriodicJob<number>;
+export class ReplyTakeoverSweep extends PeriodicJob<number> {
   private pausedUntil = 0;
   private storeLost = false;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly coordination: Coordination,
+    /** Whether this process streams the reply right now (never taken over from itself). */
+    private readonly runningHere: (replyId: string) => boolean,
   ) {
-    this.job = new PeriodicJob('reply takeover', coordination.takeoverMs, () => this.sweep(), 0, ctx.log);
+    super('reply takeover', coordination.takeoverMs, 0, ctx.log);
   }
 
-  start(): void {
-    this.job.start();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  /** One run now; resolves with how many replies it stored as interrupted (0 when another node holds the lock). */
-  runOnce(): Promise<number> {
-    return this.job.runOnce();
-  }
-
-  private async sweep(): Promise<number> {
+  /** One run (runOnce); resolves with how many replies it stored as interrupted (0 when another node holds the lock). */
+  protected async run(): Promise<number> {
     const { ctx, coordination } = this;
     try {
       if (this.storeLost) {
@@ -52,7 +41,7 @@ export class ReplyTakeoverSweep {
       }
       if (ctx.now() < this.pausedUntil) return 0;
       const run = await ctx.store.locks.tryRun(REPLY_TAKEOVER_LOCK, () =>
-        takeOverDeadReplies(ctx.store, ctx.config, coordination, ctx.now(), (m) => this.tell(m)),
+        takeOverDeadReplies(ctx.store, ctx.config, coordination, ctx.now(), (m) => this.tell(m), this.runningHere),
       );
       if (run.ran && run.value > 0) ctx.log.warn({ stored: run.value, node: coordination.owner.node }, 'stored replies of a dead node as interrupted');
       return run.ran ? run.value : 0;

@@ -61,5 +61,8 @@ export const toAdminJob = (r: RawAdminJob): AdminJobRow => ({
   finishedAt: r.finished_at,
 });
 
+/** A job's result as stored (JSON text, or NULL for none). */
+export const resultJson = (result: unknown): string | null => (result === undefined || result === null ? null : JSON.stringify(result));
+
 /** The message a job gets when its node stopped heartbeating (died) or restarted. */
 export const ABANDONED_JOB_MESSAGE = 'abandoned: the node running it stopped';

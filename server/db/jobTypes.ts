@@ -26,6 +26,15 @@ export interface AdminJobRow {
   finishedAt: number | null;
 }
 
+/** How a job ended: its state, final progress and message, and the JSON it leaves for later requests (or null). */
+export interface AdminJobOutcome {
+  state: 'done' | 'failed';
+  done: number;
+  total: number;
+  message: string;
+  result: unknown;
+}
+
 export interface AdminJobsRepo {
   /**
    * Inserts the job as running, owned by `owner`. False when a job of that kind and study is already running
@@ -34,8 +43,8 @@ export interface AdminJobsRepo {
   claim(job: { id: string; kind: string; studyId: string; actor: string; owner: LeaseOwner; now: number; message: string }): Promise<boolean>;
   /** Records progress (and is the job's heartbeat) while it is running and owned by `owner`. False when it no longer is. */
   progress(id: string, owner: LeaseOwner, p: { done: number; total: number; message: string }, now: number): Promise<boolean>;
-  /** Ends a running job (done or failed) with its message and result. False when it was not running (e.g. marked abandoned). */
-  finish(id: string, state: 'done' | 'failed', message: string, result: unknown, now: number): Promise<boolean>;
+  /** Ends a running job (done or failed) with its final progress and result. False when it was not running (e.g. marked abandoned). */
+  finish(id: string, outcome: AdminJobOutcome, now: number): Promise<boolean>;
   get(id: string): Promise<AdminJobRow | undefined>;
   /** The newest job of that kind for the study. */
   latest(studyId: string, kind: string): Promise<AdminJobRow | undefined>;

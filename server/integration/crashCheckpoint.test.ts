@@ -5,53 +5,25 @@
  * its last checkpoint (at most ~500 ms behind the participant's screen), marked interrupted, and the
  * participant gets it back with Retry available.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { openStore } from '../db/store';
-import type { RunningServer } from '../app';
 import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from './harness';
-
-interface Child {
-  process: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-}
+import { startNodeProcess, type NodeProcess } from './nodeProcess';
 
 /** Starts crashServerProcess.ts under tsx (in-process loader, so the pid is the server itself). */
-async function startChild(dataDir: string, providerBaseURL: string): Promise<Child> {
-  const entry = path.join(import.meta.dirname, 'crashServerProcess.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, DATA_DIR: dataDir, PROVIDER_BASE_URL: providerBaseURL },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-10_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server child not ready in 30 s\n${stderr}`)), 30_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('READY ')) return;
-      clearTimeout(timer);
-      resolve((JSON.parse(line.slice(6)) as { url: string }).url);
-    });
-    void exited.then(() => reject(new Error(`server child exited before ready\n${stderr}`)));
-  });
-  return { process: child, url, exited };
+async function startChild(dataDir: string, providerBaseURL: string): Promise<NodeProcess> {
+  const child = await startNodeProcess(path.join(import.meta.dirname, 'crashServerProcess.ts'), { DATA_DIR: dataDir, DATABASE_URL: '', PROVIDER_BASE_URL: providerBaseURL });
+  children.push(child.process);
+  return child;
 }
 
 /** The harness helpers only need the URL and a socket list. */
-const asTestServer = (url: string, dataDir: string): TestServer => ({
-  server: { url } as unknown as RunningServer,
-  dataDir,
-  sockets: [],
-  close: async () => {},
-});
+const asTestServer = (child: NodeProcess, dataDir: string): TestServer => child.asTestServer(dataDir);
 
 const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -70,7 +42,7 @@ describe('SIGKILL mid-reply', () => {
     fake.script(reply(full, { tokensPerSecond: 50 }), reply('A complete answer after the crash.'));
 
     const first = await startChild(dataDir, fake.url);
-    const t1 = asTestServer(first.url, dataDir);
+    const t1 = asTestServer(first, dataDir);
     const j = await join(t1, 'travel-planning', { PROLIFIC_PID: 'sigkill-1' });
     const socket = await connectSocket(t1, j.token);
     await toWorkspace(socket);
@@ -95,7 +67,7 @@ describe('SIGKILL mid-reply', () => {
     expect(received.length).toBeLessThan(full.length); // really cut mid-reply
 
     const second = await startChild(dataDir, fake.url);
-    const t2 = asTestServer(second.url, dataDir);
+    const t2 = asTestServer(second, dataDir);
     const again = await connectSocket(t2, j.token);
     const state = await callOk(again, 'session:state', {});
     expect(state).toMatchObject({ sessionId: j.sessionId, step: 'workspace', replyInFlight: null, canRetry: true });

@@ -1,6 +1,8 @@
 /**
- * Child-process entry for crashCheckpoint.test.ts: the real server on DATA_DIR, its assistant pointed at
- * PROVIDER_BASE_URL (the test's fake OpenAI server), so the test can SIGKILL it mid-reply and start it again.
+ * Child-process entry for crashCheckpoint.test.ts and cluster.test.ts: the real server on DATA_DIR (and on
+ * DATABASE_URL when set: a PostgreSQL shared with other nodes), its assistant pointed at PROVIDER_BASE_URL (the
+ * test's fake OpenAI server), so the test can SIGKILL it mid-reply and start it again. Node name and lease
+ * timings come from TANDEM_NODE_ID / TANDEM_LEASE_* as in production.
  * Prints `READY {"url"}` once listening; SIGTERM closes it gracefully.
  */
 import { startServer } from '../app';
@@ -12,6 +14,7 @@ if (!dataDir || !baseURL) throw new Error('DATA_DIR and PROVIDER_BASE_URL are re
 
 const server = await startServer({
   dataDir,
+  databaseUrl: process.env.DATABASE_URL || undefined,
   port: 0,
   host: '127.0.0.1',
   openai: { baseURL, apiKey: 'crash-test', timeoutMs: 10_000, maxAttempts: 1 },

@@ -102,6 +102,17 @@ export function nextPush<E extends keyof ServerToClientEvents>(
   });
 }
 
+/** Polls `probe` every 50 ms until it returns something truthy (then resolves with it); throws after timeoutMs. */
+export async function eventually<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Consent + instructions: leaves the session in the workspace. */
 export async function toWorkspace(socket: ParticipantClient): Promise<void> {
   const state = await callOk(socket, 'session:state', {});

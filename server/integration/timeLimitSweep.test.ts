@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reply, stallStream } from '../../tests/support/fakeOpenAI';
-import { callOk, connectSocket, join, joinToWorkspace, nextPush, type TestServer } from './harness';
+import { callOk, connectSocket, eventually, join, joinToWorkspace, nextPush, type TestServer } from './harness';
 import { useScriptedProvider } from './scriptedProvider';
 import { STORE_ENGINES } from '../../tests/support/testStores';
 
@@ -19,17 +19,6 @@ describe.each(STORE_ENGINES)('time limit on the store (%s)', (engine) => {
     const clock = { now: Date.parse('2026-11-30T09:00:00Z') };
     const t = await scripted.server({ engine, now: () => clock.now });
     return { t, clock };
-  }
-
-  /** Polls `probe` every 50 ms until it returns something truthy. */
-  async function eventually<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 5_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
   }
 
   const types = async (t: TestServer, sessionId: string) => (await t.server.store.events.listForSession(sessionId)).map((e) => e.type);

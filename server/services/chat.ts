@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
 import { countTokens } from '../../common/tokens';
 import type { MessageRow, StoreTx } from '../db/store';
-import type { AbortCause } from './replyOutcome';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
 import { requireActive, requireActiveIn } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
@@ -13,9 +12,10 @@ import { requireStorageBudget } from './storageBudget';
 import { abortReply, newInFlight, type InFlight } from './inFlightReply';
 import { runReply, type ReplyRunOptions } from './replyRun';
 import { noProvenance } from './replyStore';
-import { coordinationFromEnv, type Coordination } from '../cluster/coordination';
-import { ReplyLeaseKeeper } from '../cluster/leases';
-import { ReplyTakeoverSweep } from '../cluster/leasesTakeover';
+import { aloneOnStore, coordinationFromEnv, type Coordination } from '../cluster/coordination';
+import type { ReplyLeaseKeeper } from '../cluster/leases';
+import type { ReplyTakeoverSweep } from '../cluster/leasesTakeover';
+import { startReplyCoordination } from '../cluster/leasesStart';
 
 export interface ChatServiceOptions {
   /** Hard upper bound for one reply, after which it is aborted and stored as an error (default 5 min). */
@@ -67,26 +67,15 @@ export class ChatService {
       abortGraceMs: options.abortGraceMs ?? 1_000,
       checkpointPolicy: options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY,
     };
-    this.coordination = options.coordination ?? coordinationFromEnv();
+    this.coordination = options.coordination ?? coordinationFromEnv(process.env, { singleNode: aloneOnStore(ctx.store.engine) });
     this.timeLimitSweep = new TimeLimitSweep(ctx, this, options.timeLimitSweepMs ?? 1_000);
     this.timeLimitSweep.start();
-    this.leases = new ReplyLeaseKeeper(
-      ctx.store.interactive,
-      this.coordination,
-      {
-        held: () => [...this.inFlight.values()].map((f) => f.replyId),
-        stopRequested: (replyId) => this.abortById(replyId, 'participant'),
-        lost: (replyId) => {
-          ctx.log.warn({ replyId, node: this.coordination.owner.node }, 'reply lease taken over by another node; ending the reply here');
-          this.abortById(replyId, 'shutdown');
-        },
+    ({ leases: this.leases, takeover: this.takeover } = startReplyCoordination(ctx, this.coordination, {
+      ids: () => [...this.inFlight.values()].map((f) => f.replyId),
+      abort: (replyId, cause) => {
+        for (const f of this.inFlight.values()) if (f.replyId === replyId) abortReply(f, cause);
       },
-      ctx.now,
-      ctx.log,
-    );
-    this.leases.start();
-    this.takeover = new ReplyTakeoverSweep(ctx, this.coordination);
-    this.takeover.start();
+    }));
   }
 
   inFlightView(sessionId: string): InFlightView | null {
@@ -211,7 +200,7 @@ export class ChatService {
   private async stopElsewhere(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
     const replyId = await this.ctx.store.replyLeases.requestStop(sessionId, p.replyId);
     if (replyId === null) return { stopped: false };
-    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId, remote: true }, this.ctx.now(), p.clientTs);
+    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId }, this.ctx.now(), p.clientTs);
     return { stopped: true };
   }
 
@@ -284,6 +273,9 @@ export class ChatService {
   private async replyIdFor(sessionId: string, userMessageId: string): Promise<string | null> {
     const f = this.inFlight.get(sessionId);
     if (f && f.replyTo === userMessageId) return f.replyId;
+    // Streaming on another node: its lease names it.
+    const lease = await this.ctx.store.interactive.replyLeases.getBySession(sessionId);
+    if (lease && lease.replyTo === userMessageId) return lease.replyId;
     const replies = (await this.ctx.store.interactive.messages.listForSession(sessionId)).filter((m) => m.replyTo === userMessageId);
     return replies.at(-1)?.id ?? null;
   }
@@ -292,10 +284,6 @@ export class ChatService {
   private async acquireLease(tx: StoreTx, sessionId: string, replyId: string, replyTo: string, now: number): Promise<void> {
     if (!(await tx.replyLeases.acquire({ sessionId, replyId, replyTo, startedAt: now, owner: this.coordination.owner })))
       throw new ServiceError('busy', 'the assistant is still answering; wait or press Stop');
-  }
-
-  private abortById(replyId: string, cause: AbortCause): void {
-    for (const f of this.inFlight.values()) if (f.replyId === replyId) abortReply(f, cause);
   }
 
   private refuseWhileClosing(): void {

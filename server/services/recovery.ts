@@ -29,7 +29,7 @@ export async function recoverInterruptedReplies(store: Store, config: LoadedConf
   let stored = 0;
   for (const r of unfinished) {
     const lease = leases.get(r.replyId);
-    if (lease && !mayTakeOver(lease, coordination.owner, coordination.leaseTtlMs, now)) continue;
+    if (lease && !mayTakeOver(lease, coordination, now)) continue;
     if (await storeInterrupted(store, config, coordination, r, lease !== undefined, now)) stored++;
   }
   // Checkpoints of replies that were stored after all (a crash between the two writes cannot happen, as the
@@ -39,8 +39,8 @@ export async function recoverInterruptedReplies(store: Store, config: LoadedConf
 }
 
 /**
- * Periodic takeover: stores as interrupted every reply whose lease may be taken over, and hands each stored
- * message to `onStored` (the caller pushes it, so the participant sees Retry without waiting for a restart).
+ * Periodic takeover: stores as interrupted every reply whose lease may be taken over (except those
+ * `runningHere` names), and hands each stored message to `onStored` (the caller pushes it, so the participant sees Retry without waiting for a restart).
  * Reads only the small lease table. Returns how many replies it stored.
  */
 export async function takeOverDeadReplies(
@@ -49,9 +49,12 @@ export async function takeOverDeadReplies(
   coordination: Coordination,
   now: number,
   onStored: (message: MessageRow) => void,
+  runningHere: (replyId: string) => boolean = () => false,
 ): Promise<number> {
   let stored = 0;
   for (const l of await store.replyLeases.listTakeoverCandidates(now - coordination.leaseTtlMs, coordination.owner)) {
+    // This process streams it, so it is alive whatever its heartbeat says (a stalled event loop, a clock jump).
+    if (runningHere(l.replyId)) continue;
     const r: UnfinishedReply = { sessionId: l.sessionId, replyId: l.replyId, replyTo: l.replyTo, startedAt: l.startedAt };
     const message = await storeInterrupted(store, config, coordination, r, true, now);
     if (message) {
@@ -80,7 +83,7 @@ async function storeInterrupted(
     const session = await tx.sessions.getForUpdate(r.sessionId);
     if (!session) return null;
     const lease = await tx.replyLeases.getForUpdate(r.replyId);
-    if (leased ? !lease || !mayTakeOver(lease, coordination.owner, coordination.leaseTtlMs, now) : lease !== undefined) return null;
+    if (leased ? !lease || !mayTakeOver(lease, coordination, now) : lease !== undefined) return null;
     if (await tx.messages.get(r.replyId)) {
       await tx.replyLeases.release(r.replyId);
       return null;

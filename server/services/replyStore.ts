@@ -81,12 +81,13 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
     return message;
   });
   const view = messageView(row);
-  if (status === 'complete' || status === 'stopped') ctx.push(sessionId, 'chat:done', { message: view });
+  // row.status: a takeover may have stored this reply first (as interrupted).
+  if (row.status === 'complete' || row.status === 'stopped') ctx.push(sessionId, 'chat:done', { message: view });
   else
     ctx.push(sessionId, 'chat:error', {
       replyId: f.replyId,
-      message: participantErrorMessage(error?.kind ?? 'network'),
-      retryable: error?.retryable ?? true,
+      message: participantErrorMessage(row.error?.kind ?? 'network'),
+      retryable: row.error?.retryable ?? true,
       partial: view,
     });
 }

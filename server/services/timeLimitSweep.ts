@@ -1,6 +1,7 @@
 import { loadSession, type ServiceContext } from './context';
 import { expireIfDue, overdueSessions } from './lifecycle';
 import { buildSessionState, type InFlightView } from './state';
+import { PeriodicJob } from '../cluster/periodic';
 
 /** What the sweep needs from the chat service: end a session's reply before its session ends. */
 export interface ReplyControl {
@@ -11,6 +12,9 @@ export interface ReplyControl {
   endRepliesPastDeadline(): Promise<void>;
 }
 
+/** Name of the cluster-wide lock the session-expiry half of the sweep runs under (one node at a time). */
+export const TIME_LIMIT_SWEEP_LOCK = 'time-limit-sweep';
+
 /**
  * Server-side time limit. Without it a session's time limit is applied only while one of its sockets is
  * connected (the per-socket timer) or at the participant's next action, so exports and the live monitor
@@ -18,52 +22,36 @@ export interface ReplyControl {
  * overdue working session as timed_out — its reply in flight first (stored, so the trajectory reads
  * reply.finished → session.timed_out), then the session.timed_out + step + completion events in one
  * transaction (expireIfDue) — and pushes the new state to any connected socket.
+ * On a cluster every node ends its own replies past their deadline, but only the node holding the
+ * TIME_LIMIT_SWEEP_LOCK expires sessions, and it leaves a session whose reply streams on another node to
+ * that node (its reply's own deadline timer ends it; a later pass then expires the session).
  * The interval is unref'd (never keeps the process alive) and stopped by stop().
  */
-export class TimeLimitSweep {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | null = null;
-
+export class TimeLimitSweep extends PeriodicJob<number> {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly replies: ReplyControl,
-    private readonly intervalMs: number,
-  ) {}
-
-  start(): void {
-    if (this.timer || this.intervalMs <= 0) return;
-    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
-    this.timer.unref();
+    intervalMs: number,
+  ) {
+    super('time-limit sweep', intervalMs, 0, ctx.log);
   }
 
-  /** Stops the interval and waits for a sweep in progress. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  /** One pass (runs never overlap). Resolves with the number of sessions it timed out. */
-  runOnce(): Promise<number> {
-    this.running ??= this.sweep()
-      .catch((err: unknown) => {
-        this.ctx.log.warn({ err }, 'time-limit sweep failed');
-        return 0;
-      })
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
-  }
-
-  private async sweep(): Promise<number> {
-    const { ctx } = this;
+  /** One pass (runOnce: runs never overlap). Resolves with the number of sessions it timed out (0 when another node sweeps). */
+  protected async run(): Promise<number> {
     await this.replies.endRepliesPastDeadline();
+    const run = await this.ctx.store.locks.tryRun(TIME_LIMIT_SWEEP_LOCK, () => this.expireOverdueSessions());
+    return run.ran ? run.value : 0;
+  }
+
+  private async expireOverdueSessions(): Promise<number> {
+    const { ctx } = this;
     let timedOut = 0;
     for (const due of await overdueSessions(ctx, ctx.now())) {
       const sessionId = due.session.id;
       try {
         if (this.replies.inFlightView(sessionId)) await this.replies.endReplyAtTimeLimit(sessionId);
+        // A reply streaming on another node: that node ends it at the deadline; expire on a later pass.
+        else if (await ctx.store.replyLeases.getBySession(sessionId)) continue;
         // Reload: the participant may have acted (e.g. submitted) while we waited for the reply.
         const s = await loadSession(ctx, sessionId);
         if (!(await expireIfDue(ctx, s))) continue;

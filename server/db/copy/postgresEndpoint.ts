@@ -80,7 +80,9 @@ export class PostgresCopyEndpoint implements CopyEndpoint {
   }
 
   async clear(tables: readonly StoreTable[]): Promise<void> {
-    await (await this.db()).query(`TRUNCATE ${tables.map(ident).join(', ')} RESTART IDENTITY`);
+    // CASCADE: state that is not copied but references copied rows (reply_leases → sessions) goes too, as on
+    // SQLite, where deleting the sessions cascades to it.
+    await (await this.db()).query(`TRUNCATE ${tables.map(ident).join(', ')} RESTART IDENTITY CASCADE`);
   }
 
   async insert(table: StoreTable, columns: readonly string[], rows: readonly Row[]): Promise<void> {

@@ -1,5 +1,5 @@
-import { ABANDONED_JOB_MESSAGE, toAdminJob, type RawAdminJob } from '../../coordinationRows';
-import type { AdminJobRow, AdminJobsRepo } from '../../jobTypes';
+import { ABANDONED_JOB_MESSAGE, resultJson, toAdminJob, type RawAdminJob } from '../../coordinationRows';
+import type { AdminJobOutcome, AdminJobRow, AdminJobsRepo } from '../../jobTypes';
 import type { LeaseOwner } from '../../leaseTypes';
 import type { Runner } from '../connection';
 
@@ -25,10 +25,10 @@ export class PgAdminJobs implements AdminJobsRepo {
     return n === 1;
   }
 
-  async finish(id: string, state: 'done' | 'failed', message: string, result: unknown, now: number): Promise<boolean> {
+  async finish(id: string, o: AdminJobOutcome, now: number): Promise<boolean> {
     const n = await this.db.run(
-      `UPDATE admin_jobs SET state = $1, message = $2, result = $3, finished_at = $4, heartbeat_at = $4 WHERE id = $5 AND state = 'running'`,
-      [state, message, result === undefined ? null : JSON.stringify(result), now, id],
+      `UPDATE admin_jobs SET state = $1, done = $2, total = $3, message = $4, result = $5, finished_at = $6, heartbeat_at = $6 WHERE id = $7 AND state = 'running'`,
+      [o.state, o.done, o.total, o.message, resultJson(o.result), now, id],
     );
     return n === 1;
   }

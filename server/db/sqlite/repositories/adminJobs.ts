@@ -1,6 +1,6 @@
 import { cachedStatement, type SqliteDatabase } from '../../database';
-import { ABANDONED_JOB_MESSAGE, toAdminJob, type RawAdminJob } from '../../coordinationRows';
-import type { AdminJobRow, AdminJobsRepo } from '../../jobTypes';
+import { ABANDONED_JOB_MESSAGE, resultJson, toAdminJob, type RawAdminJob } from '../../coordinationRows';
+import type { AdminJobOutcome, AdminJobRow, AdminJobsRepo } from '../../jobTypes';
 import type { LeaseOwner } from '../../leaseTypes';
 import type { Sync } from '../sync';
 
@@ -28,12 +28,12 @@ export class AdminJobsRepository implements Sync<AdminJobsRepo> {
     );
   }
 
-  finish(id: string, state: 'done' | 'failed', message: string, result: unknown, now: number): boolean {
+  finish(id: string, o: AdminJobOutcome, now: number): boolean {
     return (
       cachedStatement(
         this.db,
-        `UPDATE admin_jobs SET state = ?, message = ?, result = ?, finished_at = ?, heartbeat_at = ? WHERE id = ? AND state = 'running'`,
-      ).run(state, message, result === undefined ? null : JSON.stringify(result), now, now, id).changes === 1
+        `UPDATE admin_jobs SET state = ?, done = ?, total = ?, message = ?, result = ?, finished_at = ?, heartbeat_at = ? WHERE id = ? AND state = 'running'`,
+      ).run(o.state, o.done, o.total, o.message, resultJson(o.result), now, now, id).changes === 1
     );
   }
 
