@@ -5,6 +5,9 @@
  * PROVIDER_THREAD (on | off, default off; on: OpenAI-compatible calls run on a worker thread; see BENCHMARKS.md),
  * DATABASE_URL (postgres://… selects the PostgreSQL store; unset: SQLite at DATA_DIR/tandem.sqlite; docs/storage.md),
  * SESSION_STORAGE_BUDGET_MB (20) and DRAFT_EVENT_INTERVAL_SECONDS (5) (server/services/storageBudget.ts).
+ * Several nodes (docs/cluster.md): REDIS_URL (redis://host:6379: socket adapter and shared rate limits),
+ * SOCKET_ADAPTER (redis | postgres | none; default redis with REDIS_URL, else none), TANDEM_NODE_ID (this node's
+ * name; default host:pid:random). GET /healthz reports the node, its database and its adapter.
  */
 import path from 'node:path';
 import { startServer } from './app';
@@ -13,6 +16,9 @@ import { createLogger } from './logger';
 import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
 import { storagePolicyFromEnv, type StoragePolicy } from './services/storageBudget';
 import { prolificStudyLink, testStudyLink } from '../common/studyLink';
+import { clusterOptionsFromEnv, type ClusterOptions } from './cluster/clusterOptions';
+import { nodeIdFromEnv } from './cluster/nodeIdentity';
+import { RedisConnectError } from './cluster/redisConnection';
 
 const log = createLogger();
 const providerThread = process.env.PROVIDER_THREAD ?? 'off';
@@ -28,9 +34,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 let trustProxy: TrustProxy;
 let storage: StoragePolicy;
+let cluster: ClusterOptions;
+let nodeId: string;
 try {
   trustProxy = trustProxyFromEnv(process.env.TRUST_PROXY);
   storage = storagePolicyFromEnv(process.env);
+  cluster = clusterOptionsFromEnv(process.env);
+  nodeId = nodeIdFromEnv(process.env);
 } catch (err) {
   console.error((err as Error).message);
   process.exit(1);
@@ -45,10 +55,17 @@ try {
     port,
     host: process.env.HOST ?? '0.0.0.0',
     providerThread: providerThread === 'on',
+    cluster,
+    nodeId,
     logger: log,
   });
   const base = `http://localhost:${server.port}`;
-  const lines = [`Tandem is running on ${base}`, `Database: ${server.store.description}`, 'Study links: (for Prolific, with its per-visit SESSION_ID; use your public address)'];
+  const lines = [
+    `Tandem is running on ${base}`,
+    `Database: ${server.store.description}`,
+    ...(server.adapterKind !== 'none' ? [`Cluster node ${server.nodeId} (socket adapter: ${server.adapterKind})`] : []),
+    'Study links: (for Prolific, with its per-visit SESSION_ID; use your public address)',
+  ];
   for (const study of server.config.studies.values()) lines.push(`  ${prolificStudyLink(base, study.id)}   (${study.title})`);
   lines.push('To try a study yourself:');
   for (const study of server.config.studies.values()) lines.push(`  ${testStudyLink(base, study.id)}`);
@@ -68,7 +85,7 @@ try {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 } catch (err) {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof RedisConnectError) {
     console.error(err.message);
     process.exit(1);
   }

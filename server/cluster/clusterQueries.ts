@@ -118,11 +118,14 @@ function askOtherNodes(io: AnyServer, event: string, args: unknown[], log: Logge
       log.debug({ event }, 'a node did not answer in time; using the answers known');
       resolve([]);
     }, ANSWER_TIMEOUT_MS);
-    const emit = nsp.serverSideEmit.bind(nsp) as unknown as (ev: string, ...rest: unknown[]) => void;
-    emit(event, ...args, (err: Error | null, responses: unknown[]) => {
+    const done = (err: Error | null, responses: unknown[]) => {
       clearTimeout(timer);
       if (err) log.debug({ event, err: err.message }, 'some nodes did not answer');
       resolve(Array.isArray(responses) ? responses : []);
-    });
+    };
+    // The adapter's own method, not nsp.serverSideEmit: that one drops the promise, and a failure to count the
+    // nodes (Redis away) would become an unhandled rejection.
+    const adapter = nsp.adapter as unknown as { serverSideEmit(packet: unknown[]): Promise<unknown> | void };
+    Promise.resolve(adapter.serverSideEmit([event, ...args, done])).catch((err: unknown) => done(err as Error, []));
   });
 }

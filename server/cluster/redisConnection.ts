@@ -23,12 +23,13 @@ export async function openRedis(url: string, role: string, log: Logger, options:
   const client = new Redis(url, { lazyConnect: true, retryStrategy, connectTimeout: 5000, ...options });
   let firstError: Error | undefined;
   let lost = false;
+  let wasReady = false; // a failed first connect is reported by the thrown error, not as a lost connection
   // ioredis reports every failed reconnect attempt: keep the first reason of an outage for the one log line.
   client.on('error', (err: Error) => {
     firstError ??= err;
   });
   client.on('close', () => {
-    if (lost || client.status === 'end') return;
+    if (!wasReady || lost || client.status === 'end') return;
     lost = true;
     log.warn({ redis: redactRedisUrl(url), role, err: firstError?.message }, 'lost the connection to Redis; reconnecting');
   });
@@ -45,7 +46,7 @@ export async function openRedis(url: string, role: string, log: Logger, options:
     const reason = firstError ? describeRedisError(firstError) : (err as Error).message;
     throw new RedisConnectError(`Cannot reach Redis at ${redisTarget(url)} (REDIS_URL): ${reason}`);
   }
-  lost = false;
+  wasReady = true;
   firstError = undefined;
   return client;
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Namespace, ServerOptions } from 'socket.io';
+import type { Adapter, BroadcastOptions } from 'socket.io-adapter';
 import { createAdapter as createRedisStreamsAdapter } from '@socket.io/redis-streams-adapter';
 import type { ClusterOptions, SocketAdapterKind } from './clusterOptions';
 import { openRedis } from './redisConnection';
@@ -36,7 +37,7 @@ export async function openSocketAdapter(options: ClusterOptions, databaseUrl: st
       kind: 'redis',
       redis,
       serverOptions: {
-        adapter: createRedisStreamsAdapter(redis),
+        adapter: localWhileAway(createRedisStreamsAdapter(redis), () => redis.status === 'ready'),
         // skipMiddlewares false: a recovered connection still proves its token (it may have been revoked meanwhile).
         connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: false },
       },
@@ -58,4 +59,28 @@ export async function openSocketAdapter(options: ClusterOptions, databaseUrl: st
     return { kind: 'postgres', serverOptions: { adapter: pg.adapter }, connected: (nsp) => pg.listening(nsp), close: () => pg.close() };
   }
   return { kind: 'none', serverOptions: {}, connected: () => true, close: async () => {} };
+}
+
+// socket.io passes the namespace; its event-map generics do not matter here.
+type AdapterFactory = (nsp: any) => Adapter;
+
+/**
+ * While Redis is away, act on this node's sockets at once instead of after the publish. socket.io's cluster
+ * adapter awaits the publish (XADD) before delivering even locally, and ioredis queues commands until Redis is
+ * back: without this, every push on every node would freeze for the length of the outage. A participant's tab
+ * is normally on the node that streams its reply, so it sees nothing of a Redis restart; pushes to tabs on
+ * other nodes during the outage are lost (they catch up from session:state when they reconnect).
+ */
+function localWhileAway(factory: AdapterFactory, connected: () => boolean): AdapterFactory {
+  const scoped = (opts: BroadcastOptions): BroadcastOptions => (connected() ? opts : { ...opts, flags: { ...opts.flags, local: true } });
+  // A function, not an arrow: socket.io calls it with `new` (returning an object from it is what the adapters do).
+  return function adapterWithLocalFallback(nsp) {
+    const adapter = factory(nsp);
+    const { broadcast, addSockets, delSockets, disconnectSockets } = adapter;
+    adapter.broadcast = (packet, opts) => broadcast.call(adapter, packet, scoped(opts));
+    adapter.addSockets = (opts, rooms) => addSockets.call(adapter, scoped(opts), rooms);
+    adapter.delSockets = (opts, rooms) => delSockets.call(adapter, scoped(opts), rooms);
+    adapter.disconnectSockets = (opts, close) => disconnectSockets.call(adapter, scoped(opts), close);
+    return adapter;
+  };
 }
