@@ -8,8 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { formatReport, isClean } from '../tests/harness/checkLog';
 import { runCrashScenario } from '../tests/harness/crashRun';
+import { faultRunPassed, formatFaultOutcome } from '../tests/harness/faultTraffic';
 import { JsonlLog } from '../tests/harness/jsonlLog';
 import { formatSummary, summarizeLatencies } from '../tests/harness/stats';
 import { startPostgresCluster } from '../tests/support/postgresCluster';
@@ -51,14 +51,9 @@ const result = await runCrashScenario({
   onKill: (n, pid) => console.log(`  kill ${n}: SIGKILL pid ${pid}`),
 }).finally(() => cluster?.stop());
 await log?.close();
-const s = result.simulation;
 console.log(`kills: ${result.kills}, restart time ${formatSummary(summarizeLatencies(result.restartMs))}`);
-console.log(`participants completed: ${s.completed}/${s.participants}, errors ${s.errors}${s.errorSamples.length ? ` (${s.errorSamples.join(' | ')})` : ''}`);
-console.log(`messages acked: ${s.messagesAcked}, resends ${s.resends}, reconnects ${s.reconnects}, reply retries ${s.replyRetries}, turns given up ${s.turnsFailed}`);
-console.log(`chat ack latency: ${formatSummary(s.chatAck)}`);
-console.log(`log vs database: ${formatReport(result.check)}`);
-console.log(`sessions resumable: ${result.resume.checked - result.resume.problems.length}/${result.resume.checked}${result.resume.problems.length ? ` — ${result.resume.problems.slice(0, 3).join('; ')}` : ''}`);
+for (const line of formatFaultOutcome(result)) console.log(line);
 console.log(`data dir: ${result.dataDir}`);
-const ok = isClean(result.check) && result.resume.problems.length === 0 && s.completed === s.participants && s.turnsFailed === 0;
+const ok = faultRunPassed(result);
 console.log(ok ? 'PASS' : 'FAIL');
 process.exitCode = ok ? 0 : 1;

@@ -19,6 +19,9 @@
  *   --profile: V8 CPU profiles of the server, one per thread
  *   --database: the server's store (default sqlite); postgres starts a throwaway local cluster for the run
  *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
+ *   --nodes N:  multi-node comparison instead (bench/cluster/clusterBench.ts): through the cluster harness (HAProxy,
+ *               PostgreSQL, Redis), 1 node with each of --adapters (default none,redis,postgres), then N nodes with
+ *               each real adapter, and the relay; CPU per token per part and what the adapter adds
  *
  * Stops by itself: every participant has a deadline and a watchdog ends the run after --max-seconds.
  */
@@ -33,6 +36,8 @@ import { runPlatformRound, runRelayRound, type RelayRound, type RigCpu } from '.
 import { formatMs, formatSummary, median } from '../tests/harness/stats';
 import { formatReport } from '../tests/harness/checkLog';
 import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresCluster';
+import type { AdapterKind } from './cluster/cluster';
+import { runClusterBench } from './cluster/clusterBench';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(2000).default(500),
@@ -50,13 +55,18 @@ const Flags = z.object({
   'relay-reader': z.enum(['sdk', 'tandem']).default('sdk'),
   profile: z.string().optional(),
   database: z.enum(['sqlite', 'postgres']).default('sqlite'),
+  nodes: z.coerce.number().int().min(1).max(16).optional(),
+  adapters: z
+    .string()
+    .regex(/^(none|redis|postgres)(,(none|redis|postgres))*$/, 'a comma list of none, redis, postgres')
+    .default('none,redis,postgres'),
 });
 const { values } = parseArgs({
   options: {
     participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
     'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
     'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
-    profile: { type: 'string' }, database: { type: 'string' },
+    profile: { type: 'string' }, database: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
   },
   strict: true,
 });
@@ -85,6 +95,20 @@ const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness
   env: { TOKENS_PER_REPLY: String(f.tokens), TOKENS_PER_SECOND: String(f.tps), MARK_EVERY: String(f['mark-every']) },
 });
 killers.push(() => provider.kill('SIGKILL'));
+if (f.nodes !== undefined) {
+  // Multi-node comparison: clusters on PostgreSQL behind HAProxy (the --database flag does not apply).
+  const ok = await runClusterBench({
+    nodes: f.nodes, adapters: f.adapters.split(',') as AdapterKind[], rounds: f.rounds, providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid!,
+    studyId: f.study, participants: f.participants, turns: f.turns, think, sessionDeadlineMs: (f['max-seconds'] - 10) * 1000,
+    tokensPerSecond: f.tps, markEvery: f['mark-every'], nodeEnv: { PROVIDER_THREAD: f['provider-thread'] }, relayReader: f['relay-reader'],
+    onStop: (stop) => killers.push(stop),
+  });
+  await provider.kill('SIGTERM');
+  console.log(`zero lost / zero duplicated / all completed in every run: ${ok ? 'yes — PASS' : 'NO — FAIL'}`);
+  console.log(`load average at end: ${load()}`);
+  clearTimeout(watchdog);
+  process.exit(ok ? 0 : 1);
+}
 const fileLog = f.log ? new JsonlLog(f.log) : undefined;
 const cluster = f.database === 'postgres' ? await startPostgresCluster() : undefined;
 if (cluster) {

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { openStore } from '../../server/db/store';
+import { openStore, type Store } from '../../server/db/store';
 import { checkLogAgainstStore, isClean, type LogCheckReport } from './checkLog';
 import { cpuSecondsOf, startChild } from './childProcess';
 import { preciseNowMs } from './clock';
@@ -22,6 +22,8 @@ export interface PlatformRound {
   check: LogCheckReport;
   ok: boolean;
   cpuSeconds: number | null;
+  /** CPU seconds per serving part (one server: { server }; a cluster: nodes, haproxy, redis, postgres). */
+  cpuByPart: Record<string, number | null>;
   clientLagMs: { p50: number; p99: number };
   /** The server process's own event-loop delay during the round. */
   serverLagMs: { p50: number; p99: number; max: number } | null;
@@ -49,8 +51,8 @@ function measureRig(providerPid: number | undefined): () => RigCpu {
   };
 }
 
-export async function runPlatformRound(o: {
-  providerBaseURL: string;
+/** The traffic and measurement options every platform round shares. */
+export interface PlatformTrafficOptions {
   /** The provider process, to measure its CPU. */
   providerPid?: number;
   studyId: string;
@@ -59,6 +61,25 @@ export async function runPlatformRound(o: {
   think: { min: number; max: number };
   sessionDeadlineMs: number;
   log?: ParticipantLogSink;
+}
+
+/**
+ * What a platform round runs against: one Tandem server (runPlatformRound) or a cluster behind HAProxy
+ * (bench/cluster/clusterRound.ts).
+ */
+export interface PlatformTarget {
+  url: string;
+  /** CPU seconds used so far by the serving processes, by part ({ server } or { nodes, redis, … }); null where unknown. */
+  cpuSeconds(): Record<string, number | null>;
+  /** Stops serving gracefully (before the database is checked). */
+  stop(): Promise<void>;
+  /** The serving process's own event-loop delay, once stopped (one server only). */
+  lagAfterStop?(): { p50: number; p99: number; max: number } | null;
+  openStore(): Promise<Store>;
+}
+
+export async function runPlatformRound(o: PlatformTrafficOptions & {
+  providerBaseURL: string;
   onServer?: (kill: () => Promise<void>) => void;
   /** Extra environment for the server (e.g. PROVIDER_THREAD=off). */
   serverEnv?: Record<string, string>;
@@ -76,50 +97,73 @@ export async function runPlatformRound(o: {
   o.onServer?.(() => server.dispose());
   try {
     await server.start();
-    const cpuAtStart = cpuSecondsOf(server.pid);
-    const rig = measureRig(o.providerPid);
-    const memory = new MemoryLog();
-    const startedAt = preciseNowMs();
-    const lag = startLagMonitor();
-    const simulation = await runSimulation({
-      baseUrl: server.url,
-      studyId: o.studyId,
-      participants: o.participants,
-      concurrency: o.participants,
-      chatLines: Array.from({ length: o.turns }, (_, i) => `Load-test message ${i + 1}: what do you suggest?`),
-      thinkMs: o.think,
-      log: o.log ? new TeeLog([memory, o.log]) : memory,
-      sessionDeadlineMs: o.sessionDeadlineMs,
-      replyIdleMs: 60_000,
-      rampMs: 10,
-    });
-    const clientLagMs = lag.stop();
-    const cpuNow = cpuSecondsOf(server.pid);
-    const rigCpu = rig();
-    await server.stop();
-    const serverLagMs = server.lastStats()?.eventLoopDelayMs ?? null;
-    const store = await openStore({ dataDir: server.dataDir, databaseUrl: o.databaseUrl });
-    let check: LogCheckReport;
-    try {
-      check = await checkLogAgainstStore(memory.records, store, { expectAnswered: true });
-    } finally {
-      await store.close();
-    }
-    return {
-      simulation,
-      tokens: summarizeLatencies(simulation.results.flatMap((r) => r.tokenLatencyMs)),
-      check,
-      ok: isClean(check) && simulation.completed === simulation.participants && simulation.streamMismatches === 0,
-      cpuSeconds: cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null,
-      clientLagMs,
-      serverLagMs,
-      meanConcurrentReplies: meanConcurrentReplies(memory.records, simulation.wallMs),
-      sendSchedule: sendSchedule(memory.records, startedAt),
-      rig: rigCpu,
-    };
+    return await measurePlatformRound(
+      {
+        url: server.url,
+        cpuSeconds: () => ({ server: cpuSecondsOf(server.pid) }),
+        stop: () => server.stop(),
+        lagAfterStop: () => server.lastStats()?.eventLoopDelayMs ?? null,
+        openStore: () => openStore({ dataDir: server.dataDir, databaseUrl: o.databaseUrl }),
+      },
+      o,
+    );
   } finally {
     await server.dispose();
   }
+}
+
+/** Runs the participants against `target` and measures; `cpuSeconds` of the result is the sum over all parts. */
+export async function measurePlatformRound(target: PlatformTarget, o: PlatformTrafficOptions): Promise<PlatformRound> {
+  const cpuAtStart = target.cpuSeconds();
+  const rig = measureRig(o.providerPid);
+  const memory = new MemoryLog();
+  const startedAt = preciseNowMs();
+  const lag = startLagMonitor();
+  const simulation = await runSimulation({
+    baseUrl: target.url,
+    studyId: o.studyId,
+    participants: o.participants,
+    concurrency: o.participants,
+    chatLines: Array.from({ length: o.turns }, (_, i) => `Load-test message ${i + 1}: what do you suggest?`),
+    thinkMs: o.think,
+    log: o.log ? new TeeLog([memory, o.log]) : memory,
+    sessionDeadlineMs: o.sessionDeadlineMs,
+    replyIdleMs: 60_000,
+    rampMs: 10,
+  });
+  const clientLagMs = lag.stop();
+  const cpuNow = target.cpuSeconds();
+  const rigCpu = rig();
+  await target.stop();
+  const serverLagMs = target.lagAfterStop?.() ?? null;
+  const store = await target.openStore();
+  let check: LogCheckReport;
+  try {
+    check = await checkLogAgainstStore(memory.records, store, { expectAnswered: true });
+  } finally {
+    await store.close();
+  }
+  const cpuByPart = Object.fromEntries(
+    Object.keys(cpuNow).map((part) => {
+      const before = cpuAtStart[part];
+      const after = cpuNow[part];
+      return [part, before !== null && before !== undefined && after !== null && after !== undefined ? after - before : null];
+    }),
+  );
+  const parts = Object.values(cpuByPart);
+  return {
+    simulation,
+    tokens: summarizeLatencies(simulation.results.flatMap((r) => r.tokenLatencyMs)),
+    check,
+    ok: isClean(check) && simulation.completed === simulation.participants && simulation.streamMismatches === 0,
+    cpuSeconds: parts.every((x) => x !== null) ? parts.reduce((a: number, b) => a + b!, 0) : null,
+    cpuByPart,
+    clientLagMs,
+    serverLagMs,
+    meanConcurrentReplies: meanConcurrentReplies(memory.records, simulation.wallMs),
+    sendSchedule: sendSchedule(memory.records, startedAt),
+    rig: rigCpu,
+  };
 }
 
 export interface RelayRound {

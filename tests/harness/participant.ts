@@ -63,6 +63,9 @@ type Signal =
   | { kind: 'error'; d: ChatError }
   | { kind: 'reconnected' };
 
+/** Pause before retrying a request the server refused as 'unavailable' (database briefly away). */
+const UNAVAILABLE_RETRY_MS = 300;
+
 export function clientIdFor(runId: string, index: number, turn: number): string {
   return `${runId}p${index}t${turn}`;
 }
@@ -215,9 +218,13 @@ class SimulatedParticipant {
   }
 
   private async state(): Promise<SessionState> {
-    const r = await this.call('session:state', { clientTs: Date.now() });
-    if (!r.ok) throw new Error(`session:state failed: ${r.error.code} ${r.error.message}`);
-    return r.data as SessionState;
+    for (let attempt = 1; ; attempt++) {
+      const r = await this.call('session:state', { clientTs: Date.now() });
+      if (r.ok) return r.data as SessionState;
+      // 'unavailable': the database is briefly away (a restart); the envelope says retrying helps.
+      if (r.error.code !== 'unavailable' || attempt >= 50) throw new Error(`session:state failed: ${r.error.code} ${r.error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_RETRY_MS));
+    }
   }
 
   private async think(): Promise<void> {
@@ -313,6 +320,11 @@ class SimulatedParticipant {
       if (r.error.code === 'busy') {
         // A reply (e.g. to the previous turn, restarted after a crash) is still streaming: wait for it.
         await this.nextSignal(500);
+        continue;
+      }
+      if (r.error.code === 'unavailable') {
+        // The database is briefly away (a restart): resend the same clientId in a moment, as the client does.
+        await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_RETRY_MS));
         continue;
       }
       throw new Error(`chat:send refused: ${r.error.code} ${r.error.message}`);

@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ClientEventName, ClientPayload, AckData } from '../../common/events';
 import type { ErrorInfo } from '../../common/envelope';
+import { REFUSAL_UNAUTHORIZED, retryDelayMs } from '../../client/socket/reconnectPolicy';
 
 /**
  * A participant's socket with at-least-once requests: `request()` waits until connected, emits, and
@@ -33,6 +34,8 @@ export class ReliableSocket {
   connectionEpoch = 0;
   closed = false;
   lastConnectError: string | null = null;
+  /** Handshake refusals in a row (for the retry backoff). */
+  private refusals = 0;
 
   constructor(private readonly options: ReliableSocketOptions) {
     this.socket = io(options.url, {
@@ -47,6 +50,7 @@ export class ReliableSocket {
     });
     this.socket.on('connect', () => {
       this.connectionEpoch += 1;
+      this.refusals = 0;
       options.onConnectionChange?.(true, `epoch ${this.connectionEpoch}`);
       const waiters = this.connectWaiters;
       this.connectWaiters = [];
@@ -60,6 +64,14 @@ export class ReliableSocket {
     });
     this.socket.on('connect_error', (err) => {
       this.lastConnectError = err.message;
+      // A refusal by the server's middleware ('unavailable' while the database restarts, 'rate_limited', …) ends
+      // socket.io's own reconnecting; retry with backoff like the participant page does (client/socket/reconnectPolicy.ts).
+      if (!this.socket.active && !this.closed && err.message !== REFUSAL_UNAUTHORIZED) {
+        options.onConnectionChange?.(false, `refused: ${err.message}`);
+        setTimeout(() => {
+          if (!this.closed && !this.socket.connected) this.socket.connect();
+        }, retryDelayMs(this.refusals++, { baseMs: 200, maxMs: 5_000 }));
+      }
     });
   }
 

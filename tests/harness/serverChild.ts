@@ -16,6 +16,8 @@ export interface ServerChildOptions {
   /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] to profile the server. */
   nodeArgs?: string[];
   echoStderr?: boolean;
+  /** How long a start may take before it counts as failed (default 30 s; a loaded machine needs more). */
+  readyTimeoutMs?: number;
 }
 
 export class ServerChild {
@@ -53,6 +55,7 @@ export class ServerChild {
             ...this.options.env,
           },
           ...(this.options.echoStderr ? { echoStderr: true } : {}),
+          ...(this.options.readyTimeoutMs ? { timeoutMs: this.options.readyTimeoutMs } : {}),
           ...(this.options.nodeArgs ? { nodeArgs: this.options.nodeArgs } : {}),
         });
         this.port = this.handle.ready.port;

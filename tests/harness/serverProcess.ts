@@ -4,12 +4,14 @@
  *   DATA_DIR (required), DATABASE_URL (postgres://…; empty: SQLite in DATA_DIR), PORT (0 = random), PROVIDER_BASE_URL (OpenAI-compatible …/v1; required),
  *   PROVIDER_TIMEOUT_MS (per attempt, default 10000), PROVIDER_MAX_ATTEMPTS (3), PROVIDER_BACKOFF_MS (50),
  *   REPLY_TIMEOUT_MS (60000), JOIN_RATE_LIMIT (100000), LOG_LEVEL (warn),
- *   PROVIDER_THREAD (on | off: provider calls on a worker thread or on the event loop; default off).
+ *   PROVIDER_THREAD (on | off: provider calls on a worker thread or on the event loop; default off),
+ *   REDIS_URL, SOCKET_ADAPTER, TANDEM_NODE_ID (a cluster node: server/cluster/clusterOptions.ts; unset: a single node).
  * Prints `READY {"url","port"}` once listening, and `STATS {"eventLoopDelayMs":{p50,p99,max}}` on SIGTERM.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServer } from '../../server/app';
 import { createLogger } from '../../server/logger';
+import { clusterOptionsFromEnv } from '../../server/cluster/clusterOptions';
 import { announceReady } from './childProcess';
 
 const env = process.env;
@@ -36,6 +38,9 @@ const server = await startServer({
   replyTimeoutMs: Number(env.REPLY_TIMEOUT_MS ?? 60_000),
   providerThread: env.PROVIDER_THREAD === 'on',
   joinRateLimitPerMinute: Number(env.JOIN_RATE_LIMIT ?? 100_000),
+  cluster: clusterOptionsFromEnv(env),
+  // The node's name comes from TANDEM_NODE_ID in startServer: unset, it is a single node that takes over its
+  // previous run's replies at once.
   logger: createLogger(env.LOG_LEVEL ?? 'warn'),
 });
 // The server's own event-loop delay (ms), printed as `STATS {...}` on SIGTERM for the load benchmark.

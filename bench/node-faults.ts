@@ -1,0 +1,66 @@
+/**
+ * `npm run fault:node -- --nodes 3 --participants 300` — a Tandem cluster (bench/cluster/: PostgreSQL, Redis,
+ * HAProxy from deploy/haproxy.cfg, N nodes) under participant traffic through HAProxy; one node at a time is
+ * SIGKILLed repeatedly and restarted, Redis restarted once and PostgreSQL once (immediate shutdown). Then: every
+ * participant completed, 0 acknowledged messages lost or duplicated, every reply cut by a kill stored interrupted
+ * once and retried to completion, every session resumes. Prints PASS/FAIL like bench/crash.ts.
+ * Options: --nodes 3 --participants 300 --turns 3 --kills 6 --kill-every-ms 4000 --adapter redis|postgres
+ *          --study travel-planning --log <file.jsonl>
+ * Bounded: at most `kills` kills; each participant gives up after 5 minutes. Loopback only.
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { faultRunPassed, formatFaultOutcome } from '../tests/harness/faultTraffic';
+import { JsonlLog } from '../tests/harness/jsonlLog';
+import { formatSummary, summarizeLatencies } from '../tests/harness/stats';
+import { runNodeFaultScenario } from './cluster/nodeFaultRun';
+
+const Flags = z.object({
+  nodes: z.coerce.number().int().min(2).max(16).default(3),
+  participants: z.coerce.number().int().min(1).max(1000).default(300),
+  turns: z.coerce.number().int().min(1).max(50).default(3),
+  kills: z.coerce.number().int().min(1).max(100).default(6),
+  'kill-every-ms': z.coerce.number().int().min(500).max(120_000).default(4000),
+  adapter: z.enum(['redis', 'postgres']).default('redis'),
+  study: z.string().default('travel-planning'),
+  log: z.string().optional(),
+});
+const { values } = parseArgs({
+  options: {
+    nodes: { type: 'string' }, participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' },
+    'kill-every-ms': { type: 'string' }, adapter: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
+  },
+  strict: true,
+});
+const parsed = Flags.safeParse(values);
+if (!parsed.success) {
+  const issue = parsed.error.issues[0]!;
+  console.error(`fault:node: --${String(issue.path[0])}: ${issue.message}`);
+  process.exit(2);
+}
+const f = parsed.data;
+const log = f.log ? new JsonlLog(f.log) : undefined;
+console.log(`fault:node: ${f.nodes} nodes (adapter ${f.adapter}), ${f.participants} participants × ${f.turns} turns, ${f.kills} node SIGKILLs about every ${f['kill-every-ms']} ms, Redis and PostgreSQL restarted once; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+const t0 = performance.now();
+const result = await runNodeFaultScenario({
+  nodes: f.nodes,
+  participants: f.participants,
+  turns: f.turns,
+  kills: f.kills,
+  killEveryMs: f['kill-every-ms'],
+  studyId: f.study,
+  adapter: f.adapter,
+  sessionDeadlineMs: 300_000,
+  ...(log ? { log } : {}),
+  onEvent: (line) => console.log(`  ${line}`),
+});
+await log?.close();
+console.log(`node kills: ${result.kills}, node restart (SIGKILL → /healthz 200): ${formatSummary(summarizeLatencies(result.restartMs))}; Redis restarts ${result.redisRestarts}, PostgreSQL restarts ${result.postgresRestarts}`);
+for (const line of formatFaultOutcome(result)) console.log(line);
+console.log(`wall ${((performance.now() - t0) / 1000).toFixed(0)} s; load average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+const faultsDone = result.kills === f.kills && result.redisRestarts === 1 && result.postgresRestarts === 1;
+if (!faultsDone) console.log('the traffic ended before every planned fault happened: raise --turns or lower --kill-every-ms');
+const ok = faultRunPassed(result) && faultsDone;
+console.log(ok ? 'PASS' : 'FAIL');
+process.exitCode = ok ? 0 : 1;
