@@ -48,6 +48,7 @@ export async function openSocketAdapter(options: ClusterOptions, databaseUrl: st
     };
   }
   if (options.adapter === 'postgres') {
+    log.warn('SOCKET_ADAPTER=postgres: measured to delay and reorder streamed replies under load (docs/cluster.md); use redis for studies');
     const { openPostgresSocketAdapter } = await import('../db/postgres/socketAdapter');
     let lastWarnAt = 0;
     const pg = await openPostgresSocketAdapter(databaseUrl!, (err) => {
