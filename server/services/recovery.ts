@@ -2,6 +2,7 @@ import type { MessageRow, Store, UnfinishedReply } from '../db/store';
 import { countTokens } from '../../common/tokens';
 import type { LoadedConfig } from './config';
 import { mayTakeOver, type Coordination } from '../cluster/coordination';
+import { assistantMessageRow } from './replyStore';
 
 /**
  * Crash recovery, cluster-safe. A reply whose node died mid-stream has a `reply.started` event and a lease
@@ -127,19 +128,7 @@ async function storeInterrupted(
       now,
       null,
     );
-    const message: MessageRow = {
-      id: r.replyId,
-      sessionId: r.sessionId,
-      eventSeq: seq,
-      role: 'assistant',
-      text,
-      clientId: null,
-      replyTo: r.replyTo,
-      status: 'interrupted',
-      tokens,
-      ...provenance,
-      createdAt: now,
-    };
+    const message = assistantMessageRow({ id: r.replyId, sessionId: r.sessionId, eventSeq: seq, text, replyTo: r.replyTo, status: 'interrupted', tokens, createdAt: now }, provenance);
     await tx.messages.insert(message);
     await tx.replyProgress.delete(r.replyId);
     await tx.replyLeases.release(r.replyId);

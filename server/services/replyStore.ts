@@ -63,19 +63,7 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
       now,
       null,
     );
-    const message: MessageRow = {
-      id: f.replyId,
-      sessionId,
-      eventSeq: seq,
-      role: 'assistant',
-      text,
-      clientId: null,
-      replyTo: f.replyTo,
-      status,
-      tokens,
-      ...provenance,
-      createdAt: now,
-    };
+    const message = assistantMessageRow({ id: f.replyId, sessionId, eventSeq: seq, text, replyTo: f.replyTo, status, tokens, createdAt: now }, provenance);
     await tx.messages.insert(message);
     await tx.replyProgress.delete(f.replyId);
     return message;
@@ -90,4 +78,18 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
       retryable: row.error?.retryable ?? true,
       partial: view,
     });
+}
+
+/** The provenance fields an assistant message carries (who answered, how, at what cost). */
+export type ReplyProvenance = Pick<
+  MessageRow,
+  'provider' | 'providerUrl' | 'model' | 'requestedModel' | 'params' | 'usage' | 'ttftMs' | 'durationMs' | 'finishReason' | 'interrupted' | 'attempts' | 'error'
+>;
+
+/** An assistant message row: a reply's outcome as the chat service, the wizard desk and recovery store it. */
+export function assistantMessageRow(
+  m: Pick<MessageRow, 'id' | 'sessionId' | 'eventSeq' | 'text' | 'replyTo' | 'status' | 'tokens' | 'createdAt'>,
+  provenance: ReplyProvenance,
+): MessageRow {
+  return { ...m, role: 'assistant', clientId: null, ...provenance };
 }

@@ -4,6 +4,7 @@ import type { MessageRow } from '../db/store';
 import type { ReviewResolution, ReviewRow } from '../db/reviewTypes';
 import { ServiceError, type ServiceContext } from '../services/context';
 import { messageView } from '../services/state';
+import { assistantMessageRow } from '../services/replyStore';
 
 /** How a review ends: a text sent to the participant (by a researcher or the timeout), or no reply at all. */
 export type ReviewOutcome =
@@ -91,19 +92,7 @@ export async function finishReview(ctx: ServiceContext, review: ReviewRow, outco
       now,
       null,
     );
-    const message: MessageRow = {
-      id: review.replyId,
-      sessionId: review.sessionId,
-      eventSeq: seq,
-      role: 'assistant',
-      text,
-      clientId: null,
-      replyTo: review.replyTo,
-      status,
-      tokens,
-      ...provenance,
-      createdAt: now,
-    };
+    const message = assistantMessageRow({ id: review.replyId, sessionId: review.sessionId, eventSeq: seq, text, replyTo: review.replyTo, status, tokens, createdAt: now }, provenance);
     await tx.messages.insert(message);
     await tx.replyProgress.delete(review.replyId);
     return message;
