@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'express';
 import { ZipArchive } from 'archiver';
@@ -36,6 +36,10 @@ interface Job {
 export class ExportJobs {
   private readonly jobs = new Map<string, Job>();
   private readonly sweeper: NodeJS.Timeout;
+  /** Tickets whose export this process is writing right now. */
+  private readonly preparing = new Set<string>();
+  /** The start-up clean-up of earlier processes' export folders (awaited by close and by tests). */
+  readonly cleaned: Promise<void>;
 
   constructor(
     private readonly store: Store,
@@ -45,8 +49,9 @@ export class ExportJobs {
     private readonly now: () => number,
     private readonly owner: LeaseOwner = processOwner(),
   ) {
-    // Folders left by a previous process (crash, restart) may hold identities.csv: remove them at start.
-    rmSync(join(this.dataDir, 'admin-exports'), { recursive: true, force: true });
+    // Folders left by a previous process (crash, restart) may hold identities.csv: removed at start, except
+    // those another live node is preparing or still offers for download (DATA_DIR is shared in a cluster).
+    this.cleaned = this.removeLeftovers().catch((err: unknown) => this.log.error({ err }, 'could not clean up earlier exports'));
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
@@ -74,6 +79,7 @@ export class ExportJobs {
     if (!claimed) throw new ExportError(`an export of study "${input.studyId}" is already being prepared; try again when it is done`);
     const row = new JobRowWriter(this.store, jobId, this.owner, this.now, JOB_HEARTBEAT_MS, this.log);
     const dir = join(this.dataDir, 'admin-exports', ticket);
+    this.preparing.add(ticket);
     const study = this.config.studies.get(input.studyId);
     const survey = study ? this.config.surveys.get(study.survey) : undefined;
     try {
@@ -92,10 +98,12 @@ export class ExportJobs {
         },
       });
       this.jobs.set(ticket, { dir, studyId: input.studyId, ownerTokenHash: input.ownerTokenHash, expiresAt: this.now() + TICKET_TTL_MS });
+      this.preparing.delete(ticket);
       const result = { sessions: manifest.counts.sessions, redactions: manifest.redactions.total };
       await row.finish({ state: 'done', done: result.sessions, total: result.sessions, message: `exported ${result.sessions} sessions`, result });
       return { ticket, ...result };
     } catch (err) {
+      this.preparing.delete(ticket);
       rmSync(dir, { recursive: true, force: true });
       await row.finish({ state: 'failed', done: 0, total: 0, message: (err as Error).message.split('\n')[0] ?? 'failed', result: null });
       throw err;
@@ -139,11 +147,32 @@ export class ExportJobs {
   }
 
   private sweep(): void {
+    void this.removeLeftovers().catch((err: unknown) => this.log.error({ err }, 'could not clean up earlier exports'));
     const now = this.now();
     for (const [ticket, job] of this.jobs) {
       if (job.expiresAt > now) continue;
       this.jobs.delete(ticket);
       rmSync(job.dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Removes every export folder under DATA_DIR/admin-exports (each is named by its ticket) that this process is
+   * not preparing or offering, unless (on PostgreSQL, where DATA_DIR may be shared by several nodes) its job row
+   * says another node is preparing it, or prepared it less than a ticket's lifetime ago: that one may still be
+   * downloaded from its node. Runs at start and with every sweep, so a dead process's files (they may hold
+   * identities.csv) outlive it by at most a ticket's lifetime; on SQLite (one node) they go at start.
+   */
+  private async removeLeftovers(): Promise<void> {
+    const root = join(this.dataDir, 'admin-exports');
+    if (!existsSync(root)) return;
+    const now = this.now();
+    for (const ticket of readdirSync(root)) {
+      if (this.jobs.has(ticket) || this.preparing.has(ticket)) continue;
+      const job = this.store.engine === 'sqlite' ? undefined : await this.store.adminJobs.get(jobIdOf(ticket));
+      const elsewhere = job !== undefined && job.ownerNode !== this.owner.node;
+      const live = job?.state === 'running' || (job?.state === 'done' && (job.finishedAt ?? 0) > now - TICKET_TTL_MS);
+      if (!(elsewhere && live)) rmSync(join(root, ticket), { recursive: true, force: true });
     }
   }
 

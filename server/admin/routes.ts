@@ -237,6 +237,8 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
       if (node) return sendFail(res, 'conflict', `this export was prepared on node ${node}, which holds its files; download it from that node or run the export again`);
       return sendFail(res, 'not_found', 'unknown or expired export; run the export again');
     }
+    // Its folder removed meanwhile (e.g. by a clean-up): say so rather than send an empty archive.
+    if (!existsSync(job.dir)) return sendFail(res, 'not_found', 'the export\'s files are gone; run the export again');
     deps.exports.streamZip(ticket, job, res);
   });
 

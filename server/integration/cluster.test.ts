@@ -282,4 +282,24 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/already being prepared/);
   });
+  it('a node starting on the shared DATA_DIR keeps the export another live node offers, and removes the folders no live job owns', async () => {
+    process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
+    const url = await sharedDatabase('cluster export folders');
+    const a = await node(url);
+    const admin = await loginAdmin(a.server.url);
+    const created = (await (await admin.post('/api/admin/studies/travel-planning/exports', {})).json()) as { ok: boolean; data: { downloadUrl: string } };
+    expect(created.ok).toBe(true);
+    // What a crashed process left behind: no job row owns it, and it may hold identities.
+    const stray = path.join(a.dataDir, 'admin-exports', 'left-by-a-crash');
+    fs.mkdirSync(stray, { recursive: true });
+    fs.writeFileSync(path.join(stray, 'identities.csv'), 'participant_id\n');
+    await node(url, { dataDir: a.dataDir });
+    await eventually('the stray export folder removed', () => !fs.existsSync(stray));
+    const ticket = created.data.downloadUrl.split('/').at(-2)!;
+    expect(fs.readdirSync(path.join(a.dataDir, 'admin-exports', ticket)).length).toBeGreaterThan(0);
+    const zip = await admin.get(created.data.downloadUrl);
+    expect(zip.status).toBe(200);
+    // The whole dataset, not an empty archive of a folder that is gone.
+    expect(Buffer.from(await zip.arrayBuffer()).includes(Buffer.from('sessions.csv'))).toBe(true);
+  });
 });
