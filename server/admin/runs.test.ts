@@ -41,6 +41,25 @@ async function nodeRuns(engine: StoreEngine, target: { dataDir: string; database
 }
 
 describe.each(STORE_ENGINES)('dashboard runs as jobs (%s)', (engine) => {
+  it('at start removes the intermediate datasets of interrupted analyses, but not one whose analysis still runs (a shared DATA_DIR)', async () => {
+    const target = await createTestStoreTarget(engine, 'runs datasets');
+    const store: Store = await openStore(target);
+    open.push(store);
+    const dataDir = fs.mkdtempSync(path.join(target.dataDir, 'shared-'));
+    dirs.push(dataDir);
+    const analysisDir = path.join(dataDir, 'admin-analysis');
+    const interrupted = path.join(analysisDir, 'travel-planning.dataset-1000');
+    const running = path.join(analysisDir, 'visualization.dataset-2000');
+    for (const d of [interrupted, running]) fs.mkdirSync(d, { recursive: true });
+    // Another node is analysing `visualization` right now (its job row is fresh).
+    expect(await store.adminJobs.claim({ id: 'analysis-elsewhere', kind: 'analysis', studyId: 'visualization', actor: 'r', owner: { node: 'node-z', incarnation: 'z1' }, now: Date.now(), message: 'analysing' })).toBe(true);
+    const runs = new AdminRuns({ store, config, dataDir, log, now: Date.now, env: {}, owner: { node: 'node-a', incarnation: 'a1' }, timings: { heartbeatMs: 100, staleMs: 60_000, sweepMs: 0 } }, () => {});
+    open.push(runs);
+    await runs.markAbandoned();
+    expect(fs.existsSync(interrupted)).toBe(false);
+    expect(fs.existsSync(running)).toBe(true);
+  });
+
   it('run once: refused on another node while running, the outcome visible from every node', async () => {
     const target = await createTestStoreTarget(engine, 'runs once');
     const a = await nodeRuns(engine, target, 'node-a', 'a1');

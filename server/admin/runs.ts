@@ -84,12 +84,13 @@ export class AdminRuns {
   ) {
     this.owner = deps.owner ?? processOwner();
     this.timings = { ...DEFAULT_TIMINGS, ...deps.timings };
-    // Intermediate datasets of an analysis interrupted by a crash or restart.
-    const dir = join(deps.dataDir, 'admin-analysis');
-    if (existsSync(dir)) for (const name of readdirSync(dir)) if (name.includes('.dataset-')) rmSync(join(dir, name), { recursive: true, force: true });
     this.abandonedSweep = periodicJob('abandoned dashboard jobs', this.timings.sweepMs, () => this.sweepAbandoned(), 0, deps.log);
-    // At start: runs this node's previous process left behind are marked at once (same TANDEM_NODE_ID).
-    this.firstSweep = this.abandonedSweep.runOnce();
+    // At start: runs this node's previous process left behind are marked at once (same TANDEM_NODE_ID), then
+    // their intermediate datasets removed.
+    this.firstSweep = this.abandonedSweep.runOnce().then(async (marked) => {
+      await this.removeInterruptedDatasets();
+      return marked;
+    });
     this.abandonedSweep.start();
   }
 
@@ -115,6 +116,21 @@ export class AdminRuns {
         for (const job of run.value) if (RUN_KINDS.includes(job.kind as RunKind)) this.emit(progressOf(job));
         return run.value.length;
       });
+  }
+
+  /**
+   * Intermediate datasets (`<study>.dataset-<time>`) of analyses interrupted by a crash or restart. On a shared
+   * DATA_DIR another node may be running one: a study whose latest analysis job still runs keeps its dataset.
+   */
+  private async removeInterruptedDatasets(): Promise<void> {
+    const dir = join(this.deps.dataDir, 'admin-analysis');
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const at = name.indexOf('.dataset-');
+      if (at < 0) continue;
+      if ((await this.deps.store.adminJobs.latest(name.slice(0, at), 'analysis'))?.state === 'running') continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+    }
   }
 
   reportFile(studyId: string): string {
