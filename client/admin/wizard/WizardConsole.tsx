@@ -36,7 +36,10 @@ export function WizardConsole({ studyId }: { studyId: string }) {
       offset.current = d.serverNow - Date.now();
       if (selectedRef.current !== replyId) return;
       setDetail(d);
-      setDraft(d.draft ?? '');
+      // The snapshot and the pushed fragments are prefixes of one draft: a snapshot taken before fragments that
+      // already arrived (or before the final push) must not cut the draft back.
+      const snapshot = d.draft ?? '';
+      setDraft((prev) => (snapshot.length >= prev.length ? snapshot : prev));
     } catch {
       // Answered or discarded meanwhile: it left the queue.
       if (selectedRef.current === replyId) {
