@@ -143,10 +143,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   try {
     // A node alone on its store (SQLite, or PostgreSQL without a node name) takes over every earlier process's
     // replies at once; a named node only its own previous run's and those whose lease expired.
-    const named = options.nodeId !== undefined || !aloneOnStore('postgres', process.env);
     coordination = coordinationFromEnv(process.env, {
       owner: { node: nodeId, incarnation: crypto.randomUUID() },
-      singleNode: store.engine === 'sqlite' || !named,
+      singleNode: aloneOnStore(store.engine, process.env) && (store.engine === 'sqlite' || options.nodeId === undefined),
       ...options.coordination,
     });
     log.info({ node: coordination.owner.node, singleNode: coordination.singleNode }, coordination.singleNode ? 'the only node on this store (set TANDEM_NODE_ID on every node of a cluster)' : 'cluster node');
