@@ -109,6 +109,40 @@ describe.each(STORE_ENGINES)('reply leases (%s)', (engine) => {
     expect(await s.replyLeases.heartbeat(B, [], 6_000)).toEqual([]);
   });
 
+  // PostgreSQL only: SQLite serialises every transaction through one connection, so nothing can hold a row lock.
+  if (engine === 'postgres') {
+    it('do not wait for a lease another transaction holds locked (it is answered as last committed)', async () => {
+      const [s1, s2] = await twoStores(engine, 'lease heartbeat skip');
+      for (const id of ['s1', 's2']) await seedSession(s1, id);
+      await startReply(s1, 's1', 'r1', A, 1_000);
+      await startReply(s1, 's2', 'r2', A, 1_000);
+      // Another node's transaction locks r1 (as a reply's final transaction or a takeover does) and stays open.
+      let finish!: () => void;
+      const open = new Promise<void>((resolve) => (finish = resolve));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      const holder = s2.transaction(async (tx) => {
+        await tx.replyLeases.getForUpdate('r1');
+        locked();
+        await open;
+      });
+      await lockTaken;
+      const answer = await Promise.race([
+        s1.replyLeases.heartbeat(A, ['r1', 'r2'], 5_000),
+        new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000)),
+      ]);
+      finish();
+      await holder;
+      expect(answer).toEqual(expect.arrayContaining([{ replyId: 'r1', stopRequested: false }, { replyId: 'r2', stopRequested: false }]));
+      expect(answer).toHaveLength(2);
+      // The free lease was refreshed, the locked one not (the next heartbeat refreshes it).
+      expect((await s1.replyLeases.getBySession('s2'))!.heartbeatAt).toBe(5_000);
+      expect((await s1.replyLeases.getBySession('s1'))!.heartbeatAt).toBe(1_000);
+      expect(await s1.replyLeases.heartbeat(A, ['r1', 'r2'], 7_000)).toHaveLength(2);
+      expect((await s1.replyLeases.getBySession('s1'))!.heartbeatAt).toBe(7_000);
+    });
+  }
+
   it('list as takeover candidates the stale leases and those of this node’s previous incarnation', async () => {
     const [s] = await twoStores(engine, 'lease candidates');
     for (const id of ['s1', 's2', 's3']) await seedSession(s, id);

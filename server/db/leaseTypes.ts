@@ -43,6 +43,8 @@ export interface ReplyLeasesRepo {
   /**
    * The owner's heartbeat: sets heartbeat_at = now on those of `replyIds` that this owner still holds and
    * returns them with their stop flag. A reply missing from the answer lost its lease (taken over).
+   * It never waits for another transaction: a lease locked by one (PostgreSQL) is answered as last committed
+   * and refreshed at the next heartbeat.
    */
   heartbeat(owner: LeaseOwner, replyIds: readonly string[], now: number): Promise<HeldLease[]>;
   /** Sets the stop flag of the session's lease (only if it is for `replyId`, when given). Returns the lease's reply id, or null. */

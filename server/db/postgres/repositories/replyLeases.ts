@@ -19,12 +19,29 @@ export class PgReplyLeases implements ReplyLeasesRepo {
     return n === 1;
   }
 
+  /**
+   * Rows another transaction has locked (a reply's final transaction deleting its lease, a takeover deciding,
+   * a Stop setting the flag) are skipped rather than waited for: a wait held this statement's locks on every
+   * other lease meanwhile, and the releases queued behind it (a convoy of 100–370 ms at 500 participants,
+   * BENCHMARKS.md "Session 6"). A skipped lease is answered from the committed row as it was (still held, its
+   * stop flag as last committed); the next heartbeat sees what that transaction decided.
+   */
   async heartbeat(owner: LeaseOwner, replyIds: readonly string[], now: number): Promise<HeldLease[]> {
     if (replyIds.length === 0) return [];
     const rows = await this.db.rows<{ reply_id: string; stop_requested: boolean }>(
-      `UPDATE reply_leases SET heartbeat_at = $1
-        WHERE owner_node = $2 AND owner_incarnation = $3 AND reply_id IN (SELECT jsonb_array_elements_text($4::jsonb))
-        RETURNING reply_id, stop_requested`,
+      `WITH wanted AS (
+         SELECT l.reply_id, l.stop_requested FROM reply_leases l
+          WHERE l.owner_node = $2 AND l.owner_incarnation = $3 AND l.reply_id IN (SELECT jsonb_array_elements_text($4::jsonb))),
+       free AS (
+         SELECT l.reply_id FROM reply_leases l JOIN wanted USING (reply_id)
+          WHERE l.owner_node = $2 AND l.owner_incarnation = $3
+          FOR UPDATE OF l SKIP LOCKED),
+       refreshed AS (
+         UPDATE reply_leases l SET heartbeat_at = $1 FROM free WHERE l.reply_id = free.reply_id
+         RETURNING l.reply_id, l.stop_requested)
+       SELECT reply_id, stop_requested FROM refreshed
+       UNION ALL
+       SELECT reply_id, stop_requested FROM wanted WHERE reply_id NOT IN (SELECT reply_id FROM refreshed)`,
       [now, owner.node, owner.incarnation, JSON.stringify(replyIds)],
     );
     return rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested }));
