@@ -110,6 +110,22 @@ describe.each(STORE_ENGINES)('store contract (%s)', (engine) => {
     expect(counts.studies).toBe(1);
   });
 
+  it('writes several replies\' checkpoints in one call, overwriting older ones and skipping withdrawn sessions', async () => {
+    const s = await store();
+    await seedSession(s, 'a');
+    await seedSession(s, 'b');
+    const row = (replyId: string, sessionId: string, text: string, at: number) => ({ replyId, sessionId, text, provider: 'p', firstDeltaAt: at, updatedAt: at });
+    await s.replyProgress.saveMany([row('r1', 'a', 'Hel', 10), row('r2', 'b', 'Wor', 10)]);
+    // The second batch overwrites text and time but keeps firstDeltaAt; a row of a session that is gone is skipped.
+    await s.replyProgress.saveMany([row('r1', 'a', 'Hello ‘quoted’ "and" \\ more', 20), row('r3', 'gone', 'x', 20), row('r2', 'b', 'World', 21)]);
+    expect(await s.replyProgress.get('r1')).toEqual({ replyId: 'r1', sessionId: 'a', text: 'Hello ‘quoted’ "and" \\ more', provider: 'p', firstDeltaAt: 10, updatedAt: 20 });
+    expect(await s.replyProgress.get('r2')).toMatchObject({ text: 'World', firstDeltaAt: 10, updatedAt: 21 });
+    expect(await s.replyProgress.get('r3')).toBeUndefined();
+    expect(await s.replyProgress.count()).toBe(2);
+    await s.replyProgress.saveMany([]);
+    expect(await s.replyProgress.count()).toBe(2);
+  });
+
   it('keeps a study status across reloads of its file', async () => {
     const s = await store();
     await s.studies.upsertLoaded('x', 'X', 'h1', 'live', 1);

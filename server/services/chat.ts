@@ -5,7 +5,7 @@ import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } fr
 import { requireActive, requireActiveIn } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
 import { messageView, type InFlightView } from './state';
-import { DEFAULT_CHECKPOINT_POLICY, type CheckpointPolicy } from './replyCheckpoint';
+import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpoints, type CheckpointPolicy } from './replyCheckpoint';
 import { TimeLimitSweep } from './timeLimitSweep';
 import { storeUserMessage } from './userMessage';
 import { abortReply, newInFlight, type InFlight } from './inFlightReply';
@@ -63,7 +63,7 @@ export class ChatService {
     this.runOptions = {
       replyTimeoutMs: options.replyTimeoutMs ?? 5 * 60_000,
       abortGraceMs: options.abortGraceMs ?? 1_000,
-      checkpointPolicy: options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY,
+      checkpoints: new ReplyCheckpoints(ctx.store, ctx.now, ctx.log, options.checkpoint ?? DEFAULT_CHECKPOINT_POLICY),
     };
     this.coordination = options.coordination ?? coordinationFromEnv(process.env, { singleNode: aloneOnStore(ctx.store.engine) });
     this.timeLimitSweep = new TimeLimitSweep(ctx, this, options.timeLimitSweepMs ?? 1_000);
@@ -184,6 +184,7 @@ export class ChatService {
     const all = [...this.inFlight.values()];
     for (const f of all) abortReply(f, 'shutdown');
     await Promise.all(all.map((f) => f.done));
+    this.runOptions.checkpoints.stop();
     // Heartbeats went on until every reply was stored (and its lease released).
     await this.leases.stop();
   }

@@ -1,136 +1,165 @@
 import type { Logger } from 'pino';
-import type { Store } from '../db/store';
+import type { ReplyProgressRow, Store } from '../db/store';
 
 /** How often a streaming reply's text is checkpointed: whichever of the two comes first. */
 export interface CheckpointPolicy {
-  /** At most one write per this many ms while text keeps arriving (default 500; Infinity = no time trigger). */
+  /** A reply's checkpoint is due this many ms after its first delta, then after its last write (default 500; Infinity = no time trigger). */
   intervalMs: number;
-  /** …unless this many new characters arrived since the last write (default 400 ≈ 100 tokens; Infinity = none). */
+  /** …or as soon as this many new characters arrived since its last write (default 400 ≈ 100 tokens; Infinity = none). */
   maxChars: number;
 }
 
 export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { intervalMs: 500, maxChars: 400 };
 
 /** Process-wide counters, read by the overhead benchmark (server/integration/checkpointOverhead.ts). */
-export const checkpointStats = { writes: 0, writeNs: 0n, failures: 0 };
+export const checkpointStats = { writes: 0, batches: 0, writeNs: 0n, failures: 0 };
 
-/**
- * Keeps the latest streamed text of one reply in the reply_progress table so that, if the process dies
- * mid-reply, start-up recovery can store what the participant had already seen. Deltas are coalesced: one
- * single-row upsert `intervalMs` after the first delta and then at most every `intervalMs` while text keeps
- * arriving (a trailing timer writes the tail even when the stream pauses), or earlier when `maxChars` new
- * characters arrived. So the checkpoint lags the participant's screen by at most ~intervalMs, and a reply
- * that ends within intervalMs costs no write. Never throws: a failed write is logged and the stream goes on.
- * The row is deleted by the transaction that stores the finished reply; await close() before that.
- */
-export class ReplyCheckpointer {
-  private savedChars = 0;
-  private lastWriteAt = Number.NEGATIVE_INFINITY;
-  private firstDeltaAt: number | null = null;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
-  /** The checkpoint write on its way to the store, if any. */
-  private inFlight: Promise<void> | undefined;
-  /** Text arrived that should be written once the write in flight lands. */
-  private again = false;
+/** One streaming reply's checkpoint (see ReplyCheckpoints.track). */
+export interface ReplyCheckpoint {
+  /** Call after the text grew (on the per-token path: cheap, never waits). */
+  onText(): void;
+  /**
+   * No more writes (the reply is about to be stored, which removes the checkpoint). Resolves once a write of
+   * this reply still in flight has landed, so it cannot re-create the row after the reply's transaction deleted it.
+   */
+  close(): Promise<void>;
+}
+
+class Tracked implements ReplyCheckpoint {
+  savedChars = 0;
+  /** performance.now() from which a write is due (null: no text yet). */
+  dueAt: number | null = null;
+  firstDeltaAt = 0;
+  closed = false;
   /** Writes made for this reply (tests, benchmark). */
   writes = 0;
 
   constructor(
-    private readonly store: Store,
-    private readonly reply: { replyId: string; sessionId: string; provider: string | null },
-    /** The whole text streamed so far. */
-    private readonly currentText: () => string,
-    /** Server clock for the stored timestamps (injectable in tests); throttling uses real time. */
-    private readonly now: () => number,
-    private readonly log: Logger,
-    private readonly policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
+    private readonly owner: ReplyCheckpoints,
+    readonly reply: { replyId: string; sessionId: string; provider: string | null },
+    readonly currentText: () => string,
   ) {}
 
-  /** Call after the text grew. */
   onText(): void {
     if (this.closed) return;
-    if (this.firstDeltaAt === null) {
-      // The clock starts at the first delta: a reply that ends within intervalMs costs no write at all.
-      this.firstDeltaAt = this.now();
-      this.lastWriteAt = performance.now();
-    }
-    if (this.currentText().length - this.savedChars >= this.policy.maxChars) {
-      this.write();
-      return;
-    }
-    // A write is already scheduled: nothing else to decide (this runs for every token, so stay cheap).
-    if (this.timer !== undefined) return;
-    const sinceWrite = performance.now() - this.lastWriteAt;
-    if (sinceWrite >= this.policy.intervalMs) {
-      this.write();
-      return;
-    }
-    // A non-finite interval turns the time trigger off (setTimeout would fire at once).
-    if (Number.isFinite(this.policy.intervalMs)) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.write();
-      }, this.policy.intervalMs - sinceWrite);
+    if (this.dueAt === null) this.owner.started(this);
+    else if (this.currentText().length - this.savedChars >= this.owner.policy.maxChars) this.owner.flushSoon();
+  }
+
+  close(): Promise<void> {
+    return this.owner.closed(this);
+  }
+}
+
+/**
+ * Keeps the latest streamed text of every reply this process streams in the reply_progress table so that, if
+ * the process dies mid-reply, start-up recovery can store what the participant had already seen. One timer
+ * for all replies: every intervalMs / 2 the replies whose checkpoint is due (intervalMs after their first delta
+ * or last write, or maxChars new characters) are written with one store call (`replyProgress.saveMany`: one
+ * statement on PostgreSQL, one transaction on SQLite). A checkpoint therefore lags the participant's screen by
+ * at most ~1.5 × intervalMs, a reply that ends within intervalMs costs no write, and 200 concurrent replies cost
+ * 4 statements a second instead of 400 (BENCHMARKS.md, "Session 6"). At most one batch is in flight; a failed
+ * batch is logged, never thrown, and its replies are retried an interval later.
+ */
+export class ReplyCheckpoints {
+  private readonly live = new Set<Tracked>();
+  private timer: NodeJS.Timeout | undefined;
+  private soon = false;
+  /** The batch on its way to the store, and the replies in it. */
+  private inFlight: { done: Promise<void>; replies: Set<Tracked> } | undefined;
+
+  constructor(
+    private readonly store: Store,
+    /** Server clock for the stored timestamps (injectable in tests); scheduling uses real time. */
+    private readonly now: () => number,
+    private readonly log: Logger,
+    readonly policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
+  ) {}
+
+  /** Starts checkpointing one reply; `currentText` returns the whole text streamed so far. */
+  track(reply: { replyId: string; sessionId: string; provider: string | null }, currentText: () => string): ReplyCheckpoint {
+    return new Tracked(this, reply, currentText);
+  }
+
+  /** The reply's first delta: the clock of its first checkpoint starts. */
+  started(r: Tracked): void {
+    r.firstDeltaAt = this.now();
+    r.dueAt = performance.now() + this.policy.intervalMs;
+    this.live.add(r);
+    if (this.timer === undefined && Number.isFinite(this.policy.intervalMs)) {
+      this.timer = setInterval(() => this.flush(), Math.max(10, this.policy.intervalMs / 2));
       this.timer.unref();
     }
+    if (r.currentText().length >= this.policy.maxChars) this.flushSoon();
   }
 
-  /**
-   * No more writes (the reply is about to be stored, which removes the checkpoint). Resolves once a write
-   * still in flight has landed, so it cannot re-create the row after the reply's transaction deleted it.
-   */
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.inFlight;
+  /** A reply reached maxChars unsaved characters: write the due ones once this tick's other deltas are in. */
+  flushSoon(): void {
+    if (this.soon) return;
+    this.soon = true;
+    setImmediate(() => {
+      this.soon = false;
+      this.flush();
+    });
   }
 
-  /**
-   * Starts a checkpoint write (asynchronous: the caller, on the per-token path, never waits for it). At most
-   * one write per reply is in flight; text that arrives meanwhile is written when it lands (`again`).
-   */
-  private write(): void {
-    clearTimeout(this.timer);
+  async closed(r: Tracked): Promise<void> {
+    r.closed = true;
+    this.live.delete(r);
+    if (this.live.size === 0) this.stopTimer();
+    if (this.inFlight?.replies.has(r)) await this.inFlight.done;
+  }
+
+  /** Stops the timer (server shutdown; replies still streaming are closed by their own runs). */
+  stop(): void {
+    this.stopTimer();
+  }
+
+  private stopTimer(): void {
+    clearInterval(this.timer);
     this.timer = undefined;
-    if (this.closed) return;
-    if (this.inFlight) {
-      this.again = true;
-      return;
+  }
+
+  private flush(): void {
+    if (this.inFlight || this.live.size === 0) return;
+    const at = performance.now();
+    const batch: Array<{ r: Tracked; text: string }> = [];
+    for (const r of this.live) {
+      const text = r.currentText();
+      const unsaved = text.length - r.savedChars;
+      if (unsaved > 0 && (at >= r.dueAt! || unsaved >= this.policy.maxChars)) batch.push({ r, text });
     }
-    const text = this.currentText();
-    if (text.length === this.savedChars) return;
+    if (batch.length === 0) return;
+    const rows: ReplyProgressRow[] = [];
+    const updatedAt = this.now();
+    for (const { r, text } of batch) {
+      // Set before the write starts, also after a failure, so a broken database is not hammered on every tick.
+      r.dueAt = at + this.policy.intervalMs;
+      rows.push({ ...r.reply, text, firstDeltaAt: r.firstDeltaAt, updatedAt });
+    }
     const started = process.hrtime.bigint();
-    // Set before the write starts, also after a failure, so a broken database is not hammered on every delta.
-    this.lastWriteAt = performance.now();
-    this.inFlight = this.store.replyProgress
-      .save({
-        replyId: this.reply.replyId,
-        sessionId: this.reply.sessionId,
-        text,
-        provider: this.reply.provider,
-        firstDeltaAt: this.firstDeltaAt ?? this.now(),
-        updatedAt: this.now(),
-      })
+    const done = this.store.replyProgress
+      .saveMany(rows)
       .then(
         () => {
-          this.savedChars = text.length;
-          this.writes++;
-          checkpointStats.writes++;
+          for (const { r, text } of batch) {
+            r.savedChars = text.length;
+            r.writes++;
+          }
+          checkpointStats.writes += batch.length;
+          checkpointStats.batches++;
         },
         (err: unknown) => {
           checkpointStats.failures++;
-          this.log.warn({ err, replyId: this.reply.replyId }, 'could not checkpoint the streaming reply');
+          this.log.warn({ err, replies: batch.length }, 'could not checkpoint the streaming replies');
         },
       )
       .finally(() => {
         checkpointStats.writeNs += process.hrtime.bigint() - started;
         this.inFlight = undefined;
-        if (this.again) {
-          this.again = false;
-          this.onText();
-        }
+        // A reply that reached maxChars while this batch was out is not left for the timer (there may be none).
+        for (const r of this.live) if (r.currentText().length - r.savedChars >= this.policy.maxChars) return this.flushSoon();
       });
+    this.inFlight = { done, replies: new Set(batch.map((b) => b.r)) };
   }
 }

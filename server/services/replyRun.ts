@@ -1,7 +1,7 @@
 import type { CompletionResult, ProviderError } from '../llm/provider';
 import type { ServiceContext, SessionContext } from './context';
 import { buildConversation } from './conversation';
-import { ReplyCheckpointer, type CheckpointPolicy } from './replyCheckpoint';
+import type { ReplyCheckpoint, ReplyCheckpoints } from './replyCheckpoint';
 import { abortReply, type InFlight } from './inFlightReply';
 import { storeReplyRetrying } from './replyStore';
 import { assistantOf } from '../../common/assistantMode';
@@ -11,8 +11,8 @@ export interface ReplyRunOptions {
   replyTimeoutMs: number;
   /** After an abort, how long to wait for the provider to return before storing what had streamed. */
   abortGraceMs: number;
-  /** How often a streaming reply is checkpointed for crash recovery. */
-  checkpointPolicy: CheckpointPolicy;
+  /** The crash checkpoints of streaming replies (one writer for all of this process's replies). */
+  checkpoints: ReplyCheckpoints;
 }
 
 /** setTimeout silently fires at once for delays beyond 2^31−1 ms. */
@@ -27,11 +27,11 @@ const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);
 export async function runReply(ctx: ServiceContext, s: SessionContext, f: InFlight, options: ReplyRunOptions): Promise<void> {
   if (assistantOf(s.condition).mode !== 'model' && ctx.wizard) return ctx.wizard.run(s, f, options);
   const sessionId = s.session.id;
-  let checkpoint: ReplyCheckpointer | undefined;
+  let checkpoint: ReplyCheckpoint | undefined;
   const { result } = await streamFromProvider(ctx, s, f, options, {
     signal: f.abort.signal,
     start: (providerName) => {
-      checkpoint = new ReplyCheckpointer(ctx.store, { replyId: f.replyId, sessionId, provider: providerName }, () => f.text, ctx.now, ctx.log, options.checkpointPolicy);
+      checkpoint = options.checkpoints.track({ replyId: f.replyId, sessionId, provider: providerName }, () => f.text);
     },
     onText: () => {
       checkpoint?.onText();

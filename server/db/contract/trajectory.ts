@@ -91,11 +91,17 @@ export interface MessagesRepo {
 
 /**
  * Crash checkpoints of streaming replies: one row per reply in flight, overwritten by each checkpoint
- * (a single-row upsert) and removed in the transaction that stores the finished reply.
+ * (the due checkpoints of all replies are written together) and removed in the transaction that stores the
+ * finished reply.
  */
 export interface ReplyProgressRepo {
   /** Writes (or overwrites) the checkpoint of a reply. `firstDeltaAt` is kept from the first write. */
   save(p: ReplyProgressRow): Promise<void>;
+  /**
+   * Writes (or overwrites) the checkpoints of several replies (distinct reply ids) in one call: one statement on
+   * PostgreSQL, one transaction on SQLite. A row whose session no longer exists (withdrawn meanwhile) is skipped.
+   */
+  saveMany(rows: readonly ReplyProgressRow[]): Promise<void>;
   get(replyId: string): Promise<ReplyProgressRow | undefined>;
   delete(replyId: string): Promise<void>;
   /** Removes checkpoints whose reply is already stored (left behind by a crash between the two writes). Returns how many. */

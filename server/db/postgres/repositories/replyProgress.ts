@@ -18,7 +18,7 @@ const toRow = (r: Raw): ReplyProgressRow => ({
   updatedAt: r.updated_at,
 });
 
-/** Crash checkpoints of streaming replies (table reply_progress): a single-row upsert per checkpoint. */
+/** Crash checkpoints of streaming replies (table reply_progress): the due checkpoints of all replies in one upsert. */
 export class PgReplyProgress implements ReplyProgressRepo {
   constructor(private readonly db: Runner) {}
 
@@ -28,6 +28,23 @@ export class PgReplyProgress implements ReplyProgressRepo {
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (reply_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
       [p.replyId, p.sessionId, p.text, p.provider, p.firstDeltaAt, p.updatedAt],
+    );
+  }
+
+  async saveMany(rows: readonly ReplyProgressRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.run(
+      `INSERT INTO reply_progress (reply_id, session_id, text, provider, first_delta_at, updated_at)
+       SELECT r.reply_id, r.session_id, r.text, r.provider, r.first_delta_at, r.updated_at
+         FROM jsonb_to_recordset($1::jsonb)
+              AS r(reply_id TEXT, session_id TEXT, text TEXT, provider TEXT, first_delta_at BIGINT, updated_at BIGINT)
+        WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.id = r.session_id)
+       ON CONFLICT (reply_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
+      [
+        JSON.stringify(
+          rows.map((p) => ({ reply_id: p.replyId, session_id: p.sessionId, text: p.text, provider: p.provider, first_delta_at: p.firstDeltaAt, updated_at: p.updatedAt })),
+        ),
+      ],
     );
   }
 

@@ -21,7 +21,7 @@ const toRow = (r: Raw): ReplyProgressRow => ({
 
 /**
  * Crash checkpoints of streaming replies (table reply_progress). One row per reply in flight, overwritten
- * by each checkpoint (a single-row upsert, its own implicit transaction) and removed in the transaction
+ * by each checkpoint (the due ones of all replies in one transaction) and removed in the transaction
  * that stores the finished reply. Not part of the trajectory.
  */
 export class ReplyProgressRepository implements Sync<ReplyProgressRepo> {
@@ -35,6 +35,19 @@ export class ReplyProgressRepository implements Sync<ReplyProgressRepo> {
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (reply_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
     ).run(p.replyId, p.sessionId, p.text, p.provider, p.firstDeltaAt, p.updatedAt);
+  }
+
+  saveMany(rows: readonly ReplyProgressRow[]): void {
+    const upsert = cachedStatement(
+      this.db,
+      `INSERT INTO reply_progress (reply_id, session_id, text, provider, first_delta_at, updated_at)
+       SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)
+       ON CONFLICT (reply_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
+    );
+    // One commit for the whole batch: on SQLite a commit (its WAL frames) costs more than the statement.
+    this.db.transaction(() => {
+      for (const p of rows) upsert.run(p.replyId, p.sessionId, p.text, p.provider, p.firstDeltaAt, p.updatedAt, p.sessionId);
+    })();
   }
 
   get(replyId: string): ReplyProgressRow | undefined {

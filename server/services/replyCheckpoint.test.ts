@@ -1,0 +1,94 @@
+/**
+ * Crash checkpoints of streaming replies (ReplyCheckpoints) on every engine: the due checkpoints of all
+ * replies go to the store together, a short reply writes none, maxChars writes early, and close() waits for
+ * a write in flight so that it cannot re-create a row the reply's transaction deletes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
+import type { Store } from '../db/store';
+import { createLogger } from '../logger';
+import { checkpointStats, ReplyCheckpoints } from './replyCheckpoint';
+
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = createLogger('silent');
+
+describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
+  async function storeWithSessions(n: number): Promise<Store> {
+    const s = await openTestStore(engine, 'checkpoints');
+    stores.push(s);
+    await s.studies.upsertLoaded('study', 'A study', 'hash', 'live', 1);
+    for (let i = 0; i < n; i++) await s.sessions.insert({ id: `s${i}`, studyId: 'study', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 1 });
+    return s;
+  }
+
+  it('writes the due checkpoints of many streaming replies in a few batches, each reply its latest text', async () => {
+    const store = await storeWithSessions(20);
+    const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 100, maxChars: Number.POSITIVE_INFINITY });
+    const texts = Array.from({ length: 20 }, () => '');
+    const replies = texts.map((_, i) => checkpoints.track({ replyId: `r${i}`, sessionId: `s${i}`, provider: 'p' }, () => texts[i]!));
+    const before = { ...checkpointStats };
+    for (let tick = 0; tick < 30; tick++) {
+      texts.forEach((_, i) => (texts[i] += ` w${tick}`));
+      replies.forEach((r) => r.onText());
+      await sleep(10);
+    }
+    await sleep(250);
+    const writes = checkpointStats.writes - before.writes;
+    const batches = checkpointStats.batches - before.batches;
+    // ~300 ms of text at a 100 ms interval: every reply is written a few times, all replies together per batch.
+    expect(writes).toBeGreaterThanOrEqual(20);
+    expect(batches).toBeGreaterThanOrEqual(1);
+    expect(writes / batches).toBeGreaterThan(10);
+    for (let i = 0; i < 20; i++) expect((await store.replyProgress.get(`r${i}`))!.text).toBe(texts[i]);
+    await Promise.all(replies.map((r) => r.close()));
+    checkpoints.stop();
+  });
+
+  it('writes nothing for a reply that ends within the interval, and early once maxChars new characters arrived', async () => {
+    const store = await storeWithSessions(2);
+    const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 60_000, maxChars: 50 });
+    let quick = '';
+    const short = checkpoints.track({ replyId: 'quick', sessionId: 's0', provider: null }, () => quick);
+    quick = 'A short answer.';
+    short.onText();
+    await sleep(50);
+    await short.close();
+    expect(await store.replyProgress.get('quick')).toBeUndefined();
+
+    let long = '';
+    const chatty = checkpoints.track({ replyId: 'long', sessionId: 's1', provider: null }, () => long);
+    long = 'x'.repeat(10);
+    chatty.onText();
+    await sleep(50);
+    expect(await store.replyProgress.get('long')).toBeUndefined();
+    long += 'y'.repeat(60);
+    chatty.onText();
+    await sleep(100);
+    expect((await store.replyProgress.get('long'))!.text).toBe(long);
+    await chatty.close();
+    checkpoints.stop();
+  });
+
+  it('close() waits for the write in flight, after which deleting the row is final', async () => {
+    const store = await storeWithSessions(1);
+    const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 10, maxChars: 5 });
+    let text = '';
+    const r = checkpoints.track({ replyId: 'r', sessionId: 's0', provider: null }, () => text);
+    text = 'enough text to be due';
+    r.onText();
+    // The write starts on the next turn of the event loop; close right after it started.
+    await new Promise((resolve) => setImmediate(resolve));
+    await r.close();
+    expect((await store.replyProgress.get('r'))!.text).toBe(text);
+    await store.replyProgress.delete('r');
+    text += ' and more';
+    r.onText();
+    await sleep(50);
+    expect(await store.replyProgress.get('r')).toBeUndefined();
+    checkpoints.stop();
+  });
+});
