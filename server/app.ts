@@ -195,6 +195,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await providerThread.warmUp();
   const offline: OfflineProviderOptions = { ...(options.offline ?? {}) };
   if (options.offlineReplyDelayMs !== undefined) offline.firstTokenDelayMs = options.offlineReplyDelayMs;
+  const providers = providerResolver({
+    ...(options.providerFactory ? { factory: options.providerFactory } : {}),
+    ...(options.openai ? { openai: options.openai } : {}),
+    offline,
+    ...(options.env ? { env: options.env } : {}),
+    ...(providerThread ? { thread: providerThread } : {}),
+    replyCache: () => store.openReplyCache(),
+    logger: log,
+  });
   const ctx: ServiceContext = {
     store,
     config,
@@ -203,15 +212,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     rng: options.rng ?? Math.random,
     storage: { ...DEFAULT_STORAGE_POLICY, ...options.storage },
     log,
-    providers: providerResolver({
-      ...(options.providerFactory ? { factory: options.providerFactory } : {}),
-      ...(options.openai ? { openai: options.openai } : {}),
-      offline,
-      ...(options.env ? { env: options.env } : {}),
-      ...(providerThread ? { thread: providerThread } : {}),
-      replyCache: () => store.openReplyCache(),
-      logger: log,
-    }),
+    providers,
     push: (sessionId, event, payload) => {
       // Generic emit: socket.io's typed emit cannot narrow a union of event names.
       (io.to(sessionRoom(sessionId)).emit as (e: string, p: unknown) => boolean)(event, payload);
@@ -258,6 +259,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await adapter.close();
     await rateLimits.close();
+    await providers.close();
     await walCheckpointer.stop();
     await store.close();
     throw err;
@@ -276,6 +278,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       await adapter.close();
       await rateLimits.close();
+      // The seat's reply cache, once no reply runs (on SQLite its own file handle beside the database).
+      await providers.close();
       await walCheckpointer.stop();
       await store.close();
     })());

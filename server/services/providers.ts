@@ -23,15 +23,31 @@ export interface ProviderResolverOptions {
   replyCache?: () => Promise<ModelReplyCache>;
 }
 
+/** A ProviderResolver that closes what its providers opened (the seat's reply cache) when the server closes. */
+export type ClosableProviderResolver = ProviderResolver & { close(): Promise<void> };
+
 /**
  * Resolves the provider for a condition once and caches it (one OpenAI client per distinct config).
  * provider 'openai' without a key falls back to the offline demo assistant (createProvider decides).
  */
-export function providerResolver(options: ProviderResolverOptions = {}): ProviderResolver {
+export function providerResolver(options: ProviderResolverOptions = {}): ClosableProviderResolver {
   const cache = new Map<string, ResolvedProvider>();
   let seatCache: Promise<ModelReplyCache> | undefined;
-  const openSeatCache = () => (seatCache ??= options.replyCache ? options.replyCache() : Promise.resolve(memoryReplyCache()));
-  return (condition) => {
+  let closed = false;
+  const openSeatCache = () => {
+    // A reply still starting while the server closes must not open a new handle behind close().
+    if (closed) return Promise.reject(new Error('the server is closing: the reply cache of teamwork seats is closed'));
+    return (seatCache ??= options.replyCache ? options.replyCache() : Promise.resolve(memoryReplyCache()));
+  };
+  /** Closes the seat's reply cache if a teamwork condition opened it (on SQLite a file handle of its own). */
+  const close = async () => {
+    closed = true;
+    const opened = seatCache;
+    seatCache = undefined;
+    // A cache that failed to open has nothing to close (the reply that asked for it already reported the error).
+    if (opened) await (await opened.catch(() => undefined))?.close();
+  };
+  const resolve: ProviderResolver = (condition) => {
     const key = condition.teamwork ? `teamwork:${JSON.stringify(condition.teamwork)}` : condition.provider;
     const hit = options.factory ? undefined : cache.get(key);
     if (hit) return hit;
@@ -58,4 +74,5 @@ export function providerResolver(options: ProviderResolverOptions = {}): Provide
     } else throw new Error(`condition ${condition.id}: provider "teamwork" without a teamwork block`);
     return resolved;
   };
+  return Object.assign(resolve, { close });
 }

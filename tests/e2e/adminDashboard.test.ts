@@ -5,34 +5,22 @@
  * as a zip. The client is built into a temp folder first (vite), so dist/ is not touched.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdminTestServer, TEST_ADMIN_PASSWORD, type AdminTestServer } from '../../server/admin/testSupport';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startAdminTestServer, TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
+import { startServerAndBrowser, type ServerAndBrowser } from '../support/browser';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const STUDY = 'travel-planning';
 const XSS = 'Hello <img src=x onerror="window.__xss=1;alert(1)"> and <script>window.__xss=2</script> **not bold** <b id="injected">b</b>';
 
-let t: AdminTestServer;
-let launched: LaunchedBrowser;
-let clientDir: string;
+let t: ServerAndBrowser;
 
 beforeAll(async () => {
-  clientDir = mkdtempSync(path.join(tmpdir(), 'tandem-admin-client-'));
-  execFileSync('npx', ['vite', 'build', '--outDir', clientDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'ignore' });
-  t = await startAdminTestServer({}, { clientDir });
-  launched = await launchBrowser();
+  t = await startServerAndBrowser({ client: 'temp', startServer: (client) => startAdminTestServer({}, client) });
 }, 120_000);
 
-afterAll(async () => {
-  await launched?.close();
-  await t?.close();
-  if (clientDir) rmSync(clientDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 async function monitorStep(page: Page): Promise<string | null> {
   const cell = page.getByTestId('monitor-row').first().getByTestId('monitor-step');
@@ -41,8 +29,8 @@ async function monitorStep(page: Page): Promise<string | null> {
 
 describe('researcher dashboard', () => {
   it('watches a live session step by step, shows the transcript inert, replays and exports', async () => {
-    const researcher = await launched.browser.newContext({ acceptDownloads: true });
-    const participant = await launched.browser.newContext();
+    const researcher = await t.browser.newContext({ acceptDownloads: true });
+    const participant = await t.browser.newContext();
     const admin = await researcher.newPage();
     const dialogs: Dialog[] = [];
     admin.on('dialog', (d) => {
@@ -147,7 +135,7 @@ describe('researcher dashboard', () => {
   });
 
   it('offers showing uploaded images to the judge for a study with an image field, by keyboard, and runs the judge with it', async () => {
-    const researcher = await launched.browser.newContext();
+    const researcher = await t.browser.newContext();
     const admin = await researcher.newPage();
     await admin.goto(`${t.url}/admin`);
     await admin.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);

@@ -5,34 +5,20 @@
  * warns about sessions opened from a link without one. The participant mid-task keeps the session.
  * The client is built into a temp folder first (vite), so dist/ is not touched.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Dialog } from 'playwright-core';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdminTestServer, TEST_ADMIN_PASSWORD, type AdminTestServer } from '../../server/admin/testSupport';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startAdminTestServer, TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
+import { startServerAndBrowser, type ServerAndBrowser } from '../support/browser';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const STUDY = 'travel-planning';
-let t: AdminTestServer;
-let launched: LaunchedBrowser;
-let clientDir: string;
+let t: ServerAndBrowser;
 
 beforeAll(async () => {
-  clientDir = mkdtempSync(path.join(tmpdir(), 'tandem-status-client-'));
-  execFileSync('npx', ['vite', 'build', '--outDir', clientDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'ignore' });
-  t = await startAdminTestServer({}, { clientDir });
-  launched = await launchBrowser();
+  t = await startServerAndBrowser({ client: 'temp', startServer: (client) => startAdminTestServer({}, client) });
 }, 120_000);
 
-afterAll(async () => {
-  await launched?.close();
-  await t?.close();
-  if (clientDir) rmSync(clientDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 async function joinPidOnly(pid: string): Promise<string> {
   const res = await fetch(`${t.url}/api/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ studyId: STUDY, params: { PROLIFIC_PID: pid } }) });
@@ -55,7 +41,7 @@ async function state(token: string): Promise<{ step: string }> {
 describe('study status switch', () => {
   it('asks before switching to draft with the number of sessions in progress; shows the link and the per-visit id warning', async () => {
     const token = await joinPidOnly('status-switch-pid-1');
-    const context = await launched.browser.newContext();
+    const context = await t.browser.newContext();
     const admin = await context.newPage();
     const dialogs: string[] = [];
     let accept = false;

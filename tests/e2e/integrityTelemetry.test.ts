@@ -9,50 +9,44 @@
  *
  * Needs the built client (dist/client): `npx vite build` (built here if missing).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
 import { createLogger } from '../../server/logger';
 import { exportStudy } from '../../exports/exportStudy';
 import { LONG_AWAY_S } from '../../common/integrityFlags';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/browser';
 import { plotPng } from '../support/png';
 import { TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-let server: RunningServer;
-let launched: LaunchedBrowser;
-let dataDir: string;
+let t: ServerAndBrowser;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-telemetry-'));
-  process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
-  server = await startServer({
-    dataDir,
-    port: 0,
-    host: '127.0.0.1',
-    studiesDir: path.join(ROOT, 'studies'),
-    surveysDir: path.join(ROOT, 'surveys'),
-    offlineReplyDelayMs: 0,
-    offline: { tokensPerSecond: 0 },
-    env: {},
-    logger: createLogger('error'),
+  t = await startServerAndBrowser({
+    client: 'dist',
+    startServer: () => {
+      process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
+      return startTempDataDirServer('tandem-e2e-telemetry-', {
+        port: 0,
+        host: '127.0.0.1',
+        studiesDir: path.join(ROOT, 'studies'),
+        surveysDir: path.join(ROOT, 'surveys'),
+        offlineReplyDelayMs: 0,
+        offline: { tokensPerSecond: 0 },
+        env: {},
+        logger: createLogger('error'),
+      });
+    },
   });
-  launched = await launchBrowser();
 });
 
 afterAll(async () => {
-  await launched?.close();
-  await server?.close();
+  await t?.close();
   delete process.env.ADMIN_PASSWORD;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** What a paste does in the browser: a paste event (the app records its length), then the text inserted as inputType insertFromPaste. */
@@ -86,7 +80,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('integrity telemetry in Chromium', () => {
   it('records pastes, typing and time away, and the export flags the session', async () => {
-    const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await t.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -101,7 +95,7 @@ describe('integrity telemetry in Chromium', () => {
     );
     await page.clock.install();
 
-    await page.goto(`${server.url}/study/visualization?PROLIFIC_PID=pid-tele-1&STUDY_ID=st-tele&SESSION_ID=se-tele-1`);
+    await page.goto(`${t.url}/study/visualization?PROLIFIC_PID=pid-tele-1&STUDY_ID=st-tele&SESSION_ID=se-tele-1`);
     await page.getByRole('button', { name: 'I agree and want to take part' }).click();
     await page.getByRole('button', { name: 'Start the task' }).click();
     await page.getByRole('heading', { name: 'Chat with' }).waitFor();
@@ -138,11 +132,11 @@ describe('integrity telemetry in Chromium', () => {
     await page.getByRole('heading', { name: 'A few questions about the task' }).waitFor({ timeout: 30_000 });
 
     // The last batch leaves when the workspace closes; wait until the server has it.
-    const [session] = await server.store.sessions.listByStudy('visualization');
-    let summary = (await server.store.telemetry.get(session!.id))?.summary;
+    const [session] = await t.server.store.sessions.listByStudy('visualization');
+    let summary = (await t.server.store.telemetry.get(session!.id))?.summary;
     for (let i = 0; i < 100 && !(summary && summary.awayMs >= LONG_AWAY_S * 1000 && summary.artifact.pasteCount === 2 && summary.artifact.typedChars >= code.length); i++) {
       await sleep(100);
-      summary = (await server.store.telemetry.get(session!.id))?.summary;
+      summary = (await t.server.store.telemetry.get(session!.id))?.summary;
     }
     expect(errors).toEqual([]);
     await context.close();
@@ -152,8 +146,8 @@ describe('integrity telemetry in Chromium', () => {
     expect(batches).toBeLessThanOrEqual(8);
     expect(sentEvents).not.toContain('telemetry');
 
-    const outDir = path.join(dataDir, 'export');
-    await exportStudy({ store: server.store, dataDir, studyId: 'visualization', outDir, includePilot: false, includeIdentities: false });
+    const outDir = path.join(t.dataDir, 'export');
+    await exportStudy({ store: t.server.store, dataDir: t.dataDir, studyId: 'visualization', outDir, includePilot: false, includeIdentities: false });
     const [row] = parse(readFileSync(path.join(outDir, 'sessions.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     const finalChars = typedQuestion.length + pastedQuestion.length + hypothesis.length + code.length + interpretation.length;
     const pastedChars = pastedQuestion.length + hypothesis.length + interpretation.length;
@@ -185,13 +179,13 @@ describe('integrity telemetry in Chromium', () => {
     expect(JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8')).schema_version).toBe('1.3.0');
 
     // The dashboard's session page shows the same flags and measures.
-    const researcher = await launched.browser.newContext();
+    const researcher = await t.browser.newContext();
     const admin = await researcher.newPage();
-    await admin.goto(`${server.url}/admin`);
+    await admin.goto(`${t.url}/admin`);
     await admin.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await admin.getByRole('button', { name: 'Log in' }).click();
     await admin.getByRole('heading', { name: 'Studies' }).waitFor();
-    await admin.goto(`${server.url}/admin/sessions/${session!.id}`);
+    await admin.goto(`${t.url}/admin/sessions/${session!.id}`);
     const section = admin.getByTestId('integrity');
     await section.getByRole('heading', { name: 'Integrity' }).waitFor();
     expect(await section.getByTestId('integrity-flags').locator('strong').allTextContents()).toEqual(['mostly_pasted', 'no_typing', 'long_away']);

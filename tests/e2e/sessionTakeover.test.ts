@@ -6,33 +6,21 @@
  *
  * Needs the built client (dist/client): built here if missing.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
 import { createLogger } from '../../server/logger';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/browser';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-let server: RunningServer;
-let launched: LaunchedBrowser;
-let dataDir: string;
+let t: ServerAndBrowser;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-takeover-'));
-  server = await startServer({ dataDir, port: 0, env: {}, offlineReplyDelayMs: 0, logger: createLogger('error') });
-  launched = await launchBrowser();
+  t = await startServerAndBrowser({
+    client: 'dist',
+    startServer: () => startTempDataDirServer('tandem-e2e-takeover-', { port: 0, env: {}, offlineReplyDelayMs: 0, logger: createLogger('error') }),
+  });
 }, 180_000);
 
-afterAll(async () => {
-  await launched?.close();
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 async function freshBrowser(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   // A new context is a separate profile: no localStorage, so no token of anyone's session.
@@ -42,8 +30,8 @@ async function freshBrowser(browser: Browser): Promise<{ context: BrowserContext
 
 describe('resuming a session in another browser', () => {
   it('a PID-only link in a second browser asks for the resume code; the code opens the session and retires the first browser', async () => {
-    const link = `${server.url}/study/visualization?PROLIFIC_PID=e2e-takeover-victim`;
-    const victim = await freshBrowser(launched.browser);
+    const link = `${t.url}/study/visualization?PROLIFIC_PID=e2e-takeover-victim`;
+    const victim = await freshBrowser(t.browser);
     await victim.page.goto(link);
     await victim.page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
     const code = (await victim.page.getByTestId('receipt-resume-code').textContent())!;
@@ -55,7 +43,7 @@ describe('resuming a session in another browser', () => {
     await victim.page.screenshot({ path: '/tmp/tandem-takeover-victim.png' });
 
     // Someone else (or the participant on another device) opens the same PID-only link.
-    const other = await freshBrowser(launched.browser);
+    const other = await freshBrowser(t.browser);
     await other.page.goto(link);
     await other.page.getByRole('heading', { name: 'Resume your session' }).waitFor();
     const prompt = await other.page.locator('main').textContent();
@@ -79,7 +67,7 @@ describe('resuming a session in another browser', () => {
     // The first browser's token was revoked: it falls back to the link, which asks for the code.
     await victim.page.getByRole('heading', { name: 'Resume your session' }).waitFor({ timeout: 20_000 });
     await victim.page.screenshot({ path: '/tmp/tandem-takeover-retired.png' });
-    const sessions = await server.store.identities.countByPlatformUserId('e2e-takeover-victim');
+    const sessions = await t.server.store.identities.countByPlatformUserId('e2e-takeover-victim');
     expect(sessions).toBe(1);
     await victim.context.close();
     await other.context.close();

@@ -4,42 +4,32 @@
  * with a visible notice that offers to load the newer draft, instead of silently overwriting it.
  * Real server, real SQLite file, the offline demo assistant; the built client (dist/client) is needed.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
 import { createLogger } from '../../server/logger';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/browser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-let server: RunningServer;
-let launched: LaunchedBrowser;
-let dataDir: string;
+let t: ServerAndBrowser;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-two-tabs-'));
-  server = await startServer({
-    dataDir,
-    port: 0,
-    env: {},
-    offlineReplyDelayMs: 0,
-    logger: createLogger('error'),
-    studiesDir: path.join(ROOT, 'studies'),
-    surveysDir: path.join(ROOT, 'surveys'),
+  t = await startServerAndBrowser({
+    client: 'dist',
+    startServer: () =>
+      startTempDataDirServer('tandem-e2e-two-tabs-', {
+        port: 0,
+        env: {},
+        offlineReplyDelayMs: 0,
+        logger: createLogger('error'),
+        studiesDir: path.join(ROOT, 'studies'),
+        surveysDir: path.join(ROOT, 'surveys'),
+      }),
   });
-  launched = await launchBrowser();
 });
 
-afterAll(async () => {
-  await launched?.close();
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 async function toWorkspace(page: Page, url: string) {
   await page.goto(url);
@@ -51,9 +41,9 @@ async function toWorkspace(page: Page, url: string) {
 describe('two tabs of one session in Chromium', () => {
   it("shows tab 1's message in tab 2, and a stale draft save in tab 2 shows a notice that loads the newer draft", async () => {
     // One browser profile (one localStorage, so one participant token), two tabs.
-    const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await t.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
-    const url = `${server.url}/study/visualization?PROLIFIC_PID=pid-two-tabs&STUDY_ID=st-two&SESSION_ID=se-two`;
+    const url = `${t.url}/study/visualization?PROLIFIC_PID=pid-two-tabs&STUDY_ID=st-two&SESSION_ID=se-two`;
     const tab1 = await context.newPage();
     tab1.on('pageerror', (error) => errors.push(error.message));
     await toWorkspace(tab1, url);
@@ -81,8 +71,8 @@ describe('two tabs of one session in Chromium', () => {
     await notice.scrollIntoViewIfNeeded();
     await tab2.screenshot({ path: '/tmp/tandem-two-tabs-conflict.png' });
     expect(await tab2.locator('[data-save]').getAttribute('data-save')).toBe('conflict');
-    const sessionId = (await server.store.withdrawals.findSessionIds('visualization', 'pid-two-tabs'))[0]!;
-    expect((await server.store.artifacts.getDraft(sessionId))?.fields).toEqual({ hypothesis: 'Written in the first tab.' });
+    const sessionId = (await t.server.store.withdrawals.findSessionIds('visualization', 'pid-two-tabs'))[0]!;
+    expect((await t.server.store.artifacts.getDraft(sessionId))?.fields).toEqual({ hypothesis: 'Written in the first tab.' });
 
     // Loading the newer draft shows tab 1's text in tab 2; later edits in tab 2 save on top of it.
     await tab2.getByRole('button', { name: 'Load the newer version' }).click();
@@ -90,7 +80,7 @@ describe('two tabs of one session in Chromium', () => {
     expect(await tab2.getByLabel('Your hypothesis').inputValue()).toBe('Written in the first tab.');
     await tab2.getByLabel('Your hypothesis').fill('Written in the first tab, then the second.');
     await tab2.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
-    expect(await server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Written in the first tab, then the second.' }, version: 2 });
+    expect(await t.server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Written in the first tab, then the second.' }, version: 2 });
     await tab2.screenshot({ path: '/tmp/tandem-two-tabs-loaded.png' });
 
     // Now tab 1 is behind: its edit is refused too, and "Keep this version" saves it over tab 2's draft.
@@ -99,7 +89,7 @@ describe('two tabs of one session in Chromium', () => {
     await tab1.getByRole('button', { name: 'Keep this version' }).click();
     await tab1.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
     expect(await tab1.getByTestId('draft-conflict').count()).toBe(0);
-    expect(await server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Tab 1 insists.' }, version: 3 });
+    expect(await t.server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Tab 1 insists.' }, version: 3 });
     expect(errors).toEqual([]);
     await context.close();
   });
