@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdminTestServer, TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
-import { startServerAndBrowser, type ServerAndBrowser } from '../support/browser';
+import { startServerAndBrowser, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'travel-planning';
 const XSS = 'Hello <img src=x onerror="window.__xss=1;alert(1)"> and <script>window.__xss=2</script> **not bold** <b id="injected">b</b>';

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger';
 import { exportStudy } from '../../exports/exportStudy';
 import { LONG_AWAY_S } from '../../common/integrityFlags';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 import { plotPng } from '../support/png';
 import { TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
 

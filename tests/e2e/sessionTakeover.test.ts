@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 let t: ServerAndBrowser;
 

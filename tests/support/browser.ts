@@ -1,18 +1,13 @@
 /**
- * Launches Debian's Chromium through playwright-core for browser tests, and the set-up the e2e tests share:
- * the built client, a server on a temp DATA_DIR serving it, and that browser (startServerAndBrowser).
+ * Launches Debian's Chromium through playwright-core for browser tests (the e2e tests' whole set-up, a built
+ * client and a server serving it, is ./serverAndBrowser.ts).
  *
  * Playwright's own browser downloads are not available on our machines, so tests always use
  * /usr/bin/chromium (installed by .ci/run). The background-networking flags matter: without them
  * Chromium tries to reach Google's hosts, which this closed network refuses. `chromium.launch`
  * gives every browser a fresh temporary profile (--user-data-dir) of its own and removes it on close.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -35,78 +30,4 @@ export interface LaunchedBrowser {
 export async function launchBrowser(): Promise<LaunchedBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   return { browser, close: () => browser.close() };
-}
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** The server a browser test opens pages of (the shape of AdminTestServer, server/admin/testSupport.ts, too). */
-export interface PageServer {
-  server: RunningServer;
-  url: string;
-  dataDir: string;
-  close(): Promise<void>;
-}
-
-/** startServer on a fresh temp DATA_DIR (`<prefix>…`), which close() removes after the server closed. */
-export async function startTempDataDirServer(prefix: string, options: Omit<StartServerOptions, 'dataDir'>): Promise<PageServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
-  try {
-    const server = await startServer({ ...options, dataDir });
-    return {
-      server,
-      url: server.url,
-      dataDir,
-      close: async () => {
-        await server.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  } catch (err) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw err;
-  }
-}
-
-export interface ServerAndBrowserOptions {
-  /**
-   * `dist`: the server serves dist/client, built first if missing (its default clientDir).
-   * `temp`: the client is built into a temp folder (dist/ is not touched), removed at close.
-   */
-  client: 'dist' | 'temp';
-  /** Starts the server; `clientDir` is set for a `temp` client. */
-  startServer(client: { clientDir?: string }): Promise<PageServer>;
-}
-
-/** A server and a browser for one e2e test file: close() closes the browser, then the server, then removes the temp client. */
-export type ServerAndBrowser = PageServer & { browser: Browser };
-
-/** Builds the client as `options.client` says, starts the server, launches Chromium (each undone if a later step fails). */
-export async function startServerAndBrowser(options: ServerAndBrowserOptions): Promise<ServerAndBrowser> {
-  let clientDir: string | undefined;
-  let pageServer: PageServer | undefined;
-  const removeClient = () => {
-    if (clientDir) rmSync(clientDir, { recursive: true, force: true });
-  };
-  try {
-    if (options.client === 'temp') {
-      clientDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-client-'));
-      execFileSync('npx', ['vite', 'build', '--outDir', clientDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'ignore' });
-    } else if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
-    pageServer = await options.startServer(clientDir ? { clientDir } : {});
-    const launched = await launchBrowser();
-    const started = pageServer;
-    return {
-      ...started,
-      browser: launched.browser,
-      close: async () => {
-        await launched.close();
-        await started.close();
-        removeClient();
-      },
-    };
-  } catch (err) {
-    await pageServer?.close();
-    removeClient();
-    throw err;
-  }
 }
