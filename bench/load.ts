@@ -127,6 +127,8 @@ function roundDatabase(round: number): string | undefined {
 // Timed samples: every mark-every-th token carries its send time (the rest are plain one-token words).
 const expectedTokens = f.participants * f.turns * Math.ceil(f.tokens / f['mark-every']);
 const ratios: Array<{ p50: number; p99: number }> = [];
+/** CPU per delivered token, server ÷ relay, per round (the issue's "store adds no per-token work" figure). */
+const cpuRatios: number[] = [];
 let allOk = true;
 
 for (let round = 1; round <= f.rounds; round++) {
@@ -135,8 +137,10 @@ for (let round = 1; round <= f.rounds; round++) {
     providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, studyId: f.study, participants: f.participants, turns: f.turns, think,
     sessionDeadlineMs: (f['max-seconds'] - 10) * 1000, ...(fileLog ? { log: fileLog } : {}), onServer: (kill) => killers.push(kill),
     serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, ...(f.profile ? { profileDir: f.profile } : {}),
-    ...(cluster ? { databaseUrl: roundDatabase(round)! } : {}),
+    ...(cluster ? { databaseUrl: roundDatabase(round)!, postgresDir: cluster.dir } : {}),
   });
+  const serverCpu = p.cpuByPart.server ?? null;
+  const databaseCpu = p.cpuByPart.database ?? null;
   const s = p.simulation;
   console.log(`platform (Tandem server, ${cluster ? 'PostgreSQL' : 'SQLite'}, validation, trajectory):`);
   console.log(`  completed ${s.completed}/${s.participants}, errors ${s.errors}${s.errorSamples.length ? ` (${s.errorSamples.join(' | ')})` : ''}, wall ${(s.wallMs / 1000).toFixed(1)} s`);
@@ -144,10 +148,13 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  replies streaming at once (mean): ${p.meanConcurrentReplies.toFixed(0)}; streamed replies that did not add up to the stored text: ${s.streamMismatches}`);
   console.log(`  chat:send ack latency:      ${formatSummary(s.chatAck)}`);
   console.log(`  provider token → client:    ${formatSummary(p.tokens)}`);
-  console.log(`  server process CPU: ${p.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(p.cpuSeconds, p.tokens.count * f['mark-every'])} per token delivered)`);
+  const tokensDelivered = p.tokens.count * f['mark-every'];
+  console.log(`  server process CPU: ${serverCpu?.toFixed(1) ?? 'n/a'} s (${perToken(serverCpu, tokensDelivered)} per token delivered)`);
+  if (cluster) console.log(`  PostgreSQL backends CPU: ${databaseCpu?.toFixed(1) ?? 'n/a'} s (${perToken(databaseCpu, tokensDelivered)} per token); server + database ${perToken(p.cpuSeconds, tokensDelivered)} per token`);
   console.log(`  server event-loop delay: ${p.serverLagMs ? `p50 ${formatMs(p.serverLagMs.p50)}, p99 ${formatMs(p.serverLagMs.p99)}, max ${formatMs(p.serverLagMs.max)}` : 'n/a'}`);
+  console.log(`  server event-loop utilisation: ${p.serverElu ? `busiest 10 s ${p.serverElu.busiest10s.toFixed(2)}, whole run ${p.serverElu.whole.toFixed(2)} (at 1.00 every event, an ack too, waits for a turn of a saturated loop)` : 'n/a'}`);
   console.log(`  load-generator event-loop delay: p50 ${formatMs(p.clientLagMs.p50)}, p99 ${formatMs(p.clientLagMs.p99)}`);
-  console.log(`  machine: ${machineUse(p.cpuSeconds, p.rig, s.wallMs)}`);
+  console.log(`  machine: ${machineUse(serverCpu, p.rig, s.wallMs, databaseCpu)}`);
   console.log(`  log vs database: ${formatReport(p.check)}`);
   allOk &&= p.ok;
 
@@ -161,6 +168,7 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  machine: ${machineUse(r.cpuSeconds, r.rig, r.traffic.wallMs)}`);
   const ratio = { p50: p.tokens.p50 / r.tokens.p50, p99: p.tokens.p99 / r.tokens.p99 };
   ratios.push(ratio);
+  if (serverCpu !== null && r.cpuSeconds !== null) cpuRatios.push(serverCpu / tokensDelivered / (r.cpuSeconds / Math.max(1, r.tokens.count * f['mark-every'])));
   console.log(`  round ${round} ratio platform/relay: p50 ${ratio.p50.toFixed(2)}×, p99 ${ratio.p99.toFixed(2)}×`);
 }
 await fileLog?.close();
@@ -172,6 +180,8 @@ if (ratios.length > 0) {
     `\nadded latency ratio platform/relay (median of ${ratios.length} round(s)): p50 ${median(ratios.map((x) => x.p50)).toFixed(2)}×, ` +
       `p99 ${median(ratios.map((x) => x.p99)).toFixed(2)}×; goal ≤ 1.2× at 500 participants (issue 6)`,
   );
+  if (cpuRatios.length > 0)
+    console.log(`CPU per token delivered, server ÷ relay (median of ${cpuRatios.length}): ${median(cpuRatios).toFixed(2)}× (rounds: ${cpuRatios.map((x) => x.toFixed(2)).join(', ')}); goal ≤ 1.15× (issue 12)`);
 }
 console.log(`zero lost / zero duplicated / all completed in every round: ${allOk ? 'yes — PASS' : 'NO — FAIL'}`);
 console.log(`load average at end: ${load()}`);
@@ -179,10 +189,11 @@ process.exitCode = allOk ? 0 : 1;
 clearTimeout(watchdog);
 
 /** Mean cores used over the run by the server (or relay), the load generator and the provider, and their sum. */
-function machineUse(serverCpu: number | null, rig: RigCpu, wallMs: number): string {
+function machineUse(serverCpu: number | null, rig: RigCpu, wallMs: number, databaseCpu: number | null = null): string {
   const cores = (seconds: number | null) => (seconds === null ? 'n/a' : (seconds / (wallMs / 1000)).toFixed(2));
-  const total = serverCpu !== null && rig.providerSeconds !== null ? serverCpu + rig.generatorSeconds + rig.providerSeconds : null;
-  return `mean cores busy — served ${cores(serverCpu)}, load generator ${cores(rig.generatorSeconds)}, provider ${cores(rig.providerSeconds)}, total ${cores(total)} of ${cpus().length}`;
+  const total = serverCpu !== null && rig.providerSeconds !== null ? serverCpu + rig.generatorSeconds + rig.providerSeconds + (databaseCpu ?? 0) : null;
+  const database = databaseCpu !== null ? `, PostgreSQL ${cores(databaseCpu)}` : '';
+  return `mean cores busy — served ${cores(serverCpu)}${database}, load generator ${cores(rig.generatorSeconds)}, provider ${cores(rig.providerSeconds)}, total ${cores(total)} of ${cpus().length}`;
 }
 
 function perToken(cpuSeconds: number | null, tokens: number): string {

@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresPids } from '../../tests/harness/postgresCpu';
 import { ServerChild } from '../../tests/harness/serverChild';
 import { freePort, startPostgresCluster, type ShutdownMode } from '../../tests/support/postgresCluster';
 import { Daemon, findCommand } from './daemon';
@@ -294,28 +295,6 @@ class HarnessNode implements ClusterNode {
   stderrTail(): string {
     return this.server.stderrTail();
   }
-}
-
-/** The postmaster (from postmaster.pid) and every process whose parent it is (backends, walwriter, …), from /proc. */
-function postgresPids(pgDir: string): number[] {
-  let postmaster: number;
-  try {
-    postmaster = Number(readFileSync(join(pgDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return [];
-  }
-  const children = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-  return [postmaster, ...children];
 }
 
 async function healthy(baseUrl: string): Promise<boolean> {

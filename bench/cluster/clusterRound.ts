@@ -1,5 +1,6 @@
 import { openStore } from '../../server/db/store';
 import { cpuSecondsOf } from '../../tests/harness/childProcess';
+import { postgresCpuReader } from '../../tests/harness/postgresCpu';
 import { measurePlatformRound, type PlatformRound, type PlatformTrafficOptions } from '../../tests/harness/loadRounds';
 import { startCluster, type AdapterKind, type Cluster } from './cluster';
 
@@ -26,14 +27,7 @@ export async function runClusterRound(
   o.onCluster?.(() => cluster.stop());
   try {
     const sum = (each: Array<number | null>): number | null => (each.every((x) => x !== null) ? each.reduce((a: number, b) => a + b!, 0) : null);
-    // PostgreSQL: the sum over every process seen so far (a backend opened during the run started from 0 CPU;
-    // one that exited keeps its last reading), so the difference of two readings is what the run cost.
-    const pgLast = new Map<number, number | null>();
-    const postgresCpu = (): number | null => {
-      for (const pid of cluster.pids().postgres) if (!pgLast.has(pid)) pgLast.set(pid, null);
-      for (const pid of pgLast.keys()) pgLast.set(pid, cpuSecondsOf(pid) ?? pgLast.get(pid) ?? 0);
-      return sum([...pgLast.values()]);
-    };
+    const postgresCpu = postgresCpuReader(() => cluster.pids().postgres);
     return await measurePlatformRound(
       {
         url: cluster.url,

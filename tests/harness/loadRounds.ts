@@ -3,9 +3,10 @@ import { openStore, type Store } from '../../server/db/store';
 import { checkLogAgainstStore, isClean, type LogCheckReport } from './checkLog';
 import { cpuSecondsOf, startChild } from './childProcess';
 import { preciseNowMs } from './clock';
+import { postgresCpuReader, postgresPids } from './postgresCpu';
 import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
 import { runRelayTraffic, type RelayTrafficResult } from './relayClients';
-import { ServerChild } from './serverChild';
+import { ServerChild, type ServerStats } from './serverChild';
 import type { StreamReader } from './streamReaders';
 import { runSimulation, type SimulationSummary } from './simulation';
 import { summarizeLatencies, type LatencySummary } from './stats';
@@ -27,6 +28,8 @@ export interface PlatformRound {
   clientLagMs: { p50: number; p99: number };
   /** The server process's own event-loop delay during the round. */
   serverLagMs: { p50: number; p99: number; max: number } | null;
+  /** Share of time the server's event loop was busy: the whole run, its busiest 10 s (one server only). */
+  serverElu: { whole: number; busiest10s: number } | null;
   meanConcurrentReplies: number;
   /** Per participant, ms after the round's start at which each chat message was first sent. */
   sendSchedule: number[][];
@@ -73,8 +76,8 @@ export interface PlatformTarget {
   cpuSeconds(): Record<string, number | null>;
   /** Stops serving gracefully (before the database is checked). */
   stop(): Promise<void>;
-  /** The serving process's own event-loop delay, once stopped (one server only). */
-  lagAfterStop?(): { p50: number; p99: number; max: number } | null;
+  /** The serving process's own event-loop delay and utilisation, once stopped (one server only). */
+  statsAfterStop?(): ServerStats | null;
   openStore(): Promise<Store>;
 }
 
@@ -87,6 +90,8 @@ export async function runPlatformRound(o: PlatformTrafficOptions & {
   databaseUrl?: string;
   /** Write V8 CPU profiles of the server (main thread and workers) to this folder. */
   profileDir?: string;
+  /** The PostgreSQL cluster's folder (tests/support/postgresCluster.ts `dir`): its CPU is measured as part `database`. */
+  postgresDir?: string;
 }): Promise<PlatformRound> {
   const server = new ServerChild({
     providerBaseURL: o.providerBaseURL,
@@ -95,14 +100,15 @@ export async function runPlatformRound(o: PlatformTrafficOptions & {
     ...(o.profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, '--cpu-prof-interval=500'] } : {}),
   });
   o.onServer?.(() => server.dispose());
+  const databaseCpu = o.postgresDir ? postgresCpuReader(() => postgresPids(o.postgresDir!)) : undefined;
   try {
     await server.start();
     return await measurePlatformRound(
       {
         url: server.url,
-        cpuSeconds: () => ({ server: cpuSecondsOf(server.pid) }),
+        cpuSeconds: () => ({ server: cpuSecondsOf(server.pid), ...(databaseCpu ? { database: databaseCpu() } : {}) }),
         stop: () => server.stop(),
-        lagAfterStop: () => server.lastStats()?.eventLoopDelayMs ?? null,
+        statsAfterStop: () => server.lastStats(),
         openStore: () => openStore({ dataDir: server.dataDir, databaseUrl: o.databaseUrl }),
       },
       o,
@@ -135,7 +141,7 @@ export async function measurePlatformRound(target: PlatformTarget, o: PlatformTr
   const cpuNow = target.cpuSeconds();
   const rigCpu = rig();
   await target.stop();
-  const serverLagMs = target.lagAfterStop?.() ?? null;
+  const stats = target.statsAfterStop?.() ?? null;
   const store = await target.openStore();
   let check: LogCheckReport;
   try {
@@ -159,7 +165,8 @@ export async function measurePlatformRound(target: PlatformTarget, o: PlatformTr
     cpuSeconds: parts.every((x) => x !== null) ? parts.reduce((a: number, b) => a + b!, 0) : null,
     cpuByPart,
     clientLagMs,
-    serverLagMs,
+    serverLagMs: stats?.eventLoopDelayMs ?? null,
+    serverElu: stats?.eventLoopUtilization ?? null,
     meanConcurrentReplies: meanConcurrentReplies(memory.records, simulation.wallMs),
     sendSchedule: sendSchedule(memory.records, startedAt),
     rig: rigCpu,

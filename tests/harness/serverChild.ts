@@ -20,6 +20,12 @@ export interface ServerChildOptions {
   readyTimeoutMs?: number;
 }
 
+/** The STATS line of tests/harness/serverProcess.ts. */
+export interface ServerStats {
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  eventLoopUtilization?: { whole: number; busiest10s: number };
+}
+
 export class ServerChild {
   readonly dataDir: string;
   private handle: ChildHandle<{ url: string; port: number }> | null = null;
@@ -94,9 +100,9 @@ export class ServerChild {
     await this.handle?.kill('SIGTERM');
   }
 
-  /** What the server printed on its last graceful stop (its event-loop delay), or null. */
-  lastStats(): { eventLoopDelayMs: { p50: number; p99: number; max: number } } | null {
-    return (this.handle?.lastStats() ?? null) as { eventLoopDelayMs: { p50: number; p99: number; max: number } } | null;
+  /** What the server printed on its last graceful stop (its event-loop delay and utilisation), or null. */
+  lastStats(): ServerStats | null {
+    return (this.handle?.lastStats() ?? null) as ServerStats | null;
   }
 
   stderrTail(): string {
