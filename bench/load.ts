@@ -164,6 +164,7 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  replies ${r.traffic.replies}, failed ${r.traffic.failedReplies}, wall ${(r.traffic.wallMs / 1000).toFixed(1)} s, timed tokens ${r.tokens.count}/${expectedTokens}, replies streaming at once (mean) ${r.traffic.meanConcurrentReplies.toFixed(0)}`);
   console.log(`  provider token → client:    ${formatSummary(r.tokens)}`);
   console.log(`  relay process CPU: ${r.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(r.cpuSeconds, r.tokens.count * f['mark-every'])} per token delivered)`);
+  console.log(`  relay event-loop utilisation: ${r.elu ? `busiest 10 s ${r.elu.busiest10s.toFixed(2)}, whole run ${r.elu.whole.toFixed(2)}` : 'n/a'}`);
   console.log(`  load-generator event-loop delay: p50 ${formatMs(r.clientLagMs.p50)}, p99 ${formatMs(r.clientLagMs.p99)}`);
   console.log(`  machine: ${machineUse(r.cpuSeconds, r.rig, r.traffic.wallMs)}`);
   const ratio = { p50: p.tokens.p50 / r.tokens.p50, p99: p.tokens.p99 / r.tokens.p99 };

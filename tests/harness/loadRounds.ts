@@ -3,6 +3,7 @@ import { openStore, type Store } from '../../server/db/store';
 import { checkLogAgainstStore, isClean, type LogCheckReport } from './checkLog';
 import { cpuSecondsOf, startChild } from './childProcess';
 import { preciseNowMs } from './clock';
+import type { EventLoopUse } from './eventLoopUse';
 import { postgresCpuReader, postgresPids } from './postgresCpu';
 import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
 import { runRelayTraffic, type RelayTrafficResult } from './relayClients';
@@ -175,6 +176,8 @@ export async function measurePlatformRound(target: PlatformTarget, o: PlatformTr
 
 export interface RelayRound {
   traffic: RelayTrafficResult;
+  /** Share of time the relay's event loop was busy (whole run, busiest 10 s); null if it printed none. */
+  elu: EventLoopUse | null;
   tokens: LatencySummary;
   cpuSeconds: number | null;
   clientLagMs: { p50: number; p99: number };
@@ -200,7 +203,9 @@ export async function runRelayRound(o: {
     const traffic = await runRelayTraffic({ url: relay.ready.url, participants: 0, turns: 0, thinkMs: { min: 0, max: 0 }, schedule: o.schedule });
     const clientLagMs = lag.stop();
     const cpuNow = cpuSecondsOf(relay.child.pid);
+    await relay.kill('SIGTERM');
     return {
+      elu: (relay.lastStats() as { eventLoopUtilization?: EventLoopUse } | null)?.eventLoopUtilization ?? null,
       rig: rig(),
       traffic,
       tokens: summarizeLatencies(traffic.tokenLatenciesMs),

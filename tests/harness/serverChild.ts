@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild, type ChildHandle } from './childProcess';
+import type { EventLoopUse } from './eventLoopUse';
 
 /**
  * A Tandem server in a child process that can be SIGKILLed and restarted on the same data directory
@@ -23,7 +24,7 @@ export interface ServerChildOptions {
 /** The STATS line of tests/harness/serverProcess.ts. */
 export interface ServerStats {
   eventLoopDelayMs: { p50: number; p99: number; max: number };
-  eventLoopUtilization?: { whole: number; busiest10s: number };
+  eventLoopUtilization?: EventLoopUse;
 }
 
 export class ServerChild {

@@ -8,8 +8,9 @@
  *   REDIS_URL, SOCKET_ADAPTER, TANDEM_NODE_ID (a cluster node: server/cluster/clusterOptions.ts; unset: a single node).
  * Prints `READY {"url","port"}` once listening, and `STATS {"eventLoopDelayMs":{p50,p99,max},"eventLoopUtilization":{whole,busiest10s}}` on SIGTERM.
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServer } from '../../server/app';
+import { startEventLoopUse } from './eventLoopUse';
 import { createLogger } from '../../server/logger';
 import { clusterOptionsFromEnv } from '../../server/cluster/clusterOptions';
 import { announceReady } from './childProcess';
@@ -47,26 +48,12 @@ const server = await startServer({
 // busiest 10 s), printed as `STATS {...}` on SIGTERM for the load benchmark. At 1.0 every event waits for a turn.
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
-const startElu = performance.eventLoopUtilization();
-const perSecond: number[] = [];
-let lastElu = startElu;
-const eluSampler = setInterval(() => {
-  const now = performance.eventLoopUtilization();
-  perSecond.push(performance.eventLoopUtilization(now, lastElu).utilization);
-  lastElu = now;
-}, 1_000);
-eluSampler.unref();
-const busiest = (window: number): number => {
-  let best = 0;
-  for (let i = 0; i + window <= perSecond.length; i++) best = Math.max(best, perSecond.slice(i, i + window).reduce((a, b) => a + b, 0) / window);
-  return perSecond.length < window ? Math.max(0, ...perSecond) : best;
-};
+const eventLoopUse = startEventLoopUse();
 announceReady({ url: server.url, port: server.port });
 process.once('SIGTERM', () => {
   lag.disable();
-  clearInterval(eluSampler);
   const ms = (ns: number) => Math.max(0, ns / 1e6 - 10); // beyond the 10 ms sampling period
-  const eventLoopUtilization = { whole: performance.eventLoopUtilization(startElu).utilization, busiest10s: busiest(10) };
+  const eventLoopUtilization = eventLoopUse();
   process.stdout.write(`STATS ${JSON.stringify({ eventLoopDelayMs: { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) }, eventLoopUtilization })}\n`);
   void server.close().then(() => process.exit(0));
 });
