@@ -39,6 +39,7 @@ async function endToEnd(checkpoints: boolean) {
       sockets.push(s);
     }
     const writes0 = checkpointStats.writes;
+    const batches0 = checkpointStats.batches;
     const ns0 = checkpointStats.writeNs;
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
@@ -52,8 +53,9 @@ async function endToEnd(checkpoints: boolean) {
     );
     const cpu = process.cpuUsage(cpu0);
     const writes = checkpointStats.writes - writes0;
+    const batches = checkpointStats.batches - batches0;
     const writeMs = Number(checkpointStats.writeNs - ns0) / 1e6;
-    return { wallMs: performance.now() - wall0, cpuMsPerReply: (cpu.user + cpu.system) / 1000 / REPLIES, writes, writeMs };
+    return { wallMs: performance.now() - wall0, cpuMsPerReply: (cpu.user + cpu.system) / 1000 / REPLIES, writes, batches, writeMs };
   } finally {
     await t.close();
     await fake.close();
@@ -90,7 +92,7 @@ console.log(`end to end: ${REPLIES} concurrent replies × ${TOKENS} tokens at ${
 console.log(`  checkpoints off: ${off.writes} writes; process CPU ${off.cpuMsPerReply.toFixed(1)} ms/reply; wall ${(off.wallMs / 1000).toFixed(2)} s`);
 console.log(
   `  checkpoints on:  ${(on.writes / REPLIES).toFixed(1)} writes/reply (policy ≤1 per ${DEFAULT_CHECKPOINT_POLICY.intervalMs} ms or ${DEFAULT_CHECKPOINT_POLICY.maxChars} chars), ` +
-    `${((on.writeMs * 1000) / Math.max(1, on.writes)).toFixed(1)} µs/write, ${(on.writeMs / REPLIES).toFixed(2)} ms of writes/reply ` +
+    `in ${on.batches} store calls (${(on.writes / Math.max(1, on.batches)).toFixed(1)} replies each), ${((on.writeMs * 1000) / Math.max(1, on.writes)).toFixed(1)} µs/reply-write, ${(on.writeMs / REPLIES).toFixed(2)} ms of writes/reply ` +
     `(${((on.writeMs / REPLIES / replyMs) * 100).toFixed(3)}% of one core over the reply); process CPU ${on.cpuMsPerReply.toFixed(1)} ms/reply; wall ${(on.wallMs / 1000).toFixed(2)} s`,
 );
 console.log(`  CPU ratio on/off: ${(on.cpuMsPerReply / off.cpuMsPerReply).toFixed(3)} (noisy: shared machine, includes fake provider + clients)`);
