@@ -54,11 +54,11 @@ class Tracked implements ReplyCheckpoint {
 /**
  * Keeps the latest streamed text of every reply this process streams in the reply_progress table so that, if
  * the process dies mid-reply, start-up recovery can store what the participant had already seen. One timer
- * for all replies: every intervalMs / 2 the replies whose checkpoint is due (intervalMs after their first delta
+ * for all replies: every intervalMs / 4 the replies whose checkpoint is due (intervalMs after their first delta
  * or last write, or maxChars new characters) are written with one store call (`replyProgress.saveMany`: one
  * statement on PostgreSQL, one transaction on SQLite). A checkpoint therefore lags the participant's screen by
- * at most ~1.5 × intervalMs, a reply that ends within intervalMs costs no write, and 200 concurrent replies cost
- * 4 statements a second instead of 400 (BENCHMARKS.md, "Session 6"). At most one batch is in flight; a failed
+ * at most ~1.25 × intervalMs, a reply that ends within intervalMs costs no write, and 200 concurrent replies cost
+ * at most 8 statements a second instead of 400 (BENCHMARKS.md, "Session 6"). At most one batch is in flight; a failed
  * batch is logged, never thrown, and its replies are retried an interval later.
  */
 export class ReplyCheckpoints {
@@ -87,7 +87,7 @@ export class ReplyCheckpoints {
     r.dueAt = performance.now() + this.policy.intervalMs;
     this.live.add(r);
     if (this.timer === undefined && Number.isFinite(this.policy.intervalMs)) {
-      this.timer = setInterval(() => this.flush(), Math.max(10, this.policy.intervalMs / 2));
+      this.timer = setInterval(() => this.flush(), Math.max(10, this.policy.intervalMs / 4));
       this.timer.unref();
     }
     if (r.currentText().length >= this.policy.maxChars) this.flushSoon();
