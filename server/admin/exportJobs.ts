@@ -17,8 +17,10 @@ import { JobRowWriter } from './jobRow';
  * ticket expires. A ticket belongs to the researcher session that created it.
  * Each export is also an admin_jobs row (kind 'export', id = SHA-256 of its ticket; never the ticket itself):
  * one export of a study is prepared at a time cluster-wide, a node that dies mid-export leaves a row that is
- * marked abandoned (AdminRuns' sweep), and a download request reaching another node learns which node holds
- * the files (they are on that node's disk) instead of a bare "unknown ticket".
+ * marked abandoned (AdminRuns' sweep), and a download request reaching another node is served there too: the
+ * files are in the DATA_DIR the cluster shares, and the row says whose researcher session the ticket belongs to
+ * (the SHA-256 of its token, as the admin sessions table holds it) and when it expires. A node that does not see
+ * those files (its DATA_DIR is not shared) names the node that prepared them instead.
  */
 
 const TICKET_TTL_MS = 30 * 60_000;
@@ -26,7 +28,14 @@ const JOB_HEARTBEAT_MS = 5_000;
 
 const jobIdOf = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
-interface Job {
+/** What a finished export's job row keeps (admin_jobs.result): its counts and whose ticket it is. */
+interface StoredResult {
+  sessions: number;
+  redactions: number;
+  ownerTokenHash: string;
+}
+
+export interface Job {
   dir: string;
   studyId: string;
   ownerTokenHash: string;
@@ -100,7 +109,8 @@ export class ExportJobs {
       this.jobs.set(ticket, { dir, studyId: input.studyId, ownerTokenHash: input.ownerTokenHash, expiresAt: this.now() + TICKET_TTL_MS });
       this.preparing.delete(ticket);
       const result = { sessions: manifest.counts.sessions, redactions: manifest.redactions.total };
-      await row.finish({ state: 'done', done: result.sessions, total: result.sessions, message: `exported ${result.sessions} sessions`, result });
+      const stored: StoredResult = { ...result, ownerTokenHash: input.ownerTokenHash };
+      await row.finish({ state: 'done', done: result.sessions, total: result.sessions, message: `exported ${result.sessions} sessions`, result: stored });
       return { ticket, ...result };
     } catch (err) {
       this.preparing.delete(ticket);
@@ -111,19 +121,22 @@ export class ExportJobs {
   }
 
   /**
-   * For a ticket this node does not know: the node that prepared it (its files are on that node), or null when
-   * no node did (unknown ticket) or this one did (expired or already downloaded here).
+   * Where a researcher session's ticket can be downloaded: `here` (this process's export, or one another node
+   * prepared in the shared DATA_DIR, not expired), `elsewhere` (another node prepared it, but this node does not see
+   * its files: DATA_DIR not shared), or `none` (unknown, expired, already downloaded, or another session's ticket).
    */
-  async preparedElsewhere(ticket: string): Promise<string | null> {
-    const job = await this.store.adminJobs.get(jobIdOf(ticket));
-    return job && job.kind === 'export' && job.state === 'done' && job.ownerNode !== this.owner.node ? job.ownerNode : null;
-  }
-
-  /** The job for a ticket if it exists, has not expired and belongs to this researcher session. */
-  find(ticket: string, ownerTokenHash: string): Job | undefined {
-    const job = this.jobs.get(ticket);
-    if (!job || job.ownerTokenHash !== ownerTokenHash || job.expiresAt <= this.now()) return undefined;
-    return job;
+  async locate(ticket: string, ownerTokenHash: string): Promise<{ at: 'here'; job: Job } | { at: 'elsewhere'; node: string } | { at: 'none' }> {
+    const mine = this.jobs.get(ticket);
+    if (mine) return mine.ownerTokenHash === ownerTokenHash && mine.expiresAt > this.now() ? { at: 'here', job: mine } : { at: 'none' };
+    if (this.store.engine === 'sqlite') return { at: 'none' };
+    const row = await this.store.adminJobs.get(jobIdOf(ticket));
+    if (!row || row.kind !== 'export' || row.state !== 'done' || row.ownerNode === this.owner.node) return { at: 'none' };
+    const stored = row.result as Partial<StoredResult> | null;
+    const expiresAt = (row.finishedAt ?? 0) + TICKET_TTL_MS;
+    if (stored?.ownerTokenHash !== ownerTokenHash || expiresAt <= this.now()) return { at: 'none' };
+    const dir = join(this.dataDir, 'admin-exports', ticket);
+    if (!existsSync(dir)) return { at: 'elsewhere', node: row.ownerNode };
+    return { at: 'here', job: { dir, studyId: row.studyId, ownerTokenHash, expiresAt } };
   }
 
   /** Streams the dataset as a zip; the folder is deleted once the download has been sent. */

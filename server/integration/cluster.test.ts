@@ -257,7 +257,7 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     expect(timedOut).toHaveLength(1);
   });
 
-  it('a dashboard export: one at a time cluster-wide, and a download that reaches another node names the node holding it', async () => {
+  it('a dashboard export: one at a time cluster-wide, and a download reaching a node that does not see its files names the node holding them', async () => {
     process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
     const url = await sharedDatabase('cluster export');
     const a = await node(url);
@@ -281,6 +281,29 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     const refused = await viaB('/api/admin/studies/travel-planning/exports', { method: 'POST', body: '{}' });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/already being prepared/);
+  });
+  it('a dashboard export prepared on one node downloads through another on the shared DATA_DIR, once, and only by its session', async () => {
+    process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
+    const url = await sharedDatabase('cluster export shared');
+    const a = await node(url);
+    const b = await node(url, { dataDir: a.dataDir });
+    const admin = await loginAdmin(a.server.url);
+    const created = (await (await admin.post('/api/admin/studies/travel-planning/exports', {})).json()) as { ok: boolean; data: { downloadUrl: string } };
+    expect(created.ok).toBe(true);
+    // Another researcher session (another login) cannot use this ticket on either node.
+    const other = await loginAdmin(b.server.url);
+    expect((await other.get(created.data.downloadUrl)).status).toBe(404);
+    // The same session through node B: the whole dataset, streamed by B from the shared folder.
+    const viaB = await fetch(`${b.server.url}${created.data.downloadUrl}`, { headers: { cookie: admin.cookie } });
+    expect(viaB.status).toBe(200);
+    expect(viaB.headers.get('content-type')).toBe('application/zip');
+    expect(Buffer.from(await viaB.arrayBuffer()).includes(Buffer.from('sessions.csv'))).toBe(true);
+    // Downloaded once: the files are gone, so node A (which prepared it) says so rather than send an empty zip.
+    const ticket = created.data.downloadUrl.split('/').at(-2)!;
+    await eventually('the export folder removed after the download', () => !fs.existsSync(path.join(a.dataDir, 'admin-exports', ticket)));
+    const again = await admin.get(created.data.downloadUrl);
+    expect(again.status).toBe(404);
+    expect(((await again.json()) as { error: { message: string } }).error.message).toMatch(/gone/);
   });
   it('a node starting on the shared DATA_DIR keeps the export another live node offers, and removes the folders no live job owns', async () => {
     process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
