@@ -9,6 +9,8 @@ export interface StreamingReplies {
   /** Ids of the replies this node streams right now. */
   ids(): string[];
   abort(replyId: string, cause: AbortCause): void;
+  /** Resumes on this node a dead node's reply that waits for a researcher (true when it did). */
+  resumeReview(replyId: string): Promise<boolean>;
 }
 
 /**
@@ -32,7 +34,7 @@ export function startReplyCoordination(ctx: ServiceContext, coordination: Coordi
     ctx.log,
   );
   leases.start();
-  const takeover = new ReplyTakeoverSweep(ctx, coordination, (replyId) => replies.ids().includes(replyId));
+  const takeover = new ReplyTakeoverSweep(ctx, coordination, (replyId) => replies.ids().includes(replyId), (replyId) => replies.resumeReview(replyId));
   takeover.start();
   return { leases, takeover };
 }

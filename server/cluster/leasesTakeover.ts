@@ -26,6 +26,8 @@ export class ReplyTakeoverSweep extends PeriodicJob<number> {
     private readonly coordination: Coordination,
     /** Whether this process streams the reply right now (never taken over from itself). */
     private readonly runningHere: (replyId: string) => boolean,
+    /** Resumes here a dead node's reply that waits for a researcher (true when it did). */
+    private readonly resumeReview: (replyId: string) => Promise<boolean> = async () => false,
   ) {
     super('reply takeover', coordination.takeoverMs, 0, ctx.log);
   }
@@ -41,7 +43,7 @@ export class ReplyTakeoverSweep extends PeriodicJob<number> {
       }
       if (ctx.now() < this.pausedUntil) return 0;
       const run = await ctx.store.locks.tryRun(REPLY_TAKEOVER_LOCK, () =>
-        takeOverDeadReplies(ctx.store, ctx.config, coordination, ctx.now(), (m) => this.tell(m), this.runningHere),
+        takeOverDeadReplies(ctx.store, ctx.config, coordination, ctx.now(), (m) => this.tell(m), this.runningHere, this.resumeReview),
       );
       if (run.ran && run.value > 0) ctx.log.warn({ stored: run.value, node: coordination.owner.node }, 'stored replies of a dead node as interrupted');
       return run.ran ? run.value : 0;

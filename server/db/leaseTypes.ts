@@ -49,6 +49,12 @@ export interface ReplyLeasesRepo {
   heartbeat(owner: LeaseOwner, replyIds: readonly string[], now: number): Promise<HeldLease[]>;
   /** Sets the stop flag of the session's lease (only if it is for `replyId`, when given). Returns the lease's reply id, or null. */
   requestStop(sessionId: string, replyId?: string): Promise<string | null>;
+  /**
+   * Gives the reply's lease to `owner` (heartbeat_at = now, stop flag cleared): a node resuming a reply that waits
+   * for a researcher after its own previous incarnation or a dead node held it. Call inside a transaction, after
+   * getForUpdate showed the lease may be taken over. False when the reply has no lease.
+   */
+  transfer(replyId: string, owner: LeaseOwner, now: number): Promise<boolean>;
   /** Deletes the reply's lease (inside the transaction that stores the reply's outcome). True when there was one. */
   release(replyId: string): Promise<boolean>;
   getBySession(sessionId: string): Promise<ReplyLeaseRow | undefined>;

@@ -20,6 +20,7 @@ import { call, callOk, connectSocket, eventually, join, joinToWorkspace, nextPus
 import { killNode, startNodeProcess, type NodeProcess } from './nodeProcess';
 import { useScriptedProvider } from './scriptedProvider';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../admin/testSupport';
+import { REPO_ROOT, wizardStudiesDir } from '../wizard/testSupport';
 
 const LEASE_TTL_MS = 3_000; // short, yet long enough that a loaded 2-core machine never looks dead
 const HEARTBEAT_MS = 200;
@@ -224,6 +225,46 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     expect((await store.replyLeases.getBySession(joined.sessionId))!.ownerNode).toBe('node-k');
     await childNode(url, env); // READY means start-up recovery has run
     expect(await store.messages.get(sent.replyId!)).toMatchObject({ status: 'interrupted' });
+    expect(await store.replyLeases.list()).toEqual([]);
+  });
+
+  it('a node killed while a reply waits for a researcher: another node resumes the wait with its lease, and the send through it is stored once', async () => {
+    process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
+    const url = await sharedDatabase('cluster review kill');
+    const studiesDir = wizardStudiesDir({ review: { timeout_seconds: 600 } });
+    cleanups.push(() => fs.rmSync(studiesDir, { recursive: true, force: true }));
+    const surveysDir = path.join(REPO_ROOT, 'surveys');
+    const killed = await childNode(url, { TANDEM_NODE_ID: 'node-review-killed', STUDIES_DIR: studiesDir, SURVEYS_DIR: surveysDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD });
+    const survivor = await node(url, { studiesDir, surveysDir });
+    const draft = 'Porto: two days by the river, one in the vineyards.';
+    scripted.fake.script(reply(draft));
+    const onKilledNode = killed.asTestServer(killed.dataDir);
+    const j = await join(onKilledNode, 'woz-review', { PROLIFIC_PID: 'cluster-review-kill' });
+    const onKilled = await connectSocket(onKilledNode, j.token);
+    await toWorkspace(onKilled);
+    const sent = await callOk(onKilled, 'chat:send', { clientId: 'review-kill-1', text: 'Plan my trip', clientTs: Date.now() });
+    const store = survivor.server.store;
+    await eventually('the stored draft', async () => (await store.reviews.get(sent.replyId!))?.draftText === draft, 10_000);
+    onKilled.disconnect();
+    await killNode(killed);
+
+    // After the lease expiry the survivor's takeover resumes the wait (not an interrupted reply) and holds the lease.
+    const me = survivor.server.participants.chat.coordination.owner;
+    await eventually('the survivor holds the waiting reply’s lease', async () => (await store.replyLeases.getBySession(j.sessionId))?.ownerNode === me.node, LEASE_TTL_MS + 5_000);
+    await new Promise((r) => setTimeout(r, 3 * HEARTBEAT_MS)); // its own heartbeats keep it
+    const onSurvivor = await connectSocket(survivor, j.token);
+    const state = await callOk(onSurvivor, 'session:state', {});
+    expect(state.replyInFlight).toMatchObject({ replyId: sent.replyId });
+    expect(state.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+    expect((await store.reviews.get(sent.replyId!))?.state).toBe('waiting');
+
+    const researcher = await loginAdmin(survivor.server.url);
+    expect((await researcher.post(`/api/admin/wizard/reviews/${sent.replyId}/claim`)).status).toBe(200);
+    const done = nextPush(onSurvivor, 'chat:done');
+    expect((await researcher.post(`/api/admin/wizard/reviews/${sent.replyId}/send`, { action: 'approve' })).status).toBe(200);
+    expect((await done).message).toMatchObject({ id: sent.replyId, status: 'complete', text: draft });
+    expect(scripted.fake.requests).toHaveLength(1); // the stored draft was not asked for again
+    expect((await replyEvents(store, j.sessionId)).finished).toEqual([sent.replyId]);
     expect(await store.replyLeases.list()).toEqual([]);
   });
 

@@ -10,6 +10,8 @@ import { TimeLimitSweep } from './timeLimitSweep';
 import { storeUserMessage } from './userMessage';
 import { abortReply, newInFlight, type InFlight } from './inFlightReply';
 import { runReply, type ReplyRunOptions } from './replyRun';
+import { adoptReplyLease } from './recovery';
+import { resumeOpenReview } from '../wizard/recoverReviews';
 import { aloneOnStore, coordinationFromEnv, type Coordination } from '../cluster/coordination';
 import type { ReplyLeaseKeeper } from '../cluster/leases';
 import type { ReplyTakeoverSweep } from '../cluster/leasesTakeover';
@@ -72,6 +74,10 @@ export class ChatService {
       ids: () => [...this.inFlight.values()].map((f) => f.replyId),
       abort: (replyId, cause) => {
         for (const f of this.inFlight.values()) if (f.replyId === replyId) abortReply(f, cause);
+      },
+      resumeReview: async (replyId) => {
+        const review = await ctx.store.reviews.get(replyId);
+        return ctx.wizard && review ? resumeOpenReview(ctx, ctx.wizard, this, review) : false;
       },
     }));
   }
@@ -236,12 +242,18 @@ export class ChatService {
   }
 
   /**
-   * Puts a reply whose reply.started was stored before a restart back in flight (server/wizard/recoverReviews.ts:
-   * a reply waiting for a researcher). Nothing happens when the session already has a reply in flight.
+   * Puts a reply whose reply.started was stored before a restart back in flight on this node, with its lease
+   * (server/wizard/recoverReviews.ts and the periodic takeover: a reply waiting for a researcher). False, and
+   * nothing happens, when the session already has a reply in flight here or another live node holds the lease.
    */
-  resumeReply(s: SessionContext, replyId: string, replyTo: string): void {
-    if (this.inFlight.has(s.session.id) || this.closing) return;
+  async resumeReply(s: SessionContext, replyId: string, replyTo: string): Promise<boolean> {
+    if (this.inFlight.has(s.session.id) || this.closing) return false;
+    // This node takes the reply's lease first (its previous incarnation's or a dead node's): a live node that
+    // holds it keeps the reply, and this one's heartbeat will not find it lost.
+    if (!(await adoptReplyLease(this.ctx.store, this.coordination, { sessionId: s.session.id, replyId, replyTo }, this.ctx.now()))) return false;
+    if (this.inFlight.has(s.session.id) || this.closing) return false;
     this.startReply(s, replyId, replyTo);
+    return true;
   }
 
   private startReply(s: SessionContext, replyId: string, replyTo: string): void {

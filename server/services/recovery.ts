@@ -3,6 +3,7 @@ import { countTokens } from '../../common/tokens';
 import type { LoadedConfig } from './config';
 import { mayTakeOver, type Coordination } from '../cluster/coordination';
 import { assistantMessageRow } from './replyStore';
+import { OPEN_REVIEW_STATES } from '../db/reviewTypes';
 
 /**
  * Crash recovery, cluster-safe. A reply whose node died mid-stream has a `reply.started` event and a lease
@@ -40,8 +41,31 @@ export async function recoverInterruptedReplies(store: Store, config: LoadedConf
 }
 
 /**
+ * Makes this node the owner of a reply's lease before it resumes the reply (one waiting for a researcher,
+ * server/wizard/recoverReviews.ts): kept when this node holds it, taken when it may be taken over (this node's
+ * previous incarnation, or an owner that stopped heartbeating), created when there is none and the session has
+ * no other reply's lease. False when another live node holds it: that node waits for the reply, not this one.
+ * Without this, the resumed reply's first heartbeat found the lease held by the dead process and dropped it.
+ */
+export async function adoptReplyLease(
+  store: Store,
+  coordination: Coordination,
+  r: { sessionId: string; replyId: string; replyTo: string },
+  now: number,
+): Promise<boolean> {
+  const me = coordination.owner;
+  return store.transaction(async (tx) => {
+    const lease = await tx.replyLeases.getForUpdate(r.replyId);
+    if (!lease) return tx.replyLeases.acquire({ sessionId: r.sessionId, replyId: r.replyId, replyTo: r.replyTo, startedAt: now, owner: me });
+    if (lease.ownerNode === me.node && lease.ownerIncarnation === me.incarnation) return true;
+    if (!mayTakeOver(lease, coordination, now)) return false;
+    return tx.replyLeases.transfer(r.replyId, me, now);
+  });
+}
+
+/**
  * Periodic takeover: stores as interrupted every reply whose lease may be taken over (except those
- * `runningHere` names), and hands each stored message to `onStored` (the caller pushes it, so the participant sees Retry without waiting for a restart).
+ * `runningHere` names, and those waiting for a researcher, which `resumeReview` takes over), and hands each stored message to `onStored` (the caller pushes it, so the participant sees Retry without waiting for a restart).
  * Reads only the small lease table. Returns how many replies it stored.
  */
 export async function takeOverDeadReplies(
@@ -51,11 +75,18 @@ export async function takeOverDeadReplies(
   now: number,
   onStored: (message: MessageRow) => void,
   runningHere: (replyId: string) => boolean = () => false,
+  /** A dead node's reply that waits for a researcher: resumed here rather than interrupted (server/wizard/). */
+  resumeReview: (replyId: string) => Promise<boolean> = async () => false,
 ): Promise<number> {
   let stored = 0;
   for (const l of await store.replyLeases.listTakeoverCandidates(now - coordination.leaseTtlMs, coordination.owner)) {
     // This process streams it, so it is alive whatever its heartbeat says (a stalled event loop, a clock jump).
     if (runningHere(l.replyId)) continue;
+    const review = await store.reviews.get(l.replyId);
+    if (review && OPEN_REVIEW_STATES.includes(review.state)) {
+      await resumeReview(l.replyId);
+      continue;
+    }
     const r: UnfinishedReply = { sessionId: l.sessionId, replyId: l.replyId, replyTo: l.replyTo, startedAt: l.startedAt };
     const message = await storeInterrupted(store, config, coordination, r, true, now);
     if (message) {
@@ -89,8 +120,8 @@ async function storeInterrupted(
       await tx.replyLeases.release(r.replyId);
       return null;
     }
-    // A reply waiting for a researcher (server/wizard/) is not interrupted: recoverReviews resumes its wait on
-    // the node that restarts (on a cluster, a dead node's waiting reviews wait for that node: docs/wizard.md).
+    // A reply waiting for a researcher (server/wizard/) is not interrupted: its wait is resumed (with its lease) by
+    // the node that restarts (recoverReviews) or, for a dead node's, by the periodic takeover (resumeReview).
     const review = await tx.reviews.get(r.replyId);
     if (review && (review.state === 'waiting' || review.state === 'claimed')) return null;
     const condition = config.studies.get(session.studyId)?.conditions.find((c) => c.id === session.conditionId);

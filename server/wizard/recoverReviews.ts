@@ -1,10 +1,11 @@
-import { OPEN_REVIEW_STATES } from '../db/reviewTypes';
+import { OPEN_REVIEW_STATES, type ReviewRow } from '../db/reviewTypes';
 import { loadSession, type ServiceContext, type SessionContext } from '../services/context';
 import type { WizardDesk } from './desk';
 
 /** What recovery needs of the chat service: to start waiting again for a reply whose reply.started is stored. */
 export interface ReplyResumer {
-  resumeReply(s: SessionContext, replyId: string, replyTo: string): void;
+  /** False when it did not (another live node holds the reply's lease, or the session has a reply in flight here). */
+  resumeReply(s: SessionContext, replyId: string, replyTo: string): Promise<boolean>;
 }
 
 /**
@@ -13,24 +14,29 @@ export interface ReplyResumer {
  * again (the participant sees the typing indicator, the researcher the queue), with its stored draft (a draft cut
  * mid-stream is drafted again) and its original deadline (past: the fallback goes out at once). A reply already
  * stored is not sent again: finishReview checks the message and the review's state in one transaction.
- * A review of a session that is no longer active is closed without a reply. Returns how many it resumed.
+ * A review of a session that is no longer active is closed without a reply. A review whose reply's lease another
+ * live node holds is left to that node (a cluster node starting while others run). Returns how many it resumed.
  */
 export async function recoverReviews(ctx: ServiceContext, desk: WizardDesk, chat: ReplyResumer): Promise<number> {
   let resumed = 0;
-  for (const review of await ctx.store.reviews.listOpen()) {
-    if (!OPEN_REVIEW_STATES.includes(review.state)) continue;
-    let s: SessionContext | undefined;
-    try {
-      s = await loadSession(ctx, review.sessionId);
-    } catch (err) {
-      ctx.log.warn({ err, replyId: review.replyId }, 'a reviewed reply refers to a session or study that is gone; closing it');
-    }
-    if (s && s.session.status === 'active' && s.session.step === 'workspace') {
-      chat.resumeReply(s, review.replyId, review.replyTo);
-      resumed++;
-    } else {
-      await desk.closeUnanswerable(review.replyId);
-    }
-  }
+  for (const review of await ctx.store.reviews.listOpen()) if (await resumeOpenReview(ctx, desk, chat, review)) resumed++;
   return resumed;
+}
+
+/**
+ * One open review whose node stopped (this node's previous run, or a dead node's, found by the periodic takeover):
+ * resumed on this node (true), closed without a reply when its session ended meanwhile, or left to the live node
+ * that holds its reply's lease.
+ */
+export async function resumeOpenReview(ctx: ServiceContext, desk: WizardDesk, chat: ReplyResumer, review: ReviewRow): Promise<boolean> {
+  if (!OPEN_REVIEW_STATES.includes(review.state)) return false;
+  let s: SessionContext | undefined;
+  try {
+    s = await loadSession(ctx, review.sessionId);
+  } catch (err) {
+    ctx.log.warn({ err, replyId: review.replyId }, 'a reviewed reply refers to a session or study that is gone; closing it');
+  }
+  if (s && s.session.status === 'active' && s.session.step === 'workspace') return chat.resumeReply(s, review.replyId, review.replyTo);
+  await desk.closeUnanswerable(review.replyId);
+  return false;
 }

@@ -1,7 +1,8 @@
 /**
  * A SIGKILL while a model draft waits for a researcher: the server runs as a child process (crashServerProcess.ts) and is killed (no
  * shutdown code runs) after the draft was stored and claimed. After a restart on the same data directory the
- * reply is still waiting (not interrupted, not sent), the participant's reply is in flight again, the same
+ * reply is still waiting (not interrupted, not sent), the participant's reply is in flight again (and stays so past
+ * the new process's lease heartbeats), the same
  * researcher still holds the claim, and their send stores the reply exactly once.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -57,11 +58,14 @@ describe('SIGKILL while a draft waits for review', () => {
     await first.exited;
     expect(first.process.signalCode).toBe('SIGKILL');
 
-    const second = await startChild(env);
+    // Heartbeats every 200 ms: the resumed reply must still be in flight after several (it holds its lease now,
+    // where the first heartbeat used to find the lease of the killed process and drop the reply).
+    const second = await startChild({ ...env, TANDEM_LEASE_HEARTBEAT_MS: '200' });
     const t2 = asTestServer(second.url, dataDir);
     // The researcher's login survives the restart (it is in the store), and so do the draft and the claim.
     const queue = (await (await fetch(`${second.url}/api/admin/wizard/studies/woz-review/queue`, { headers: { cookie: researcher.cookie } })).json()) as any;
     expect(queue.data.items).toEqual([expect.objectContaining({ replyId: ack.replyId, state: 'claimed', claimed: 'you', draftDone: true })]);
+    await new Promise((r) => setTimeout(r, 1_000));
     const again = await connectSocket(t2, j.token);
     const state = await callOk(again, 'session:state', {});
     // Not interrupted: no assistant message yet, and the reply is in flight again (typing indicator).

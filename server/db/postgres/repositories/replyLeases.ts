@@ -47,6 +47,14 @@ export class PgReplyLeases implements ReplyLeasesRepo {
     return rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested }));
   }
 
+  async transfer(replyId: string, owner: LeaseOwner, now: number): Promise<boolean> {
+    const n = await this.db.run(
+      'UPDATE reply_leases SET owner_node = $1, owner_incarnation = $2, heartbeat_at = $3, stop_requested = false WHERE reply_id = $4',
+      [owner.node, owner.incarnation, now, replyId],
+    );
+    return n === 1;
+  }
+
   async requestStop(sessionId: string, replyId?: string): Promise<string | null> {
     const r = await this.db.one<{ reply_id: string }>(
       'UPDATE reply_leases SET stop_requested = true WHERE session_id = $1 AND ($2::text IS NULL OR reply_id = $2) RETURNING reply_id',

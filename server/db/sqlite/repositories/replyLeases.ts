@@ -32,6 +32,17 @@ export class ReplyLeasesRepository implements Sync<ReplyLeasesRepo> {
     return rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested === 1 }));
   }
 
+  transfer(replyId: string, owner: LeaseOwner, now: number): boolean {
+    return (
+      cachedStatement(this.db, 'UPDATE reply_leases SET owner_node = ?, owner_incarnation = ?, heartbeat_at = ?, stop_requested = 0 WHERE reply_id = ?').run(
+        owner.node,
+        owner.incarnation,
+        now,
+        replyId,
+      ).changes === 1
+    );
+  }
+
   requestStop(sessionId: string, replyId?: string): string | null {
     const r = cachedStatement(
       this.db,
