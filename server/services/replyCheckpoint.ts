@@ -31,8 +31,6 @@ class Tracked implements ReplyCheckpoint {
   dueAt: number | null = null;
   firstDeltaAt = 0;
   closed = false;
-  /** Writes made for this reply (tests, benchmark). */
-  writes = 0;
 
   constructor(
     private readonly owner: ReplyCheckpoints,
@@ -81,7 +79,7 @@ export class ReplyCheckpoints {
     return new Tracked(this, reply, currentText);
   }
 
-  /** The reply's first delta: the clock of its first checkpoint starts. */
+  /** (Called by a tracked reply.) Its first delta: the clock of its first checkpoint starts. */
   started(r: Tracked): void {
     r.firstDeltaAt = this.now();
     r.dueAt = performance.now() + this.policy.intervalMs;
@@ -93,7 +91,7 @@ export class ReplyCheckpoints {
     if (r.currentText().length >= this.policy.maxChars) this.flushSoon();
   }
 
-  /** A reply reached maxChars unsaved characters: write the due ones once this tick's other deltas are in. */
+  /** (Called by a tracked reply.) It reached maxChars unsaved characters: write the due ones once this tick's other deltas are in. */
   flushSoon(): void {
     if (this.soon) return;
     this.soon = true;
@@ -103,6 +101,7 @@ export class ReplyCheckpoints {
     });
   }
 
+  /** (Called by a tracked reply's close().) */
   async closed(r: Tracked): Promise<void> {
     r.closed = true;
     this.live.delete(r);
@@ -142,10 +141,7 @@ export class ReplyCheckpoints {
       .saveMany(rows)
       .then(
         () => {
-          for (const { r, text } of batch) {
-            r.savedChars = text.length;
-            r.writes++;
-          }
+          for (const { r, text } of batch) r.savedChars = text.length;
           checkpointStats.writes += batch.length;
           checkpointStats.batches++;
         },
