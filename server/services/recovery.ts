@@ -13,7 +13,7 @@ import { OPEN_REVIEW_STATES } from '../db/reviewTypes';
  * owner stopped heartbeating for a lease expiry, or it is this node's previous incarnation). A node that
  * restarts therefore never touches another live node's reply.
  * The stored text is the reply's last crash checkpoint (reply_progress, written while it streamed: at most
- * ~500 ms or a few hundred characters behind what the participant saw), or empty when none was written.
+ * ~625 ms or a few hundred characters behind what the participant saw), or empty when none was written.
  * ttftMs and durationMs come from the checkpoint too (null without one: unknown).
  * Stored once even when two nodes race: each takeover locks the session row, then the lease row, and
  * re-checks inside its transaction.
