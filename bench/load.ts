@@ -163,13 +163,14 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log('bare socket.io relay (same provider and openai client, same send times; no DB, no validation):');
   console.log(`  replies ${r.traffic.replies}, failed ${r.traffic.failedReplies}, wall ${(r.traffic.wallMs / 1000).toFixed(1)} s, timed tokens ${r.tokens.count}/${expectedTokens}, replies streaming at once (mean) ${r.traffic.meanConcurrentReplies.toFixed(0)}`);
   console.log(`  provider token → client:    ${formatSummary(r.tokens)}`);
-  console.log(`  relay process CPU: ${r.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(r.cpuSeconds, r.tokens.count * f['mark-every'])} per token delivered)`);
+  const relayTokensDelivered = r.tokens.count * f['mark-every'];
+  console.log(`  relay process CPU: ${r.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(r.cpuSeconds, relayTokensDelivered)} per token delivered)`);
   console.log(`  relay event-loop utilisation: ${r.elu ? `busiest 10 s ${r.elu.busiest10s.toFixed(2)}, whole run ${r.elu.whole.toFixed(2)}` : 'n/a'}`);
   console.log(`  load-generator event-loop delay: p50 ${formatMs(r.clientLagMs.p50)}, p99 ${formatMs(r.clientLagMs.p99)}`);
   console.log(`  machine: ${machineUse(r.cpuSeconds, r.rig, r.traffic.wallMs)}`);
   const ratio = { p50: p.tokens.p50 / r.tokens.p50, p99: p.tokens.p99 / r.tokens.p99 };
   ratios.push(ratio);
-  if (serverCpu !== null && r.cpuSeconds !== null) cpuRatios.push(serverCpu / tokensDelivered / (r.cpuSeconds / Math.max(1, r.tokens.count * f['mark-every'])));
+  if (serverCpu !== null && r.cpuSeconds !== null) cpuRatios.push(cpuPerToken(serverCpu, tokensDelivered) / cpuPerToken(r.cpuSeconds, relayTokensDelivered));
   console.log(`  round ${round} ratio platform/relay: p50 ${ratio.p50.toFixed(2)}×, p99 ${ratio.p99.toFixed(2)}×`);
 }
 await fileLog?.close();
@@ -197,6 +198,11 @@ function machineUse(serverCpu: number | null, rig: RigCpu, wallMs: number, datab
   return `mean cores busy — served ${cores(serverCpu)}${database}, load generator ${cores(rig.generatorSeconds)}, provider ${cores(rig.providerSeconds)}, total ${cores(total)} of ${cpus().length}`;
 }
 
+/** CPU µs per delivered token. */
+function cpuPerToken(cpuSeconds: number, tokens: number): number {
+  return (cpuSeconds * 1e6) / Math.max(1, tokens);
+}
+
 function perToken(cpuSeconds: number | null, tokens: number): string {
-  return cpuSeconds === null ? 'n/a' : `${((cpuSeconds * 1e6) / Math.max(1, tokens)).toFixed(0)} µs`;
+  return cpuSeconds === null ? 'n/a' : `${cpuPerToken(cpuSeconds, tokens).toFixed(0)} µs`;
 }

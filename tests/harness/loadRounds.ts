@@ -30,7 +30,7 @@ export interface PlatformRound {
   /** The server process's own event-loop delay during the round. */
   serverLagMs: { p50: number; p99: number; max: number } | null;
   /** Share of time the server's event loop was busy: the whole run, its busiest 10 s (one server only). */
-  serverElu: { whole: number; busiest10s: number } | null;
+  serverElu: EventLoopUse | null;
   meanConcurrentReplies: number;
   /** Per participant, ms after the round's start at which each chat message was first sent. */
   sendSchedule: number[][];
