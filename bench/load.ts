@@ -127,6 +127,8 @@ function roundDatabase(round: number): string | undefined {
 // Timed samples: every mark-every-th token carries its send time (the rest are plain one-token words).
 const expectedTokens = f.participants * f.turns * Math.ceil(f.tokens / f['mark-every']);
 const ratios: Array<{ p50: number; p99: number }> = [];
+/** chat:send ack ÷ the relay's ack on receipt, per round. */
+const ackRatios: Array<{ p50: number; p99: number }> = [];
 /** CPU per delivered token, server ÷ relay, per round (the issue's "store adds no per-token work" figure). */
 const cpuRatios: number[] = [];
 let allOk = true;
@@ -162,6 +164,7 @@ for (let round = 1; round <= f.rounds; round++) {
   const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, schedule: p.sendSchedule, reader: f['relay-reader'], onRelay: (kill) => killers.push(kill) });
   console.log('bare socket.io relay (same provider and openai client, same send times; no DB, no validation):');
   console.log(`  replies ${r.traffic.replies}, failed ${r.traffic.failedReplies}, wall ${(r.traffic.wallMs / 1000).toFixed(1)} s, timed tokens ${r.tokens.count}/${expectedTokens}, replies streaming at once (mean) ${r.traffic.meanConcurrentReplies.toFixed(0)}`);
+  console.log(`  relay:chat ack (on receipt): ${formatSummary(r.acks)}`);
   console.log(`  provider token → client:    ${formatSummary(r.tokens)}`);
   const relayTokensDelivered = r.tokens.count * f['mark-every'];
   console.log(`  relay process CPU: ${r.cpuSeconds?.toFixed(1) ?? 'n/a'} s (${perToken(r.cpuSeconds, relayTokensDelivered)} per token delivered)`);
@@ -172,6 +175,9 @@ for (let round = 1; round <= f.rounds; round++) {
   ratios.push(ratio);
   if (serverCpu !== null && r.cpuSeconds !== null) cpuRatios.push(cpuPerToken(serverCpu, tokensDelivered) / cpuPerToken(r.cpuSeconds, relayTokensDelivered));
   console.log(`  round ${round} ratio platform/relay: p50 ${ratio.p50.toFixed(2)}×, p99 ${ratio.p99.toFixed(2)}×`);
+  const ackRatio = { p50: s.chatAck.p50 / r.acks.p50, p99: s.chatAck.p99 / r.acks.p99 };
+  ackRatios.push(ackRatio);
+  console.log(`  round ${round} ack platform/relay: p50 ${ackRatio.p50.toFixed(2)}×, p99 ${ackRatio.p99.toFixed(2)}× (the relay acks on receipt: its ack is the loaded loop's own wait)`);
 }
 await fileLog?.close();
 await provider.kill('SIGTERM');
@@ -182,6 +188,7 @@ if (ratios.length > 0) {
     `\nadded latency ratio platform/relay (median of ${ratios.length} round(s)): p50 ${median(ratios.map((x) => x.p50)).toFixed(2)}×, ` +
       `p99 ${median(ratios.map((x) => x.p99)).toFixed(2)}×; goal ≤ 1.2× at 500 participants (issue 6)`,
   );
+  console.log(`chat:send ack ÷ relay ack on receipt (median of ${ackRatios.length}): p50 ${median(ackRatios.map((x) => x.p50)).toFixed(2)}×, p99 ${median(ackRatios.map((x) => x.p99)).toFixed(2)}×`);
   if (cpuRatios.length > 0)
     console.log(`CPU per token delivered, server ÷ relay (median of ${cpuRatios.length}): ${median(cpuRatios).toFixed(2)}× (rounds: ${cpuRatios.map((x) => x.toFixed(2)).join(', ')}); goal ≤ 1.15× (issue 12)`);
 }

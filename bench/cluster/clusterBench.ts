@@ -70,6 +70,7 @@ export async function runClusterBench(o: ClusterBenchOptions): Promise<boolean> 
       const relay = await runRelayRound({ providerBaseURL: o.providerBaseURL, schedule, reader: o.relayReader, onRelay: o.onStop });
       console.log(`\n=== round ${round}: bare socket.io relay (same provider, same send times, no DB, one process)`);
       console.log(`  provider token → client:    ${formatSummary(relay.tokens)}; relay CPU ${fmtUs(us(relay.cpuSeconds, relay.tokens.count * o.markEvery))} per token`);
+      console.log(`  relay:chat ack (on receipt): ${formatSummary(relay.acks)}`);
       relayP50.push(relay.tokens.p50);
       relayP99.push(relay.tokens.p99);
     }

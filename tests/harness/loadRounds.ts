@@ -179,6 +179,8 @@ export interface RelayRound {
   /** Share of time the relay's event loop was busy (whole run, busiest 10 s); null if it printed none. */
   elu: EventLoopUse | null;
   tokens: LatencySummary;
+  /** relay:chat emit → ack, acknowledged on receipt: the floor for the platform's chat:send ack. */
+  acks: LatencySummary;
   cpuSeconds: number | null;
   clientLagMs: { p50: number; p99: number };
   rig: RigCpu;
@@ -209,6 +211,7 @@ export async function runRelayRound(o: {
       rig: rig(),
       traffic,
       tokens: summarizeLatencies(traffic.tokenLatenciesMs),
+      acks: summarizeLatencies(traffic.ackLatenciesMs),
       cpuSeconds: cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null,
       clientLagMs,
     };

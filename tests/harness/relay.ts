@@ -11,6 +11,9 @@ import { forEachContentFragment, type StreamReader } from './streamReaders';
  * the latency it adds is the floor that socket.io + the openai client impose; the platform's added
  * latency is reported as a ratio to it.
  *
+ * Each `relay:chat` is acknowledged as soon as it is received, so the benchmark can compare the platform's
+ * chat:send ack with the bare minimum a socket.io server on the same loaded loop gives.
+ *
  * `reader` picks how the stream is read (streamReaders.ts): `sdk` (default) as a relay written from the
  * openai docs would, `tandem` with the platform's reader, so that the comparison isolates the platform's
  * own work.
@@ -26,7 +29,10 @@ export async function startRelay(options: { providerBaseURL: string; model?: str
   const http = createServer();
   const io = new SocketServer(http, { serveClient: false });
   io.on('connection', (socket) => {
-    socket.on('relay:chat', async (payload: { id: string; text: string }) => {
+    socket.on('relay:chat', async (payload: { id: string; text: string }, ack?: unknown) => {
+      // Acknowledged on receipt, before the stream starts (the platform acks once the message is stored): the
+      // floor for the platform's chat:send ack on the same loop.
+      if (typeof ack === 'function') ack({ ok: true });
       try {
         const request = openai.chat.completions.create({
           model: options.model ?? 'timed-fake',

@@ -7,10 +7,13 @@ import { MarkerTracker } from './tokenMarkers';
  * platform: `participants` clients started `rampMs` apart, each thinking twice before its first
  * message (the simulated participant reads the instructions, then types) and once between a reply's
  * end and the next message, `thinkMs` drawn uniformly from [min, max] as for the participants.
- * Records each token's provider-to-client latency and how many replies streamed at once.
+ * Records each token's provider-to-client latency, each message's ack latency and how many replies
+ * streamed at once.
  */
 export interface RelayTrafficResult {
   tokenLatenciesMs: number[];
+  /** relay:chat emit → its ack, per message that was acked. */
+  ackLatenciesMs: number[];
   replies: number;
   failedReplies: number;
   wallMs: number;
@@ -34,6 +37,7 @@ export async function runRelayTraffic(options: {
   replyTimeoutMs?: number;
 }): Promise<RelayTrafficResult> {
   const tokenLatenciesMs: number[] = [];
+  const ackLatenciesMs: number[] = [];
   let replies = 0;
   let failedReplies = 0;
   let streamingMs = 0;
@@ -71,7 +75,8 @@ export async function runRelayTraffic(options: {
             resolve(d.id === id && !d.error);
           });
         });
-        socket.emit('relay:chat', { id, text: `message ${turn} from ${index}` });
+        const sentAt = performance.now();
+        socket.emit('relay:chat', { id, text: `message ${turn} from ${index}` }, () => ackLatenciesMs.push(performance.now() - sentAt));
         if (await done) replies += 1;
         else failedReplies += 1;
         streamingMs += performance.now() - replyStarted;
@@ -88,5 +93,5 @@ export async function runRelayTraffic(options: {
     }),
   );
   const wallMs = performance.now() - started;
-  return { tokenLatenciesMs, replies, failedReplies, wallMs, meanConcurrentReplies: streamingMs / wallMs };
+  return { tokenLatenciesMs, ackLatenciesMs, replies, failedReplies, wallMs, meanConcurrentReplies: streamingMs / wallMs };
 }

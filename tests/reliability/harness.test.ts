@@ -70,6 +70,9 @@ describe('bare relay baseline', () => {
       expect(r.failedReplies).toBe(0);
       expect(r.tokenLatenciesMs).toHaveLength(3 * 2 * 20);
       expect(Math.min(...r.tokenLatenciesMs)).toBeGreaterThanOrEqual(0);
+      // Every message is acknowledged on receipt, so the ack floor has one sample per message.
+      expect(r.ackLatenciesMs).toHaveLength(6);
+      expect(Math.min(...r.ackLatenciesMs)).toBeGreaterThanOrEqual(0);
       // Replaying a recorded send timeline: one client per schedule row, one message per entry.
       const replay = await runRelayTraffic({ url: relay.url, participants: 0, turns: 0, thinkMs: { min: 0, max: 0 }, schedule: [[0, 30], [10]] });
       expect(replay.replies).toBe(3);
