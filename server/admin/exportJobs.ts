@@ -124,13 +124,21 @@ export class ExportJobs {
    * Where a researcher session's ticket can be downloaded: `here` (this process's export, or one another node
    * prepared in the shared DATA_DIR, not expired), `elsewhere` (another node prepared it, but this node does not see
    * its files: DATA_DIR not shared), or `none` (unknown, expired, already downloaded, or another session's ticket).
+   * `here` takes the ticket's one download (its job row, on any node), so two requests at once never both stream it.
    */
   async locate(ticket: string, ownerTokenHash: string): Promise<{ at: 'here'; job: Job } | { at: 'elsewhere'; node: string } | { at: 'none' }> {
+    const found = await this.find(ticket, ownerTokenHash);
+    if (found.at !== 'here') return found;
+    this.jobs.delete(ticket);
+    return (await this.store.adminJobs.take(jobIdOf(ticket), this.now())) ? found : { at: 'none' };
+  }
+
+  private async find(ticket: string, ownerTokenHash: string): Promise<{ at: 'here'; job: Job } | { at: 'elsewhere'; node: string } | { at: 'none' }> {
     const mine = this.jobs.get(ticket);
     if (mine) return mine.ownerTokenHash === ownerTokenHash && mine.expiresAt > this.now() ? { at: 'here', job: mine } : { at: 'none' };
     if (this.store.engine === 'sqlite') return { at: 'none' };
     const row = await this.store.adminJobs.get(jobIdOf(ticket));
-    if (!row || row.kind !== 'export' || row.state !== 'done' || row.ownerNode === this.owner.node) return { at: 'none' };
+    if (!row || row.kind !== 'export' || row.state !== 'done' || row.takenAt !== null || row.ownerNode === this.owner.node) return { at: 'none' };
     const stored = row.result as Partial<StoredResult> | null;
     const expiresAt = (row.finishedAt ?? 0) + TICKET_TTL_MS;
     if (stored?.ownerTokenHash !== ownerTokenHash || expiresAt <= this.now()) return { at: 'none' };
@@ -140,8 +148,7 @@ export class ExportJobs {
   }
 
   /** Streams the dataset as a zip; the folder is deleted once the download has been sent. */
-  streamZip(ticket: string, job: Job, res: Response): void {
-    this.jobs.delete(ticket);
+  streamZip(job: Job, res: Response): void {
     const archive = new ZipArchive({ zlib: { level: 6 } });
     const cleanup = () => rmSync(job.dir, { recursive: true, force: true });
     res.status(200);

@@ -234,10 +234,10 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     const found = await deps.exports.locate(ticket, req.admin!.tokenHash);
     if (found.at === 'elsewhere')
       return sendFail(res, 'conflict', `this export was prepared on node ${found.node}, whose DATA_DIR this node does not see; download it from that node or run the export again`);
-    if (found.at === 'none') return sendFail(res, 'not_found', 'unknown or expired export; run the export again');
+    if (found.at === 'none') return sendFail(res, 'not_found', 'unknown, expired or already downloaded export; run the export again');
     // Its folder removed meanwhile (e.g. by a clean-up): say so rather than send an empty archive.
     if (!existsSync(found.job.dir)) return sendFail(res, 'not_found', 'the export\'s files are gone; run the export again');
-    deps.exports.streamZip(ticket, found.job, res);
+    deps.exports.streamZip(found.job, res);
   });
 
   guarded.post('/api/admin/studies/:studyId/withdrawals', json, async (req, res) => {

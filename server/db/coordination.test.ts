@@ -265,6 +265,14 @@ describe.each(STORE_ENGINES)('dashboard jobs (%s)', (engine) => {
     expect(await s2.adminJobs.finish(id, { state: 'done', done: 9, total: 9, message: '9/9 judge samples', result: { samples: 9 } }, 2_000)).toBe(true);
     expect(await s1.adminJobs.finish(id, { state: 'failed', done: 0, total: 0, message: 'late', result: null }, 2_001)).toBe(false);
     expect(await s1.adminJobs.get(id)).toMatchObject({ state: 'done', done: 9, total: 9, message: '9/9 judge samples', result: { samples: 9 }, finishedAt: 2_000 });
+    expect((await s1.adminJobs.get(id))!.takenAt).toBeNull();
+    // A done job's result is taken once, whichever connection asks first; a running one cannot be taken.
+    expect(await s1.adminJobs.take('j3', 2_100)).toBe(false);
+    const takes = await Promise.all([s1.adminJobs.take(id, 2_500), s2.adminJobs.take(id, 2_500)]);
+    expect(takes.filter(Boolean)).toHaveLength(1);
+    expect(await s1.adminJobs.take(id, 2_600)).toBe(false);
+    expect(await s2.adminJobs.take('no-such-job', 2_600)).toBe(false);
+    expect((await s2.adminJobs.get(id))!.takenAt).toBe(2_500);
     // Once it ended, a new one may start.
     expect(await s1.adminJobs.claim(job('j4', A, 3_000))).toBe(true);
     expect((await s2.adminJobs.latest('st', 'judge'))!.id).toBe('j4');

@@ -42,6 +42,7 @@ export interface RawAdminJob {
   created_at: number;
   heartbeat_at: number;
   finished_at: number | null;
+  taken_at: number | null;
 }
 
 export const toAdminJob = (r: RawAdminJob): AdminJobRow => ({
@@ -59,6 +60,7 @@ export const toAdminJob = (r: RawAdminJob): AdminJobRow => ({
   createdAt: r.created_at,
   heartbeatAt: r.heartbeat_at,
   finishedAt: r.finished_at,
+  takenAt: r.taken_at,
 });
 
 /** A job's result as stored (JSON text, or NULL for none). */

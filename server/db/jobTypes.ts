@@ -24,6 +24,8 @@ export interface AdminJobRow {
   createdAt: number;
   heartbeatAt: number;
   finishedAt: number | null;
+  /** When a done job's result was taken (an export's one download); null until then. */
+  takenAt: number | null;
 }
 
 /** How a job ended: its state, final progress and message, and the JSON it leaves for later requests (or null). */
@@ -45,6 +47,11 @@ export interface AdminJobsRepo {
   progress(id: string, owner: LeaseOwner, p: { done: number; total: number; message: string }, now: number): Promise<boolean>;
   /** Ends a running job (done or failed) with its final progress and result. False when it was not running (e.g. marked abandoned). */
   finish(id: string, outcome: AdminJobOutcome, now: number): Promise<boolean>;
+  /**
+   * Takes a done job's result for its one use (an export's download) at `now`. True for the first caller on any
+   * node; false if it was taken already, is not done, or does not exist.
+   */
+  take(id: string, now: number): Promise<boolean>;
   get(id: string): Promise<AdminJobRow | undefined>;
   /** The newest job of that kind for the study. */
   latest(studyId: string, kind: string): Promise<AdminJobRow | undefined>;

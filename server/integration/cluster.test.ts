@@ -323,7 +323,7 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/already being prepared/);
   });
-  it('a dashboard export prepared on one node downloads through another on the shared DATA_DIR, once, and only by its session', async () => {
+  it('a dashboard export prepared on one node downloads through either node on the shared DATA_DIR, once even when asked on both at once, and only by its session', async () => {
     process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
     const url = await sharedDatabase('cluster export shared');
     const a = await node(url);
@@ -334,17 +334,22 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     // Another researcher session (another login) cannot use this ticket on either node.
     const other = await loginAdmin(b.server.url);
     expect((await other.get(created.data.downloadUrl)).status).toBe(404);
-    // The same session through node B: the whole dataset, streamed by B from the shared folder.
-    const viaB = await fetch(`${b.server.url}${created.data.downloadUrl}`, { headers: { cookie: admin.cookie } });
-    expect(viaB.status).toBe(200);
-    expect(viaB.headers.get('content-type')).toBe('application/zip');
-    expect(Buffer.from(await viaB.arrayBuffer()).includes(Buffer.from('sessions.csv'))).toBe(true);
-    // Downloaded once: the files are gone, so node A (which prepared it) says so rather than send an empty zip.
+    // The same session through both nodes at once: exactly one request gets the whole dataset (streamed from the
+    // shared folder by whichever node won the ticket), the other is refused.
+    const [viaA, viaB] = await Promise.all([a.server.url, b.server.url].map((base) => fetch(`${base}${created.data.downloadUrl}`, { headers: { cookie: admin.cookie } })));
+    expect([viaA!.status, viaB!.status].sort()).toEqual([200, 404]);
+    const won = viaA!.status === 200 ? viaA! : viaB!;
+    const lost = won === viaA ? viaB! : viaA!;
+    expect(won.headers.get('content-type')).toBe('application/zip');
+    expect(Buffer.from(await won.arrayBuffer()).includes(Buffer.from('sessions.csv'))).toBe(true);
+    expect(((await lost.json()) as { error: { message: string } }).error.message).toMatch(/already downloaded/);
+    // Downloaded once: the files are removed, and a later request on either node is refused.
     const ticket = created.data.downloadUrl.split('/').at(-2)!;
     await eventually('the export folder removed after the download', () => !fs.existsSync(path.join(a.dataDir, 'admin-exports', ticket)));
-    const again = await admin.get(created.data.downloadUrl);
-    expect(again.status).toBe(404);
-    expect(((await again.json()) as { error: { message: string } }).error.message).toMatch(/gone/);
+    for (const again of [await admin.get(created.data.downloadUrl), await fetch(`${b.server.url}${created.data.downloadUrl}`, { headers: { cookie: admin.cookie } })]) {
+      expect(again.status).toBe(404);
+      expect(((await again.json()) as { error: { message: string } }).error.message).toMatch(/already downloaded/);
+    }
   });
   it('a node starting on the shared DATA_DIR keeps the export another live node offers, and removes the folders no live job owns', async () => {
     process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;

@@ -33,6 +33,10 @@ export class PgAdminJobs implements AdminJobsRepo {
     return n === 1;
   }
 
+  async take(id: string, now: number): Promise<boolean> {
+    return (await this.db.run(`UPDATE admin_jobs SET taken_at = $1 WHERE id = $2 AND state = 'done' AND taken_at IS NULL`, [now, id])) === 1;
+  }
+
   async get(id: string): Promise<AdminJobRow | undefined> {
     const r = await this.db.one<RawAdminJob>('SELECT * FROM admin_jobs WHERE id = $1', [id]);
     return r && toAdminJob(r);

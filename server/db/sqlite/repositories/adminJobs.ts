@@ -37,6 +37,10 @@ export class AdminJobsRepository implements Sync<AdminJobsRepo> {
     );
   }
 
+  take(id: string, now: number): boolean {
+    return cachedStatement(this.db, `UPDATE admin_jobs SET taken_at = ? WHERE id = ? AND state = 'done' AND taken_at IS NULL`).run(now, id).changes === 1;
+  }
+
   get(id: string): AdminJobRow | undefined {
     const r = cachedStatement(this.db, 'SELECT * FROM admin_jobs WHERE id = ?').get(id) as RawAdminJob | undefined;
     return r && toAdminJob(r);
