@@ -1,7 +1,8 @@
 /**
  * Several Tandem nodes on one PostgreSQL (the run's throwaway cluster): real servers, real socket.io clients,
  * the real `openai` client against the local fake. One session's two tabs on two nodes: one reply at a time,
- * a resend on the other node gets the duplicate ack, Stop on the other node stops the reply. A node killed
+ * a resend on the other node gets the duplicate ack, Stop (or the artifact's submission) on the other node stops
+ * the reply. A node killed
  * with SIGKILL mid-reply: another node stores the reply interrupted once after the lease expiry and pushes
  * Retry; a retry works. A node that starts (or restarts) never touches another live node's reply, and a node
  * restarting under the same TANDEM_NODE_ID takes its own earlier replies back at once. The time-limit sweep
@@ -126,6 +127,28 @@ describe.skipIf(!onPostgres)('several nodes on one PostgreSQL', () => {
     expect([...events.finished].sort()).toEqual([...events.started].sort());
     const users = (await a.server.store.messages.listForSession(joined.sessionId)).filter((m) => m.role === 'user');
     expect(users).toHaveLength(2); // tab-m1 once, and the winner of the race
+  });
+
+  it('artifact:submit through the other node stops the reply running on the first, and the trajectory shows the reply before the submission', async () => {
+    const url = await sharedDatabase('cluster submit stops');
+    const a = await node(url);
+    const b = await node(url);
+    const joined = await joinToWorkspace(a, 'travel-planning', { PROLIFIC_PID: 'cluster-submit' });
+    const tabB = await connectSocket(b, joined.token);
+    scripted.fake.script(stallStream(['Day ', 'one: ', 'Lisbon, ', 'then ', 'Porto.'], 2));
+    const firstDelta = nextPush(joined.socket, 'chat:delta');
+    const done = nextPush(joined.socket, 'chat:done');
+    const sent = await callOk(joined.socket, 'chat:send', { clientId: 'submit-msg-1', text: 'Plan my weekend', clientTs: Date.now() });
+    await firstDelta;
+
+    const state = await callOk(tabB, 'artifact:submit', { fields: { itinerary: 'Day 1: Lisbon…' }, clientTs: Date.now() });
+    expect(state.step).toBe('survey');
+    expect((await done).message).toMatchObject({ id: sent.replyId, status: 'stopped', text: 'Day one: ' });
+    const types = (await replyEvents(b.server.store, joined.sessionId)).all.map((e) => e.type);
+    expect(types.filter((t) => t === 'chat.stop_requested')).toHaveLength(1);
+    expect(types.indexOf('reply.finished')).toBeGreaterThan(-1);
+    expect(types.indexOf('reply.finished')).toBeLessThan(types.indexOf('artifact.submitted'));
+    expect(await a.server.store.replyLeases.list()).toEqual([]);
   });
 
   it('a node that starts up, and its periodic takeover, leave another live node’s reply alone', async () => {

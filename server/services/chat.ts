@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
 import type { MessageRow, StoreTx } from '../db/store';
+import type { ClientTs } from '../../common/ids';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
 import { requireActive, requireActiveIn } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
@@ -141,6 +142,22 @@ export class ChatService {
     abortReply(f, 'participant');
     await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
     return { stopped: true };
+  }
+
+  /**
+   * Stops the session's reply wherever it runs and waits until its outcome is stored, so that a submission comes
+   * after the reply in the trajectory. A reply on another node is stopped through its lease (that node aborts it at
+   * its next heartbeat and stores it); its lease is waited for at most two heartbeats and a second.
+   */
+  async stopAndSettle(sessionId: string, clientTs: ClientTs): Promise<void> {
+    await this.starting.get(sessionId);
+    if (this.inFlight.has(sessionId)) {
+      await this.stop(sessionId, { clientTs });
+      return this.settled(sessionId);
+    }
+    if (!(await this.stopElsewhere(sessionId, { clientTs })).stopped) return;
+    const until = performance.now() + this.coordination.heartbeatMs * 2 + 1_000;
+    while (performance.now() < until && (await this.ctx.store.replyLeases.getBySession(sessionId))) await new Promise((r) => setTimeout(r, 50));
   }
 
   /**

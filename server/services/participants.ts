@@ -48,11 +48,8 @@ export class ParticipantService {
 
   async artifactSubmit(sessionId: string, p: ArtifactSubmit): Promise<SessionState> {
     await checkSubmission(this.ctx, sessionId, p);
-    // Finish the reply in flight first so the trajectory shows it before the submission.
-    if (this.chat.inFlightView(sessionId)) {
-      await this.chat.stop(sessionId, { clientTs: p.clientTs });
-      await this.chat.settled(sessionId);
-    }
+    // Finish the reply in flight (on this node or another) first so the trajectory shows it before the submission.
+    await this.chat.stopAndSettle(sessionId, p.clientTs);
     await submitArtifact(this.ctx, sessionId, p);
     return this.state(sessionId);
   }
