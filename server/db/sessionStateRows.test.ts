@@ -36,7 +36,7 @@ describe.each(STORE_ENGINES)('Store.readSessionState (%s)', (engine) => {
     await store.artifacts.insertVersion(id, { answer: 'v2' }, 5, 8_200);
     for (const n of [2, 1])
       await store.uploads.insert({ id: `u${n}`, sessionId: id, fieldId: 'file', fileName: `f${n}.png`, contentType: 'image/png', bytes: 100 * n, sha256: 'ab'.repeat(32), storagePath: `uploads/u${n}`, eventSeq: 5 + n, createdAt: 8_000 + n });
-    await store.surveyAnswers.insert({ sessionId: id, surveyId: 's', itemId: 'ease', itemKind: 'likert', valueNum: 4, valueText: null, eventSeq: 9, createdAt: 9_000 });
+    await store.surveyAnswers.insert([{ sessionId: id, surveyId: 's', itemId: 'ease', itemKind: 'likert', valueNum: 4, valueText: null, eventSeq: 9, createdAt: 9_000 }]);
 
     const rows = await store.readSessionState(id);
     expect(rows).toEqual({

@@ -115,7 +115,11 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
       const session = (await t.server.store.sessions.get(j.sessionId))!;
       expect(session).toMatchObject({ status: 'completed', step: 'complete', consentVersion: '2026-11-1' });
       expect(session.submittedAt).not.toBeNull();
-      expect((await t.server.store.surveyAnswers.listForSession(j.sessionId))).toHaveLength(6);
+      // One row per answer, in the survey's order, each with its value in the column of its kind.
+      const stored = await t.server.store.surveyAnswers.listForSession(j.sessionId);
+      expect(stored.map((a) => [a.itemId, a.valueNum ?? a.valueText])).toEqual([
+        ['confidence', 4], ['ai_usefulness', 5], ['speed', 3], ['attention', 4], ['satisfaction', 4], ['comments', 'fine'],
+      ]);
       // Identity lives only in identities; no science row mentions it.
       const identity = (await t.server.store.identities.get(j.sessionId))!;
       expect(identity).toMatchObject({ platform: 'prolific', platformStudyId: 'st-1', platformSessionId: 'se-1' });

@@ -15,20 +15,22 @@ export async function submitSurvey(ctx: ServiceContext, sessionId: string, p: Su
     // Re-checked on the locked row: a second submit (another socket) finds the session completed.
     const locked = await requireActiveIn(ctx, tx, sessionId, ['survey']);
     const seq = await tx.events.append(sessionId, 'survey.submitted', { surveyId: s.survey.id, answers: p.answers, attentionCheckPassed }, now, p.clientTs);
-    for (const item of s.survey.items) {
-      const value = p.answers[item.id];
-      if (value === undefined) continue;
-      await tx.surveyAnswers.insert({
-        sessionId,
-        surveyId: s.survey.id,
-        itemId: item.id,
-        itemKind: item.kind,
-        valueNum: typeof value === 'number' ? value : null,
-        valueText: typeof value === 'string' ? value : null,
-        eventSeq: seq,
-        createdAt: now,
-      });
-    }
+    const answered = s.survey.items.filter((item) => p.answers[item.id] !== undefined);
+    await tx.surveyAnswers.insert(
+      answered.map((item) => {
+        const value = p.answers[item.id];
+        return {
+          sessionId,
+          surveyId: s.survey.id,
+          itemId: item.id,
+          itemKind: item.kind,
+          valueNum: typeof value === 'number' ? value : null,
+          valueText: typeof value === 'string' ? value : null,
+          eventSeq: seq,
+          createdAt: now,
+        };
+      }),
+    );
     await endSession(tx, locked, 'completed', now);
   });
 }

@@ -69,7 +69,8 @@ export interface UploadsRepo {
 }
 
 export interface SurveyAnswersRepo {
-  insert(a: SurveyAnswerRow): Promise<void>;
+  /** One survey submission's answers, in the order given (one statement on PostgreSQL). */
+  insert(answers: readonly SurveyAnswerRow[]): Promise<void>;
   listForSession(sessionId: string): Promise<SurveyAnswerRow[]>;
   hasAnswers(sessionId: string): Promise<boolean>;
 }

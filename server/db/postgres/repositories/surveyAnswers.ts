@@ -5,11 +5,13 @@ import type { Runner } from '../connection';
 export class PgSurveyAnswers implements SurveyAnswersRepo {
   constructor(private readonly db: Runner) {}
 
-  async insert(a: SurveyAnswerRow): Promise<void> {
+  async insert(answers: readonly SurveyAnswerRow[]): Promise<void> {
+    if (answers.length === 0) return;
+    // One multi-row INSERT: its rows go to the heap in VALUES order, which listForSession's ctid order relies on.
+    const rows = answers.map((_, i) => `(${Array.from({ length: 8 }, (_, k) => `$${i * 8 + k + 1}`).join(', ')})`);
     await this.db.run(
-      `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      surveyAnswerValues(a),
+      `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at) VALUES ${rows.join(', ')}`,
+      answers.flatMap((a) => surveyAnswerValues(a)),
     );
   }
 

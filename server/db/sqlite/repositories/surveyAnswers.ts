@@ -6,13 +6,13 @@ import type { Sync } from '../sync';
 export class SurveyAnswersRepository implements Sync<SurveyAnswersRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
-  insert(a: SurveyAnswerRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(...surveyAnswerValues(a));
+  insert(answers: readonly SurveyAnswerRow[]): void {
+    const statement = cachedStatement(
+      this.db,
+      `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const a of answers) statement.run(...surveyAnswerValues(a));
   }
 
   listForSession(sessionId: string): SurveyAnswerRow[] {
