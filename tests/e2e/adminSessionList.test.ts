@@ -6,27 +6,20 @@
  * SVG with one mark per data point; the admin transcript renders assistant markdown safely, raw on request.
  * The client is built into a temp folder first (vite), so dist/ is not touched.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardData, SessionListPage } from '../../common/adminSessionList';
 import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../exports/pseudonym';
 import { loginAdmin, TEST_ADMIN_PASSWORD, type AdminClient } from '../../server/admin/testSupport';
 import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../../server/integration/harness';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, type ServerAndBrowser } from '../support/serverAndBrowser';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const STUDY = 'travel-planning';
 const HOUR = 3_600_000;
 
 let skewMs = 0;
-let t: TestServer;
+let t: ServerAndBrowser<TestServer & { url: string }>;
 let admin: AdminClient;
-let launched: LaunchedBrowser;
-let clientDir: string;
 const ids: Record<string, string> = {};
 
 async function chat(socket: ParticipantClient, text: string, n: number): Promise<void> {
@@ -55,11 +48,15 @@ async function list(query: string): Promise<SessionListPage> {
 }
 
 beforeAll(async () => {
-  clientDir = mkdtempSync(path.join(tmpdir(), 'tandem-sessions-client-'));
-  execFileSync('npx', ['vite', 'build', '--outDir', clientDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'ignore' });
   process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
-  t = await startTestServer({ now: () => Date.now() + skewMs, clientDir, logger: pino({ level: 'silent' }) });
-  admin = await loginAdmin(t.server.url);
+  t = await startServerAndBrowser({
+    client: 'temp',
+    startServer: async (client) => {
+      const server = await startTestServer({ now: () => Date.now() + skewMs, ...client, logger: pino({ level: 'silent' }) });
+      return { ...server, url: server.server.url };
+    },
+  });
+  admin = await loginAdmin(t.url);
 
   // An hour and five minutes ago: one session completes, and one declines 20 minutes later.
   skewMs = -65 * 60_000;
@@ -82,14 +79,9 @@ beforeAll(async () => {
   await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'pilot' });
   ids.pilot = (await join(t, STUDY, { PROLIFIC_PID: 'list-pilot' })).sessionId;
   await admin.post(`/api/admin/studies/${STUDY}/status`, { status: 'live' });
-  launched = await launchBrowser();
 }, 120_000);
 
-afterAll(async () => {
-  await launched?.close();
-  await t?.close();
-  if (clientDir) rmSync(clientDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 describe('GET /api/admin/studies/:id/session-list', () => {
   it('lists every session, newest first, and filters by outcome, pilot, quality and date', async () => {
@@ -149,17 +141,17 @@ describe('GET /api/admin/studies/:id/session-list', () => {
     expect(await bad('?qualityMin=4&qualityMax=2')).toMatchObject({ field: 'qualityMin' });
     expect((await bad('?colour=red')).message).toContain('colour');
     expect((await admin.get('/api/admin/studies/no-such-study/session-list')).status).toBe(404);
-    expect((await fetch(`${t.server.url}/api/admin/studies/${STUDY}/session-list`)).status).toBe(401);
+    expect((await fetch(`${t.url}/api/admin/studies/${STUDY}/session-list`)).status).toBe(401);
   });
 });
 
 describe('the sessions page and dashboard in Chromium', () => {
   it('reaches a session that completed an hour earlier, which the live monitor no longer shows', async () => {
-    const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await t.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${t.server.url}/admin`);
+    await page.goto(`${t.url}/admin`);
     await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('link', { name: 'Planning a trip with an AI assistant' }).click();
@@ -218,9 +210,9 @@ describe('the sessions page and dashboard in Chromium', () => {
     expect(Object.fromEntries(data.funnel.map((f) => [f.step, f.reached]))).toEqual({ consent: 4, instructions: 3, workspace: 3, survey: 2, complete: 2 });
     expect(data.sessions.filter((s) => s.timeOnTaskMs !== null)).toHaveLength(2);
 
-    const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await t.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${t.server.url}/admin`);
+    await page.goto(`${t.url}/admin`);
     await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('link', { name: 'Planning a trip with an AI assistant' }).click();

@@ -8,16 +8,13 @@
  * Needs the built client (dist/client): `npx vite build` (npm test builds first; built here if missing).
  * Screenshots of each step go to /tmp/tandem-participant-*.png.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
 import { MAX_SOCKETS_PER_SESSION } from '../../server/socket/sessionBudget';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 import { plotPng } from '../support/png';
 import { cutStream, lastUserText, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 
@@ -26,15 +23,9 @@ const SHOTS = '/tmp';
 const XSS_TEXT = 'Is this safe? <img src=x onerror="window.__xss=1;alert(1)"> and <script>window.__xss=2</script> done';
 
 let fake: FakeOpenAI;
-let server: RunningServer;
-let launched: LaunchedBrowser;
-let dataDir: string;
+let t: ServerAndBrowser;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) {
-    execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  }
-  dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-participant-'));
   // Replies stream at a readable pace so the test can see them arrive token by token.
   fake = await startFakeOpenAI({
     tokensPerSecond: 40,
@@ -47,25 +38,25 @@ beforeAll(async () => {
       return reply('Good question. Try a **scatter plot** of `hours_studied` against `exam_score`:\n\n```python\nimport pandas as pd\ndf = pd.read_csv("study_habits.csv")\ndf.plot.scatter(x="hours_studied", y="exam_score")\n```');
     },
   });
-  server = await startServer({
-    dataDir,
-    port: 0,
-    studiesDir: path.join(ROOT, 'studies'),
-    surveysDir: path.join(ROOT, 'surveys'),
-    openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
+  t = await startServerAndBrowser({
+    client: 'dist',
+    startServer: () =>
+      startTempDataDirServer('tandem-e2e-participant-', {
+        port: 0,
+        studiesDir: path.join(ROOT, 'studies'),
+        surveysDir: path.join(ROOT, 'surveys'),
+        openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
+      }),
   });
-  launched = await launchBrowser();
 });
 
 afterAll(async () => {
-  await launched?.close();
-  await server?.close();
+  await t?.close();
   await fake?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; errors: string[]; requested: string[] }> {
-  const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await t.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const dialogs: string[] = [];
   const errors: string[] = [];
@@ -92,10 +83,10 @@ const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ pa
 
 /** The stored trajectory, read through the running server's store (rows shaped as the checks below read them). */
 const stored = {
-  sessionIdOf: async (platformUserId: string) => (await server.store.withdrawals.findSessionIds('visualization', platformUserId))[0]!,
+  sessionIdOf: async (platformUserId: string) => (await t.server.store.withdrawals.findSessionIds('visualization', platformUserId))[0]!,
   events: async (sessionId: string) =>
-    (await server.store.events.listForSession(sessionId)).map((e) => ({ seq: e.seq, type: e.type, payload: JSON.stringify(e.payload), server_ts: e.serverTs, client_ts: e.clientTs })),
-  messages: async (sessionId: string, role: 'user' | 'assistant') => (await server.store.messages.listForSession(sessionId)).filter((m) => m.role === role),
+    (await t.server.store.events.listForSession(sessionId)).map((e) => ({ seq: e.seq, type: e.type, payload: JSON.stringify(e.payload), server_ts: e.serverTs, client_ts: e.clientTs })),
+  messages: async (sessionId: string, role: 'user' | 'assistant') => (await t.server.store.messages.listForSession(sessionId)).filter((m) => m.role === role),
 };
 
 /** Form controls without an accessible name (label, aria-label or visible text). */
@@ -138,7 +129,7 @@ describe('participant flow in Chromium', () => {
   it('completes the visualization study with a reload mid-chat, and the database holds every event once, in order', async () => {
     const { context, page, dialogs, errors, requested } = await newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const studyUrl = `${server.url}/study/visualization?PROLIFIC_PID=pid-e2e-1&STUDY_ID=prolific-study-1&SESSION_ID=prolific-session-1`;
+    const studyUrl = `${t.url}/study/visualization?PROLIFIC_PID=pid-e2e-1&STUDY_ID=prolific-study-1&SESSION_ID=prolific-session-1`;
     // The study's redirect goes to Prolific; answer it locally so we can see that it happened.
     await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Prolific</h1>' }));
 
@@ -255,7 +246,7 @@ describe('participant flow in Chromium', () => {
 
     // The stored trajectory
     {
-      const sessions = await server.store.sessions.listByStudy('visualization');
+      const sessions = await t.server.store.sessions.listByStudy('visualization');
       expect(sessions).toHaveLength(1);
       const session = sessions[0]!;
       expect(session.status).toBe('completed');
@@ -312,10 +303,10 @@ describe('participant flow in Chromium', () => {
       expect(stepChanges.map((s) => s.to)).toEqual(['instructions', 'workspace', 'survey', 'complete']);
 
       // the submitted artifact holds all four fields, the image as the stored upload id
-      const artifact = await server.store.artifacts.listVersions(session.id);
+      const artifact = await t.server.store.artifacts.listVersions(session.id);
       expect(artifact).toHaveLength(1);
       const fields = artifact[0]!.fields;
-      const [upload] = await server.store.uploads.listForSession(session.id);
+      const [upload] = await t.server.store.uploads.listForSession(session.id);
       expect(fields.plot).toBe(upload!.id);
       expect(upload!.contentType).toBe('image/png');
       expect(fields.interpretation).toMatch(/positive trend/);
@@ -329,14 +320,14 @@ describe('participant flow in Chromium', () => {
 
       // identities stay out of the trajectory
       expect(events.some((e) => e.payload.includes('pid-e2e-1'))).toBe(false);
-      const identity = await server.store.identities.get(session.id);
+      const identity = await t.server.store.identities.get(session.id);
       expect(identity?.platformUserId).toBe('pid-e2e-1');
     }
   }, 180_000);
 
   it('chat controls: Shift+Enter adds a line, the length limit blocks sending, Stop ends a reply, a cut-off reply offers Retry', async () => {
     const { context, page, errors } = await newPage();
-    await page.goto(`${server.url}/study/visualization?participant_label=chat-controls`);
+    await page.goto(`${t.url}/study/visualization?participant_label=chat-controls`);
     await page.getByRole('button', { name: 'I agree and want to take part' }).click();
     await page.getByRole('button', { name: 'Start the task' }).click();
     const box = page.getByLabel('Message the assistant');
@@ -392,7 +383,7 @@ describe('participant flow in Chromium', () => {
 
   it('unacknowledged messages are resent after a lost connection and after a reload, and each is stored once', async () => {
     const { context, page, errors } = await newPage();
-    await page.goto(`${server.url}/study/visualization?participant_label=resend-check`);
+    await page.goto(`${t.url}/study/visualization?participant_label=resend-check`);
     await page.getByRole('button', { name: 'I agree and want to take part' }).click();
     await page.getByRole('button', { name: 'Start the task' }).click();
     await sendChat(page, 'hello one');
@@ -400,7 +391,7 @@ describe('participant flow in Chromium', () => {
 
     // The server drops the connection and the browser is offline: the message waits as "Sending…"
     await context.setOffline(true);
-    server.io.disconnectSockets(true);
+    t.server.io.disconnectSockets(true);
     await page.getByText('Connection lost — reconnecting…').waitFor();
     await sendChat(page, 'sent while offline');
     await page.locator('.messages li.user[data-status="pending"]').waitFor();
@@ -448,7 +439,7 @@ describe('participant flow in Chromium', () => {
 
   it('when the server refuses the socket (too many tabs), the page says why, retries by itself and carries on', async () => {
     const { context, page, errors } = await newPage();
-    await page.goto(`${server.url}/study/visualization?participant_label=refused-tabs`);
+    await page.goto(`${t.url}/study/visualization?participant_label=refused-tabs`);
     await page.getByRole('button', { name: 'I agree and want to take part' }).click();
     await page.getByRole('heading', { name: /Instructions/ }).waitFor();
     const stored = await page.evaluate(() => window.localStorage.getItem('tandem:session:visualization'));
@@ -457,7 +448,7 @@ describe('participant flow in Chromium', () => {
     // Other "tabs" of the same session fill the server's socket budget (the page holds one place) ...
     const openTab = () =>
       new Promise<Socket>((resolve, reject) => {
-        const s = connect(server.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+        const s = connect(t.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
         s.once('connect', () => resolve(s));
         s.once('connect_error', reject);
       });
@@ -465,7 +456,7 @@ describe('participant flow in Chromium', () => {
     for (let i = 0; i < MAX_SOCKETS_PER_SESSION - 1; i++) tabs.push(await openTab());
     // ... the server drops the page's socket and another tab takes its place before the page is back.
     const tabIds = new Set(tabs.map((s) => s.id));
-    for (const s of await server.io.fetchSockets()) {
+    for (const s of await t.server.io.fetchSockets()) {
       if ((s.handshake.auth as { token?: string }).token === token && !tabIds.has(s.id)) s.disconnect(true);
     }
     tabs.push(await openTab());
@@ -486,18 +477,18 @@ describe('participant flow in Chromium', () => {
   it('reopening the link with the same platform id in a fresh browser resumes the same session', async () => {
     const { context, page } = await newPage();
     await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: 'ok' }));
-    await page.goto(`${server.url}/study/visualization?PROLIFIC_PID=pid-e2e-1&STUDY_ID=prolific-study-1&SESSION_ID=prolific-session-1`);
+    await page.goto(`${t.url}/study/visualization?PROLIFIC_PID=pid-e2e-1&STUDY_ID=prolific-study-1&SESSION_ID=prolific-session-1`);
     await page.getByRole('heading', { name: /Thank you/ }).waitFor();
     expect(await page.getByTestId('completion-code').textContent()).toBe('C1VIZ2026');
     await page.getByRole('button', { name: 'Stay on this page' }).click();
     await context.close();
-    expect(await server.store.identities.countByPlatformUserId('pid-e2e-1')).toBe(1);
+    expect(await t.server.store.identities.countByPlatformUserId('pid-e2e-1')).toBe(1);
   });
 
   it('declining consent shows the decline code', async () => {
     const { context, page } = await newPage();
     await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: 'ok' }));
-    await page.goto(`${server.url}/study/visualization?PROLIFIC_PID=pid-e2e-decline`);
+    await page.goto(`${t.url}/study/visualization?PROLIFIC_PID=pid-e2e-decline`);
     await page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
     await tabTo(page, 'I do not agree');
     await page.keyboard.press('Enter');
@@ -511,8 +502,7 @@ describe('participant flow in Chromium', () => {
   it('when the time limit passes, the page follows to the timed-out code', async () => {
     // A second server whose clock the test moves forward (the offline assistant answers).
     let skewMs = 0;
-    const timedDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-timeout-'));
-    const timed = await startServer({ dataDir: timedDir, port: 0, now: () => Date.now() + skewMs, env: {}, offlineReplyDelayMs: 0 });
+    const timed = await startTempDataDirServer('tandem-e2e-timeout-', { port: 0, now: () => Date.now() + skewMs, env: {}, offlineReplyDelayMs: 0 });
     try {
       const { context, page } = await newPage();
       await page.route('https://app.prolific.com/**', (route) => route.fulfill({ contentType: 'text/html', body: 'ok' }));
@@ -529,16 +519,15 @@ describe('participant flow in Chromium', () => {
       await context.close();
     } finally {
       await timed.close();
-      rmSync(timedDir, { recursive: true, force: true });
     }
   });
 
   it('an MTurk preview shows the study without creating a session', async () => {
-    const count = () => server.store.sessions.count();
+    const count = () => t.server.store.sessions.count();
     {
       const before = await count();
       const { context, page } = await newPage();
-      await page.goto(`${server.url}/study/visualization?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h1`);
+      await page.goto(`${t.url}/study/visualization?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h1`);
       await page.getByText('This is a preview.').waitFor();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Exploring study habits with an AI assistant');
       await shot(page, '11-mturk-preview');

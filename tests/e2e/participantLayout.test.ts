@@ -9,14 +9,10 @@
  *
  * Needs the built client (dist/client; built here if missing). Screenshots: /tmp/tandem-layout-*.png.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type PageServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 import { plotPng } from '../support/png';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 
@@ -42,29 +38,23 @@ const WIDE_REPLY = [
 ].join('\n');
 
 let fake: FakeOpenAI;
-let server: RunningServer;
-let closedServer: RunningServer;
-let launched: LaunchedBrowser;
-const dirs: string[] = [];
+let t: ServerAndBrowser;
+let closedServer: PageServer;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
   fake = await startFakeOpenAI({ tokensPerSecond: 400, responder: () => reply(WIDE_REPLY) });
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-layout-'));
-  const closedDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-layout-closed-'));
-  dirs.push(dataDir, closedDir);
   const common = { port: 0, studiesDir: path.join(ROOT, 'studies'), surveysDir: path.join(ROOT, 'surveys') };
-  server = await startServer({ ...common, dataDir, openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 } });
-  closedServer = await startServer({ ...common, dataDir: closedDir, env: {}, initialStudyStatus: 'closed' });
-  launched = await launchBrowser();
+  t = await startServerAndBrowser({
+    client: 'dist',
+    startServer: () => startTempDataDirServer('tandem-e2e-layout-', { ...common, openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 } }),
+  });
+  closedServer = await startTempDataDirServer('tandem-e2e-layout-closed-', { ...common, env: {}, initialStudyStatus: 'closed' });
 }, 60_000);
 
 afterAll(async () => {
-  await launched?.close();
-  await server?.close();
+  await t?.close();
   await closedServer?.close();
   await fake?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/tandem-layout-${name}.png`, fullPage: true });
@@ -128,14 +118,14 @@ const STUDIES = [
 
 describe.each(VIEWPORTS)('participant layout at $width×$height', (viewport) => {
   it.each(STUDIES)('$id: every step fits, controls are on screen, dialog centred, fields marked one by one', async (study) => {
-    const context = await launched.browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, hasTouch: viewport.name === 'phone' });
+    const context = await t.browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, hasTouch: viewport.name === 'phone' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const name = `${study.id}-${viewport.width}`;
 
     // Consent: the whole text is in the page flow, the eligibility sentence before the buttons.
-    await page.goto(`${server.url}/study/${study.id}?participant_label=layout-${name}`);
+    await page.goto(`${t.url}/study/${study.id}?participant_label=layout-${name}`);
     await page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
     await expectNoSideScroll(page, 'consent');
     const consent = page.getByLabel('Consent text');
@@ -234,7 +224,7 @@ describe.each(VIEWPORTS)('participant layout at $width×$height', (viewport) => 
   }, 90_000);
 
   it('a closed study and an unknown one say what happened and what to do, with no Reload', async () => {
-    const context = await launched.browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+    const context = await t.browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
     const page = await context.newPage();
     await page.goto(`${closedServer.url}/study/travel-planning?PROLIFIC_PID=pid-closed-${viewport.width}`);
     await page.getByRole('heading', { name: 'This study is not open right now' }).waitFor();
@@ -245,7 +235,7 @@ describe.each(VIEWPORTS)('participant layout at $width×$height', (viewport) => 
     await expectNoSideScroll(page, 'closed study');
     await shot(page, `closed-${viewport.width}`);
 
-    await page.goto(`${server.url}/study/no-such-study?participant_label=lost`);
+    await page.goto(`${t.url}/study/no-such-study?participant_label=lost`);
     await page.getByRole('heading', { name: 'We could not find this study' }).waitFor();
     expect(await page.locator('main').innerText()).toContain('Go back to the page that sent you here');
     expect(await page.getByRole('button').count()).toBe(0);

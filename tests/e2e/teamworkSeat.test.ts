@@ -7,53 +7,48 @@
  *
  * Needs the built client (dist/client); built here if missing. Screenshots: /tmp/tandem-seat-*.png.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countsFromMessages } from '../../analysis/input/messagesFile';
-import { startServer, type RunningServer } from '../../server/app';
 import { loadConfig } from '../../server/services/config';
 import { studyRuns } from '../../teamwork/seat/studyRuns';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const STUDY = 'teamwork-seat';
 
-let server: RunningServer;
-let launched: LaunchedBrowser;
-let work: string;
-let studiesDir: string;
+let t: ServerAndBrowser;
+const studiesDirIn = (dataDir: string) => path.join(dataDir, 'studies');
 
-beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  work = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-seat-'));
-  studiesDir = path.join(work, 'studies');
+/** Writes the example study with its test arm only into `<dataDir>/studies`, so the one participant sits opposite the pushing dispatcher. */
+function writeTestArmStudy(dataDir: string): string {
+  const studiesDir = studiesDirIn(dataDir);
   mkdirSync(studiesDir);
-  // The example study with its test arm only, so the one participant sits opposite the pushing dispatcher.
   const study = readFileSync(path.join(ROOT, 'studies/teamwork-seat.yaml'), 'utf8').replace(/  - id: alone\n[^\n]*\n[^\n]*\n  - id: calm\n[^\n]*\n[^\n]*\n/, '');
   expect(study.match(/provider: teamwork/g)).toHaveLength(1);
   writeFileSync(path.join(studiesDir, `${STUDY}.yaml`), study);
-  server = await startServer({ dataDir: path.join(work, 'data'), port: 0, studiesDir, surveysDir: path.join(ROOT, 'surveys'), env: {} });
-  launched = await launchBrowser();
+  return studiesDir;
+}
+
+beforeAll(async () => {
+  t = await startServerAndBrowser({
+    client: 'dist',
+    startServer: () => startTempDataDirServer('tandem-e2e-seat-', (dataDir) => ({ port: 0, studiesDir: writeTestArmStudy(dataDir), surveysDir: path.join(ROOT, 'surveys'), env: {} })),
+  });
 });
 
-afterAll(async () => {
-  await launched?.close();
-  await server?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 const completeReplies = (count: number) => document.querySelectorAll('.messages li.assistant[data-status="complete"]').length >= count;
 
 describe('people in the same seat in Chromium', () => {
   it('a participant plays the test arm in the browser chat at desktop width, and the session scores as a run', async () => {
-    const context = await launched.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await t.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.url}/study/${STUDY}?PROLIFIC_PID=pid-seat-e2e`);
+    await page.goto(`${t.url}/study/${STUDY}?PROLIFIC_PID=pid-seat-e2e`);
     await page.getByRole('button', { name: 'I agree and want to take part' }).click();
     await page.getByRole('heading', { name: /Instructions: A route for the relief convoy/ }).waitFor();
     await page.getByRole('button', { name: 'Start the task' }).click();
@@ -91,8 +86,8 @@ describe('people in the same seat in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    const study = loadConfig({ studiesDir, surveysDir: path.join(ROOT, 'surveys') }).studies.get(STUDY)!;
-    const { runs, calls } = await studyRuns(server.store, study, {});
+    const study = loadConfig({ studiesDir: studiesDirIn(t.dataDir), surveysDir: path.join(ROOT, 'surveys') }).studies.get(STUDY)!;
+    const { runs, calls } = await studyRuns(t.server.store, study, {});
     expect(calls).toBe(0); // the offline judges' verdicts come from the store's cache
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ model: `people:${STUDY}`, arm: 'test', status: 'ok', passed: true, saw_problem: true, failure_mode: null, answer: 'route 12', submitted: true });
@@ -101,7 +96,7 @@ describe('people in the same seat in Chromium', () => {
     // The run's messages have the study trajectory's shape: the analysis reader counts the participant's turns as the user's.
     const run = runs[0]!;
     const sessionId = String(run.subject?.session_id);
-    const file = path.join(work, 'messages.jsonl');
+    const file = path.join(t.dataDir, 'messages.jsonl');
     writeFileSync(file, run.messages.map((m) => JSON.stringify(m)).join('\n'));
     const counts = countsFromMessages(file, new Map([[sessionId, 0]]), 1);
     expect(counts.user_turns[0]).toBe(2);

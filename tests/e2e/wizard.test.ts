@@ -4,34 +4,26 @@
  * (canned reply), a timeout fallback, and a wizard session end to end; the stored provenance and the dataset's
  * messages.jsonl. The client is built into a temp folder first (vite), so dist/ is not touched.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
 import { TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
 import { REPO_ROOT, until, wizardStudiesDir } from '../../server/wizard/testSupport';
 import { exportStudy } from '../../exports/exportStudy';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const DRAFT = 'Try Lisbon: walk Alfama on day one.';
 const XSS = '<img src=x onerror="window.__xss=1">';
 
 let fake: FakeOpenAI;
-let server: RunningServer;
-let launched: LaunchedBrowser;
-let clientDir: string;
-let dataDir: string;
+let t: ServerAndBrowser;
 
 beforeAll(async () => {
-  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-client-'));
-  execFileSync('npx', ['vite', 'build', '--outDir', clientDir, '--emptyOutDir'], { cwd: REPO_ROOT, stdio: 'ignore' });
   process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-e2e-'));
   // The draft repeats the participant's words, so an HTML payload from them reaches the console as text.
   fake = await startFakeOpenAI({
     tokensPerSecond: 40,
@@ -40,43 +32,43 @@ beforeAll(async () => {
       return reply(last.content.includes('<img') ? `You said ${XSS}` : DRAFT);
     },
   });
-  server = await startServer({
-    dataDir,
-    port: 0,
-    host: '127.0.0.1',
-    studiesDir: wizardStudiesDir({ review: { timeout_seconds: 8 }, wizard: { timeout_seconds: 600 } }),
-    surveysDir: path.join(REPO_ROOT, 'surveys'),
-    clientDir,
-    openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
-    env: {},
-    logger: pino({ level: 'silent' }),
+  t = await startServerAndBrowser({
+    client: 'temp',
+    startServer: (client) =>
+      startTempDataDirServer('tandem-woz-e2e-', {
+        port: 0,
+        host: '127.0.0.1',
+        studiesDir: wizardStudiesDir({ review: { timeout_seconds: 8 }, wizard: { timeout_seconds: 600 } }),
+        surveysDir: path.join(REPO_ROOT, 'surveys'),
+        ...client,
+        openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
+        env: {},
+        logger: pino({ level: 'silent' }),
+      }),
   });
-  launched = await launchBrowser();
 }, 180_000);
 
 afterAll(async () => {
-  await launched?.close();
-  await server?.close();
+  await t?.close();
   await fake?.close();
-  for (const d of [clientDir, dataDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
 async function researcherPage(studyId: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await launched.browser.newContext();
+  const context = await t.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.url}/admin`);
+  await page.goto(`${t.url}/admin`);
   await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Studies' }).waitFor();
-  await page.goto(`${server.url}/admin/studies/${studyId}/wizard`);
+  await page.goto(`${t.url}/admin/studies/${studyId}/wizard`);
   await page.getByRole('heading', { name: 'Wizard console' }).waitFor();
   return { context, page };
 }
 
 async function participantInWorkspace(studyId: string, pid: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await launched.browser.newContext();
+  const context = await t.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.url}/study/${studyId}?PROLIFIC_PID=${pid}`);
+  await page.goto(`${t.url}/study/${studyId}?PROLIFIC_PID=${pid}`);
   await page.getByRole('button', { name: 'I agree and want to take part' }).click();
   await page.getByRole('button', { name: 'Start the task' }).click();
   await page.getByRole('heading', { name: 'Chat with' }).waitFor();
@@ -90,8 +82,8 @@ async function sendChat(page: Page, text: string) {
 }
 
 const assistantTexts = (page: Page) => page.locator('.messages li.assistant:not([data-status="streaming"])').allTextContents();
-const sessionOf = async (studyId: string, pid: string) => (await server.store.withdrawals.findSessionIds(studyId, pid))[0]!;
-const reviewsOf = async (sessionId: string) => server.store.reviews.listForSession(sessionId);
+const sessionOf = async (studyId: string, pid: string) => (await t.server.store.withdrawals.findSessionIds(studyId, pid))[0]!;
+const reviewsOf = async (sessionId: string) => t.server.store.reviews.listForSession(sessionId);
 
 describe('wizard console', () => {
   it('review: an edit, a canned replacement and a timeout fallback, seen by the participant as the assistant', async () => {
@@ -121,7 +113,7 @@ describe('wizard console', () => {
     await r.page.getByTestId('wizard-queue-item').first().click();
     await r.page.getByTestId('wizard-draft').filter({ hasText: DRAFT }).waitFor({ timeout: 15_000 });
     await r.page.keyboard.press('Alt+1');
-    const canned = server.config.studies.get('woz-review')!.conditions[0]!.assistant!.canned_replies[0]!;
+    const canned = t.server.config.studies.get('woz-review')!.conditions[0]!.assistant!.canned_replies[0]!;
     expect(await r.page.getByLabel('Your reply').inputValue()).toBe(canned);
     await r.page.getByRole('button', { name: 'Send reply' }).click();
     await p.page.locator('.messages li.assistant', { hasText: canned }).waitFor();
@@ -142,7 +134,7 @@ describe('wizard console', () => {
 
     // The dataset carries the provenance, not the researcher.
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-e2e-export-'));
-    await exportStudy({ store: server.store, dataDir, studyId: 'woz-review', outDir: out, includePilot: false, includeIdentities: false });
+    await exportStudy({ store: t.server.store, dataDir: t.dataDir, studyId: 'woz-review', outDir: out, includePilot: false, includeIdentities: false });
     const rows = fs.readFileSync(path.join(out, 'messages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const assistant = rows.filter((x) => x.role === 'assistant');
     expect(assistant.map((x) => x.origin)).toEqual(['model_edited', 'wizard', 'fallback']);
@@ -190,7 +182,7 @@ describe('wizard console', () => {
     expect(reviews.map((x) => x.origin)).toEqual(['wizard', 'wizard']);
     // Each suggestion is stored: whole, or what had streamed when the researcher answered first.
     for (const x of reviews) expect(x.draftText && DRAFT.startsWith(x.draftText) && x.draftText.length > 0, String(x.draftText)).toBe(true);
-    expect(await server.store.messages.listForSession(sessionId)).toHaveLength(4);
+    expect(await t.server.store.messages.listForSession(sessionId)).toHaveLength(4);
     await r.context.close();
     await other.context.close();
     await p.context.close();

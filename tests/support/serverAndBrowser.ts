@@ -20,11 +20,14 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
+/** The server's options, or a function that makes them once the DATA_DIR exists (e.g. writing a studies folder into it first). */
+export type TempDataDirServerOptions = Omit<StartServerOptions, 'dataDir'> | ((dataDir: string) => Omit<StartServerOptions, 'dataDir'>);
+
 /** startServer on a fresh temp DATA_DIR (`<prefix>…`), which close() removes after the server closed. */
-export async function startTempDataDirServer(prefix: string, options: Omit<StartServerOptions, 'dataDir'>): Promise<PageServer> {
+export async function startTempDataDirServer(prefix: string, options: TempDataDirServerOptions): Promise<PageServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
   try {
-    const server = await startServer({ ...options, dataDir });
+    const server = await startServer({ ...(typeof options === 'function' ? options(dataDir) : options), dataDir });
     return {
       server,
       url: server.url,
@@ -40,23 +43,26 @@ export async function startTempDataDirServer(prefix: string, options: Omit<Start
   }
 }
 
-export interface ServerAndBrowserOptions {
+export interface ServerAndBrowserOptions<S extends PageServer = PageServer> {
   /**
    * `dist`: the server serves dist/client, built first if missing (its default clientDir).
    * `temp`: the client is built into a temp folder (dist/ is not touched), removed at close.
    */
   client: 'dist' | 'temp';
   /** Starts the server; `clientDir` is set for a `temp` client. */
-  startServer(client: { clientDir?: string }): Promise<PageServer>;
+  startServer(client: { clientDir?: string }): Promise<S>;
 }
 
-/** A server and a browser for one e2e test file: close() closes the browser, then the server, then removes the temp client. */
-export type ServerAndBrowser = PageServer & { browser: Browser };
+/**
+ * A server and a browser for one e2e test file: close() closes the browser, then the server, then removes the temp client.
+ * `S` is the caller's own kind of server (e.g. the integration harness's TestServer), whose other fields it keeps.
+ */
+export type ServerAndBrowser<S extends PageServer = PageServer> = S & { browser: Browser };
 
 /** Builds the client as `options.client` says, starts the server, launches Chromium (each undone if a later step fails). */
-export async function startServerAndBrowser(options: ServerAndBrowserOptions): Promise<ServerAndBrowser> {
+export async function startServerAndBrowser<S extends PageServer>(options: ServerAndBrowserOptions<S>): Promise<ServerAndBrowser<S>> {
   let clientDir: string | undefined;
-  let pageServer: PageServer | undefined;
+  let pageServer: S | undefined;
   const removeClient = () => {
     if (clientDir) rmSync(clientDir, { recursive: true, force: true });
   };
