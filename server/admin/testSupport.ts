@@ -1,8 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
-import { startServer, type RunningServer } from '../app';
+import type { RunningServer } from '../app';
+import { startTempDataDirServer } from '../../tests/support/serverAndBrowser';
 
 /**
  * Helpers for admin integration and browser tests: a real server on a random port with a temp DATA_DIR,
@@ -21,9 +19,8 @@ export interface AdminTestServer {
 export async function startAdminTestServer(env: Record<string, string> = {}, options: { clientDir?: string } = {}): Promise<AdminTestServer> {
   process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
   for (const [k, v] of Object.entries(env)) process.env[k] = v;
-  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-admin-'));
-  const server = await startServer({
-    dataDir,
+  // close() also removes the temp DATA_DIR.
+  return startTempDataDirServer('tandem-admin-', {
     port: 0,
     host: '127.0.0.1',
     offlineReplyDelayMs: 0,
@@ -31,7 +28,6 @@ export async function startAdminTestServer(env: Record<string, string> = {}, opt
     logger: pino({ level: 'silent' }),
     ...(options.clientDir ? { clientDir: options.clientDir } : {}),
   });
-  return { server, url: server.url, dataDir, close: () => server.close() };
 }
 
 export interface AdminClient {

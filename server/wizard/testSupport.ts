@@ -5,15 +5,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { WizardDraftPush } from '../../common/wizard';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** Folders wizardStudiesDir made for the importing test file, removed after its tests (vitest isolates each file's modules). */
+const studiesDirs: string[] = [];
+afterAll(() => {
+  for (const dir of studiesDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** studies/wizard-demo.yaml split into woz-review (its `reviewed` condition) and woz-wizard, with overrides. */
 export function wizardStudiesDir(assistant: { review?: Record<string, unknown>; wizard?: Record<string, unknown> } = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-studies-'));
+  studiesDirs.push(dir);
   const demo = parse(fs.readFileSync(path.join(REPO_ROOT, 'studies', 'wizard-demo.yaml'), 'utf8')) as { conditions: Array<{ id: string; assistant: Record<string, unknown> }> };
   const [reviewed, wizard] = demo.conditions;
   const write = (id: string, condition: (typeof demo.conditions)[number], over: Record<string, unknown> = {}) =>
