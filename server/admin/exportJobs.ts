@@ -129,8 +129,10 @@ export class ExportJobs {
   async locate(ticket: string, ownerTokenHash: string): Promise<{ at: 'here'; job: Job } | { at: 'elsewhere'; node: string } | { at: 'none' }> {
     const found = await this.find(ticket, ownerTokenHash);
     if (found.at !== 'here') return found;
+    // Forgotten here only once the store answered: if it is briefly unavailable, the ticket still works later.
+    const taken = await this.store.adminJobs.take(jobIdOf(ticket), this.now());
     this.jobs.delete(ticket);
-    return (await this.store.adminJobs.take(jobIdOf(ticket), this.now())) ? found : { at: 'none' };
+    return taken ? found : { at: 'none' };
   }
 
   private async find(ticket: string, ownerTokenHash: string): Promise<{ at: 'here'; job: Job } | { at: 'elsewhere'; node: string } | { at: 'none' }> {
