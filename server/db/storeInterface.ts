@@ -20,6 +20,7 @@
 import type { Logger } from 'pino';
 import type { AdminSessionListRepo } from './sessionListTypes';
 import type { UserMessageAck, UserMessageAckResult } from './userMessageAck';
+import type { AssistantReplyWrite, AssistantReplyWriteResult } from './assistantReplyWrite';
 import type { SessionStateRows } from './sessionStateRows';
 import type { AdminAuthRepo, AdminQueriesRepo, AuditRepo } from './contract/admin';
 import type { ExportSnapshot } from './contract/exportSnapshot';
@@ -145,6 +146,8 @@ export interface Store extends StoreRepositories {
   readonly interactive: Store;
   /** A participant's chat message: checks, stores and answers in one call (contract in ./userMessageAck.ts). */
   acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult>;
+  /** A finished reply's outcome: lease, event, message and checkpoint in one call (contract in ./assistantReplyWrite.ts). */
+  storeAssistantReply(write: AssistantReplyWrite): Promise<AssistantReplyWriteResult>;
   /** Every row of a participant's session:state in one read (./sessionStateRows.ts); undefined when there is no such session. */
   readSessionState(sessionId: string): Promise<SessionStateRows | undefined>;
   /** Cluster-wide named locks for periodic jobs (lockTypes.ts). */

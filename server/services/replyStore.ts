@@ -26,7 +26,7 @@ export async function storeReplyRetrying(ctx: ServiceContext, s: SessionContext,
   }
 }
 
-/** Stores the reply's outcome (its reply.finished event and message row, in one transaction) and tells the session. */
+/** Stores the reply's outcome (its reply.finished event and message row, in one store call) and tells the session. */
 async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, result: CompletionResult, replyTimeoutMs: number): Promise<void> {
   const { store } = ctx;
   const sessionId = s.session.id;
@@ -34,39 +34,28 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
   const now = ctx.now();
   const params = { temperature: s.condition.temperature, max_tokens: s.condition.max_tokens };
   const tokens = countTokens(text);
-  const row = await store.transaction(async (tx) => {
-    // The lease goes with the outcome. Deleted first: it waits for a takeover holding the lease row (this node
-    // looked dead), so the read below then sees the reply that takeover stored.
-    await tx.replyLeases.release(f.replyId);
-    // Stored by an earlier attempt whose COMMIT went through but whose answer was lost with the connection,
-    // or by another node's takeover.
-    const already = await tx.messages.get(f.replyId);
-    if (already) return already;
-    const provenance = {
-      provider: result.provider,
-      providerUrl: result.providerUrl,
-      model: result.model,
-      requestedModel: s.condition.model,
-      params,
-      usage: result.usage,
-      ttftMs: result.ttftMs,
-      durationMs: result.latencyMs,
-      finishReason,
-      interrupted: status === 'interrupted',
-      attempts: result.attempts,
-      error,
-    };
-    const seq = await tx.events.append(
-      sessionId,
-      'reply.finished',
-      { replyId: f.replyId, replyTo: f.replyTo, status, text, tokens, ...provenance, systemFingerprint: result.systemFingerprint },
-      now,
-      null,
-    );
-    const message = assistantMessageRow({ id: f.replyId, sessionId, eventSeq: seq, text, replyTo: f.replyTo, status, tokens, createdAt: now }, provenance);
-    await tx.messages.insert(message);
-    await tx.replyProgress.delete(f.replyId);
-    return message;
+  const provenance = {
+    provider: result.provider,
+    providerUrl: result.providerUrl,
+    model: result.model,
+    requestedModel: s.condition.model,
+    params,
+    usage: result.usage,
+    ttftMs: result.ttftMs,
+    durationMs: result.latencyMs,
+    finishReason,
+    interrupted: status === 'interrupted',
+    attempts: result.attempts,
+    error,
+  };
+  // One store call: releases the lease, and stores the outcome unless an earlier attempt whose answer was lost
+  // with the connection, or another node's takeover, already did (then that row comes back).
+  const { message: row } = await store.storeAssistantReply({
+    sessionId,
+    replyId: f.replyId,
+    event: { type: 'reply.finished', payload: { replyId: f.replyId, replyTo: f.replyTo, status, text, tokens, ...provenance, systemFingerprint: result.systemFingerprint } },
+    now,
+    message: assistantMessageRow({ id: f.replyId, sessionId, eventSeq: 0, text, replyTo: f.replyTo, status, tokens, createdAt: now }, provenance),
   });
   const view = messageView(row);
   // row.status: a takeover may have stored this reply first (as interrupted).

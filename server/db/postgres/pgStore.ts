@@ -21,6 +21,8 @@ import { PgReplyCache } from './replyCache';
 import { PgRepositories } from './repositories/index';
 import type { UserMessageAck, UserMessageAckResult } from '../userMessageAck';
 import { acknowledgeUserMessage } from './userMessageAck';
+import { storeAssistantReply } from './assistantReplyWrite';
+import type { AssistantReplyWrite, AssistantReplyWriteResult } from '../assistantReplyWrite';
 import type { SessionStateRows } from '../sessionStateRows';
 import { readSessionState } from './sessionStateRows';
 import { PgNamedLocks } from './locks';
@@ -101,6 +103,11 @@ class PgStore extends PgRepositories implements Store {
   acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult> {
     this.assertOpen();
     return acknowledgeUserMessage(this.runner, ack);
+  }
+
+  storeAssistantReply(write: AssistantReplyWrite): Promise<AssistantReplyWriteResult> {
+    this.assertOpen();
+    return storeAssistantReply(this.runner, write);
   }
 
   readSessionState(sessionId: string): Promise<SessionStateRows | undefined> {

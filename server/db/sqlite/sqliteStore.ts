@@ -55,6 +55,8 @@ import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 import type { UserMessageAck } from '../userMessageAck';
 import { acknowledgeUserMessageSync } from './userMessageAck';
+import { storeAssistantReplySync } from './assistantReplyWrite';
+import type { AssistantReplyWrite } from '../assistantReplyWrite';
 
 type SyncRepositories = { [K in keyof StoreRepositories]: Sync<StoreRepositories[K]> };
 
@@ -253,6 +255,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
 
   // One synchronous BEGIN IMMEDIATE … COMMIT: no await between the checks and the writes.
   const acknowledge = db.transaction((a: UserMessageAck) => acknowledgeUserMessageSync(db, sync, a));
+  const storeReply = db.transaction((w: AssistantReplyWrite) => storeAssistantReplySync(sync, w));
 
   const store: SqliteStore = {
     ...repos,
@@ -266,6 +269,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     locks: new InProcessLocks(),
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
     acknowledgeUserMessage: (a: UserMessageAck) => gate.outside(() => acknowledge.immediate(a)),
+    storeAssistantReply: (w: AssistantReplyWrite) => gate.outside(() => storeReply.immediate(w)),
     // Synchronous reads in a row: one consistent view without a transaction.
     readSessionState: (sessionId: string) =>
       gate.outside(() => {

@@ -54,9 +54,11 @@ export const messageFromRow = (r: MessageRaw): MessageRow => ({
 
 const nullableJson = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
-const INSERT = `INSERT INTO messages (id, session_id, event_seq, role, text, client_id, reply_to, status, tokens, provider, provider_url,
-    model, requested_model, params, usage, ttft_ms, duration_ms, finish_reason, interrupted, attempts, error, created_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`;
+/** The columns of a message row, in the order of `values`. */
+const COLUMNS = ['id', 'session_id', 'event_seq', 'role', 'text', 'client_id', 'reply_to', 'status', 'tokens', 'provider', 'provider_url',
+  'model', 'requested_model', 'params', 'usage', 'ttft_ms', 'duration_ms', 'finish_reason', 'interrupted', 'attempts', 'error', 'created_at'] as const;
+
+const INSERT = `INSERT INTO messages (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
 
 const values = (m: MessageRow) => [
   m.id,
@@ -82,6 +84,12 @@ const values = (m: MessageRow) => [
   nullableJson(m.error),
   m.createdAt,
 ];
+
+/** The message as one JSON object of its columns (for a plpgsql function: json_populate_record(NULL::messages, …)). */
+export const messageColumnsJson = (m: MessageRow): string => {
+  const v = values(m);
+  return JSON.stringify(Object.fromEntries(COLUMNS.map((c, i) => [c, v[i]])));
+};
 
 /**
  * The insert plus the per-session storage budget's counter (sessions.storageBytes) in one statement; its
