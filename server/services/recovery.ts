@@ -123,7 +123,7 @@ async function storeInterrupted(
     // A reply waiting for a researcher (server/wizard/) is not interrupted: its wait is resumed (with its lease) by
     // the node that restarts (recoverReviews) or, for a dead node's, by the periodic takeover (resumeReview).
     const review = await tx.reviews.get(r.replyId);
-    if (review && (review.state === 'waiting' || review.state === 'claimed')) return null;
+    if (review && OPEN_REVIEW_STATES.includes(review.state)) return null;
     const condition = config.studies.get(session.studyId)?.conditions.find((c) => c.id === session.conditionId);
     const checkpoint = await tx.replyProgress.get(r.replyId);
     const text = checkpoint?.text ?? '';
