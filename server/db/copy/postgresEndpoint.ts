@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { createPool } from '../postgres/connection';
 import { redactUrl } from '../postgres/errors';
+import { valueTuples } from '../postgres/valueTuples';
 import type { StoreTable } from '../storeInterface';
 import { COPY_BATCH, type CopyEndpoint } from './endpoint';
 import type { Row } from './tables';
@@ -90,9 +91,8 @@ export class PostgresCopyEndpoint implements CopyEndpoint {
     const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
     for (let start = 0; start < rows.length; start += perStatement) {
       const chunk = rows.slice(start, start + perStatement);
-      const values: Row[number][] = [];
-      const tuples = chunk.map((row) => `(${row.map((v) => (values.push(v), `$${values.length}`)).join(', ')})`);
-      await c.query(`INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES ${tuples.join(', ')}`, values);
+      const tuples = valueTuples(chunk);
+      await c.query(`INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES ${tuples.sql}`, tuples.values);
     }
   }
 

@@ -1,6 +1,7 @@
 import type { SurveyAnswerRow, SurveyAnswersRepo } from '../../storeInterface';
 import { surveyAnswerValues, toSurveyAnswer, type SurveyAnswerRaw } from '../../rows/surveyAnswers';
 import type { Runner } from '../connection';
+import { valueTuples } from '../valueTuples';
 
 export class PgSurveyAnswers implements SurveyAnswersRepo {
   constructor(private readonly db: Runner) {}
@@ -8,11 +9,8 @@ export class PgSurveyAnswers implements SurveyAnswersRepo {
   async insert(answers: readonly SurveyAnswerRow[]): Promise<void> {
     if (answers.length === 0) return;
     // One multi-row INSERT: its rows go to the heap in VALUES order, which listForSession's ctid order relies on.
-    const rows = answers.map((_, i) => `(${Array.from({ length: 8 }, (_, k) => `$${i * 8 + k + 1}`).join(', ')})`);
-    await this.db.run(
-      `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at) VALUES ${rows.join(', ')}`,
-      answers.flatMap((a) => surveyAnswerValues(a)),
-    );
+    const tuples = valueTuples(answers.map(surveyAnswerValues));
+    await this.db.run(`INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at) VALUES ${tuples.sql}`, tuples.values);
   }
 
   /**
