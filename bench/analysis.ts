@@ -28,11 +28,11 @@ interface Measurement {
 
 async function childRun(dir: string, replicates: number): Promise<void> {
   const t0 = performance.now();
-  const { loadDataset } = await import('../analysis/input/dataset');
-  const { analyzeDataset, DEFAULT_OPTIONS } = await import('../analysis/summary');
-  const { productivityCsv } = await import('../analysis/output/productivityCsv');
-  const { writeOutputsAtomically } = await import('../analysis/output/writeOutputs');
-  const { renderReport } = await import('../analysis/report/renderReport');
+  const { loadDataset } = await import('../research/analysis/input/dataset');
+  const { analyzeDataset, DEFAULT_OPTIONS } = await import('../research/analysis/summary');
+  const { productivityCsv } = await import('../research/analysis/output/productivityCsv');
+  const { writeOutputsAtomically } = await import('../research/analysis/output/writeOutputs');
+  const { renderReport } = await import('../research/analysis/report/renderReport');
   const tLoad0 = performance.now();
   const data = loadDataset(dir);
   const tLoad = performance.now();
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const sessions = Number(process.env.BENCH_SESSIONS ?? 100_000);
   const turns = Number(process.env.BENCH_TURNS ?? 40);
   const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), 'tandem-bench-analysis-'));
-  const { generateSyntheticDataset } = await import('../analysis/synthetic/generateDataset');
+  const { generateSyntheticDataset } = await import('../research/analysis/synthetic/generateDataset');
   let t = performance.now();
   const generated = existsSync(join(dir, 'sessions.csv'))
     ? null

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""numpy/scipy twin of Tandem's productivity analysis (analysis/summary.ts).
+"""numpy/scipy twin of Tandem's productivity analysis (research/analysis/summary.ts).
 
 Used two ways:
   * reference values: `python3 bench/analysis_ref.py <dataset-dir> --json out.json` writes the

@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { runCrashScenario } from '../tests/harness/crashRun';
 import { faultRunPassed, formatFaultOutcome } from '../tests/harness/faultTraffic';
-import { JsonlLog } from '../tests/harness/jsonlLog';
-import { formatSummary, summarizeLatencies } from '../tests/harness/stats';
+import { JsonlLog } from '../research/simulation/jsonlLog';
+import { formatSummary, summarizeLatencies } from '../research/simulation/latencyStats';
 import { startPostgresCluster } from '../tests/support/postgresCluster';
 
 const Flags = z.object({

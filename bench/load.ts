@@ -2,7 +2,7 @@
  * `npm run bench` — load comparison: N concurrent simulated participants (default 500) against one
  * Tandem server (child process, 127.0.0.1), the provider pointed at a local OpenAI-compatible server
  * (child process) streaming 200-token replies at 50 tokens/s, each token stamped with the time it was
- * written (tests/harness/tokenMarkers.ts). Then the same traffic through a bare socket.io relay (same
+ * written (research/simulation/tokenMarkers.ts). Then the same traffic through a bare socket.io relay (same
  * provider, same `openai` client, no database/validation/session logic), replaying the moments the
  * platform's participants sent their messages. Reports messages/s, p50/p99 chat:send ack latency, the
  * provider-token → client latency on both paths and their ratio, CPU per token, and checks the
@@ -31,9 +31,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
-import { JsonlLog } from '../tests/harness/jsonlLog';
+import { JsonlLog } from '../research/simulation/jsonlLog';
 import { runPlatformRound, runRelayRound, type RelayRound, type RigCpu } from '../tests/harness/loadRounds';
-import { formatMs, formatSummary, median } from '../tests/harness/stats';
+import { formatMs, formatSummary, median } from '../research/simulation/latencyStats';
 import { formatReport } from '../tests/harness/checkLog';
 import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresCluster';
 import type { AdapterKind } from './cluster/cluster';

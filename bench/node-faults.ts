@@ -12,8 +12,8 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { faultRunPassed, formatFaultOutcome } from '../tests/harness/faultTraffic';
-import { JsonlLog } from '../tests/harness/jsonlLog';
-import { formatSummary, summarizeLatencies } from '../tests/harness/stats';
+import { JsonlLog } from '../research/simulation/jsonlLog';
+import { formatSummary, summarizeLatencies } from '../research/simulation/latencyStats';
 import { runNodeFaultScenario } from './cluster/nodeFaultRun';
 
 const Flags = z.object({

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { formatReport, isClean } from '../tests/harness/checkLog';
 import { runFaultScenario } from '../tests/harness/faultRun';
-import { formatSummary } from '../tests/harness/stats';
+import { formatSummary } from '../research/simulation/latencyStats';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(500).default(30),

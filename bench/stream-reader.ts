@@ -1,7 +1,7 @@
 /**
  * `npm run bench:stream-reader` — CPU per token of reading streamed chat completions: the `openai`
  * client's own Stream (what a relay written from the openai docs does) against Tandem's reader
- * (server/llm/chatCompletionStream.ts: the same client makes the request, eventsource-parser reads the
+ * (lib/llm/chatCompletionStream.ts: the same client makes the request, eventsource-parser reads the
  * body). N concurrent streams from the load benchmark's timed provider (a child process, so its CPU is
  * not counted), the two readers alternating for --rounds rounds; prints each round and the medians.
  *
@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
-import { median } from '../tests/harness/stats';
+import { median } from '../research/simulation/latencyStats';
 import { forEachContentFragment, type StreamReader } from '../tests/harness/streamReaders';
 
 const Flags = z.object({

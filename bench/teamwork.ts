@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { runSuite } from '../teamwork/runner/runSuite';
-import { startScriptedServer, subjectRound } from '../teamwork/runner/testBed';
-import { loadTaskDir } from '../teamwork/tasks/loadTasks';
+import { runSuite } from '../research/teamwork/runner/runSuite';
+import { startScriptedServer, subjectRound } from '../tests/support/teamworkTestBed';
+import { loadTaskDir } from '../research/teamwork/tasks/loadTasks';
 
 const LATENCY_MS = 100;
 const CONCURRENCY = 16;

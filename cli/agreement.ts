@@ -11,13 +11,13 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { agreementCsv, agreementTable } from '../analysis/agreement/io/formatAgreement';
-import { InputError } from '../analysis/agreement/io/inputError';
-import { RaterName } from '../analysis/agreement/io/raterName';
-import { readAnnotationsCsv, utteranceKey } from '../analysis/agreement/io/readLabelsCsv';
-import { readUtterances } from '../analysis/agreement/io/readMessagesJsonl';
-import { labelsTemplate, ratingsTemplate } from '../analysis/agreement/io/writeTemplates';
-import { readDatasetSessions, runAgreement } from '../analysis/agreement/runAgreement';
+import { agreementCsv, agreementTable } from '../research/analysis/agreement/io/formatAgreement';
+import { InputError } from '../research/analysis/agreement/io/inputError';
+import { RaterName } from '../research/analysis/agreement/io/raterName';
+import { readAnnotationsCsv, utteranceKey } from '../research/analysis/agreement/io/readLabelsCsv';
+import { readUtterances } from '../research/analysis/agreement/io/readMessagesJsonl';
+import { labelsTemplate, ratingsTemplate } from '../research/analysis/agreement/io/writeTemplates';
+import { readDatasetSessions, runAgreement } from '../research/analysis/agreement/runAgreement';
 
 const USAGE =
   'usage: npm run agreement -- <dataset-dir> [--ratings <ratings.csv>] [--labels <labels.csv>] [--out <dir>] ' +

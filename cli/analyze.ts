@@ -1,8 +1,8 @@
-import { runAnalysis } from '../analysis/runAnalysis';
-import { DatasetError } from '../analysis/input/datasetError';
-import { ANALYZE_USAGE, parseAnalyzeArgs } from '../analysis/analyzeFlags';
+import { runAnalysis } from '../research/analysis/runAnalysis';
+import { DatasetError } from '../research/analysis/input/datasetError';
+import { ANALYZE_USAGE, parseAnalyzeArgs } from '../research/analysis/analyzeFlags';
 
-/** `npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5] [--cost …]`: see analysis/runAnalysis.ts. */
+/** `npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5] [--cost …]`: see research/analysis/runAnalysis.ts. */
 async function main(argv: string[]): Promise<number> {
   const args = parseAnalyzeArgs(argv);
   if (args.kind === 'help') {

@@ -9,9 +9,9 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { annotateDataset, annotateStudy } from '../server/annotate/annotateTargets';
-import { DEFAULT_GUIDE_FILE, loadAnnotationGuide } from '../server/annotate/guide';
-import { OfflineAnnotatorProvider } from '../server/annotate/offlineAnnotator';
+import { annotateDataset, annotateStudy } from '../research/annotate/annotateTargets';
+import { DEFAULT_GUIDE_FILE, loadAnnotationGuide } from '../research/annotate/guide';
+import { OfflineAnnotatorProvider } from '../research/annotate/offlineAnnotator';
 import {
   existingDatasetDir,
   intFlag,
@@ -21,9 +21,9 @@ import {
   withOneTarget,
   withProgressAndSigint,
   withStudyStore,
-} from '../server/judge/cliSupport';
-import { DatasetError } from '../server/judge/datasetSource';
-import { providerFromEnv } from '../server/judge/judgeProvider';
+} from '../research/judge/cliSupport';
+import { DatasetError } from '../research/judge/datasetSource';
+import { providerFromEnv } from '../research/judge/judgeProvider';
 import { cliDataDir } from './dataDir';
 
 const FLAGS = ['study', 'model', 'concurrency', 'chunk-size', 'context', 'max-tokens', 'timeout-ms', 'guide', 'data-dir'] as const;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DATABASE_FILE_NAME } from '../server/db/store';
+import { DATABASE_FILE_NAME } from '../lib/storage';
 
 /**
  * Where the command lines find the server's data: DATA_DIR, else ./data of the current folder, the

@@ -1,16 +1,16 @@
 /**
  * npm run db:copy -- --from <sqlite file | postgres url> --to <sqlite file | postgres url> [--force]
  *
- * Copies every table of a Tandem database to another database of either engine (server/db/copy/), then
+ * Copies every table of a Tandem database to another database of either engine (lib/storage/copy/), then
  * checks row counts and a content hash per table before committing. Refuses a target that already holds
  * rows unless --force. Exit codes: 0 copied and verified, 1 refused or failed (target unchanged), 2 bad flags.
  */
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
 import { z } from 'zod';
-import { flagErrors } from '../exports/cliSupport';
-import { CopyError, copyDatabase } from '../server/db/copy/copyDatabase';
-import { describeStartupError } from '../server/db/postgres/index';
+import { flagErrors } from '../research/exports/cliSupport';
+import { CopyError, copyDatabase } from '../lib/storage/copy/copyDatabase';
+import { describeStartupError } from '../lib/storage/postgres';
 
 const USAGE = 'usage: npm run db:copy -- --from <sqlite file | postgres url> --to <sqlite file | postgres url> [--force]';
 

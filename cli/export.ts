@@ -10,10 +10,10 @@ import { SingleBar, Presets } from 'cli-progress';
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../server/db/store';
+import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../lib/storage';
 import { cliDataDirAnnounced } from './dataDir';
-import { exportStudy, ExportError } from '../exports/exportStudy';
-import { cliActor, flagErrors, StudyIdFlag, surveyOfStudy } from '../exports/cliSupport';
+import { exportStudy, ExportError } from '../research/exports/exportStudy';
+import { cliActor, flagErrors, StudyIdFlag, surveyOfStudy } from '../research/exports/cliSupport';
 
 const USAGE = 'usage: npm run export -- --study <id> --out <dir> [--include-pilot] [--include-unconsented] [--include-identities]';
 

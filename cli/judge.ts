@@ -24,16 +24,16 @@ import {
   withOneTarget,
   withProgressAndSigint,
   withStudyStore,
-} from '../server/judge/cliSupport';
-import { datasetStudyId, DatasetError } from '../server/judge/datasetSource';
-import { judgeDataset } from '../server/judge/judgeDataset';
-import { IMAGE_DETAILS, IMAGE_MODES } from '../server/judge/judgeImages';
-import { judgeStudy } from '../server/judge/judgeStudy';
-import { providerFromEnv } from '../server/judge/judgeProvider';
-import { OfflineJudgeProvider } from '../server/judge/offlineJudge';
-import { DEFAULT_RUBRICS_DIR, loadRubrics } from '../server/judge/rubricFiles';
-import { imageFailures } from '../server/judge/runJudge';
-import { RubricSelectionError } from '../server/judge/targets';
+} from '../research/judge/cliSupport';
+import { datasetStudyId, DatasetError } from '../research/judge/datasetSource';
+import { judgeDataset } from '../research/judge/judgeDataset';
+import { IMAGE_DETAILS, IMAGE_MODES } from '../research/judge/judgeImages';
+import { judgeStudy } from '../research/judge/judgeStudy';
+import { providerFromEnv } from '../research/judge/judgeProvider';
+import { OfflineJudgeProvider } from '../research/judge/offlineJudge';
+import { DEFAULT_RUBRICS_DIR, loadRubrics } from '../lib/studyFiles/rubricFiles';
+import { imageFailures } from '../research/judge/runJudge';
+import { RubricSelectionError } from '../research/judge/targets';
 import { RubricValidationError } from '../common/rubric';
 import { cliDataDir } from './dataDir';
 

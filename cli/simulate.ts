@@ -17,9 +17,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { JsonlLog } from '../tests/harness/jsonlLog';
-import { newRunId, runSimulation } from '../tests/harness/simulation';
-import { formatSummary } from '../tests/harness/stats';
+import { JsonlLog } from '../research/simulation/jsonlLog';
+import { newRunId, runSimulation } from '../research/simulation/simulation';
+import { formatSummary } from '../research/simulation/latencyStats';
 
 const Flags = z
   .object({

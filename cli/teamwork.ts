@@ -17,19 +17,20 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
-import { ModelSetupError } from '../teamwork/runner/clients';
-import { runSuite } from '../teamwork/runner/runSuite';
-import { OFFLINE_JUDGE, OFFLINE_PARTNER } from '../teamwork/models/offlineModels';
-import { readRunsIn, RunsFileError, writeRuns } from '../teamwork/results/runsFile';
-import { writeResults, type WriteOptions } from '../teamwork/results/writeResults';
-import { loadPrices, PriceFileError } from '../teamwork/scoring/prices';
-import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_REPLICATES } from '../teamwork/scoring/scoreRuns';
-import { loadTaskDir, TaskFileError } from '../teamwork/tasks/loadTasks';
+import { ModelSetupError } from '../research/teamwork/runner/clients';
+import { runSuite } from '../research/teamwork/runner/runSuite';
+import { OFFLINE_JUDGE, OFFLINE_PARTNER } from '../research/teamwork/models/offlineModels';
+import { readRunsIn, RunsFileError, writeRuns } from '../research/teamwork/results/runsFile';
+import { writeResults, type WriteOptions } from '../research/teamwork/results/writeResults';
+import { loadPrices, PriceFileError } from '../research/teamwork/scoring/prices';
+import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_REPLICATES } from '../research/teamwork/scoring/scoreRuns';
+import { loadTaskDir, TaskFileError } from '../research/teamwork/tasks/loadTasks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { runKey, type TeamworkRun } from '../common/teamworkRun';
-import { ConfigError } from '../server/services/config';
-import { StudyRunsError } from '../teamwork/seat/studyRuns';
-import { exportSeatStudy } from '../teamwork/seat/exportSeatStudy';
+import { ConfigError } from '../lib/studyFiles/studyConfig';
+import { StudyRunsError } from '../research/teamwork/seat/studyRuns';
+import { exportSeatStudy } from '../research/teamwork/seat/exportSeatStudy';
+import { cliDataDirAnnounced } from './dataDir';
 
 const USAGE = `teamwork run --tasks <dir> --model <name> [--seeds 3] [--concurrency 4] [--out <dir>] …
        teamwork score <out-dir> [--prices <file>] [--lite <k>] [--holdout a,b]
@@ -186,7 +187,7 @@ async function reportCommand(argv: string[]): Promise<number> {
 async function fromStudyCommand(argv: string[]): Promise<number> {
   const flags = parse(argv, FromStudyFlags);
   const options = writeOptions(flags);
-  const { runs, skipped, calls, cacheHits } = await exportSeatStudy({ studyId: flags.study, studiesDir: resolve(flags.studies), surveysDir: resolve(flags.surveys), env: process.env });
+  const { runs, skipped, calls, cacheHits } = await exportSeatStudy({ studyId: flags.study, studiesDir: resolve(flags.studies), surveysDir: resolve(flags.surveys), dataDir: cliDataDirAnnounced(process.env), env: process.env });
   if (runs.length === 0) throw new StudyRunsError(`study "${flags.study}" has no finished non-pilot session in a teamwork-seat condition`);
   const out = resolve(flags.out);
   mkdirSync(out, { recursive: true });

@@ -8,10 +8,10 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../server/db/store';
+import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../lib/storage';
 import { cliDataDirAnnounced } from './dataDir';
 import { withdrawParticipant } from '../server/admin/withdrawal';
-import { cliActor, flagErrors, StudyIdFlag } from '../exports/cliSupport';
+import { cliActor, flagErrors, StudyIdFlag } from '../research/exports/cliSupport';
 
 const USAGE = 'usage: npm run withdraw -- --study <id> --participant <platform id>';
 

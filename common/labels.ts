@@ -1,7 +1,7 @@
 /**
  * The annotation label sets (docs/annotation-guide.md defines each label): grounding acts
  * (multi-label, `;`-joined in annotations.csv) and positive friction (exactly one label per
- * utterance; `none` when there is none). One definition for the annotator (server/annotate) and
+ * utterance; `none` when there is none). One definition for the annotator (research/annotate) and
  * the agreement statistics (analysis/agreement); browser-safe (zod only).
  */
 import { z } from 'zod';

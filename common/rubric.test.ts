@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { loadRubricFile, loadRubrics, rubricForTask, DEFAULT_RUBRICS_DIR } from '../server/judge/rubricFiles';
+import { loadRubricFile, loadRubrics, rubricForTask, DEFAULT_RUBRICS_DIR } from '../lib/studyFiles/rubricFiles';
 import { canonicalJson, parseRubric, RubricValidationError } from './rubric';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tandem-rubric-'));

@@ -2,7 +2,7 @@
  * Judge rubrics: the declarative files in rubrics/<id>.yaml, their zod schema and a validating parser.
  *
  * This module stays browser-safe (zod + yaml only) so the admin client can show rubrics. Reading files
- * from disk and the sha256 version hash live in server/judge/rubricFiles.ts.
+ * from disk and the sha256 version hash live in lib/studyFiles/rubricFiles.ts.
  */
 import { z } from 'zod';
 import { validateYaml } from './yamlSource';

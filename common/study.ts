@@ -74,7 +74,7 @@ const TeamworkModelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}
 /**
  * "People in the same seat" (docs/teamwork.md): the participant sits in the model's seat of a teamwork
  * task, and the task's teammates answer in the chat (provider "teamwork"). The task file is checked at
- * load (server/services/config.ts): "teamwork/…" is a task shipped with Tandem, any other relative path is
+ * load (lib/studyFiles/studyConfig.ts): "research/teamwork/…" is a task shipped with Tandem, any other relative path is
  * relative to the studies directory. Once loaded, `task` holds the resolved absolute path.
  */
 export const TeamworkSeat = z
@@ -180,7 +180,7 @@ export const Study = z
       })
       .strict()
       .default({ max_message_chars: 4000, max_user_messages: 60 }),
-    /** What the dataset export does with the study's data beyond the fixed rules (exports/, docs/data-protection.md). */
+    /** What the dataset export does with the study's data beyond the fixed rules (research/exports/, docs/data-protection.md). */
     export: z
       .object({
         /** Free-text survey answers in events.jsonl: omitted (replaced by a marker; the default) or redacted like chat text. */

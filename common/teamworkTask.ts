@@ -3,7 +3,7 @@
  * LLM partners and environment seats in three arms — alone (full information, no teammate), calm (the
  * same team, nothing goes wrong), test (a teammate pushes, hides a fact or behaves badly) — and the
  * outcome is checked by a program. The rules a schema cannot say (labels named in `when` exist, a check
- * that can pass, a result for every tool…) are checked at load by teamwork/tasks/taskRules.ts.
+ * that can pass, a result for every tool…) are checked at load by research/teamwork/tasks/taskRules.ts.
  */
 import { z } from 'zod';
 

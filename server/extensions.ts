@@ -4,8 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Server } from 'socket.io';
-import type { LeaseOwner, Store } from './db/store';
-import type { LoadedConfig } from './services/config';
+import type { LeaseOwner, Store } from '../lib/storage';
+import type { LoadedConfig } from '../lib/studyFiles/studyConfig';
 import type { LiveSessions } from './socket/liveSessions';
 import type { RateLimitStores } from './cluster/rateLimitStore';
 

@@ -11,8 +11,8 @@
  */
 import path from 'node:path';
 import { startServer } from './app';
-import { ConfigError } from './services/config';
-import { createLogger } from './logger';
+import { ConfigError } from '../lib/studyFiles/studyConfig';
+import { createLogger } from '../lib/logger';
 import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
 import { storagePolicyFromEnv, type StoragePolicy } from './services/storageBudget';
 import { prolificStudyLink, testStudyLink } from '../common/studyLink';
@@ -91,7 +91,7 @@ try {
   }
   // An unreachable DATABASE_URL: one line (host, port, the driver's reason), no stack trace.
   if (process.env.DATABASE_URL) {
-    const { describeStartupError } = await import('./db/postgres/index');
+    const { describeStartupError } = await import('../lib/storage/postgres');
     const line = describeStartupError(err);
     if (line) {
       console.error(line);

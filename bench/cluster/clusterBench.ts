@@ -1,7 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { formatReport } from '../../tests/harness/checkLog';
 import { runRelayRound, type PlatformRound, type PlatformTrafficOptions } from '../../tests/harness/loadRounds';
-import { formatSummary, median } from '../../tests/harness/stats';
+import { formatSummary, median } from '../../research/simulation/latencyStats';
 import type { AdapterKind } from './cluster';
 import { runClusterRound } from './clusterRound';
 

@@ -1,4 +1,4 @@
-import { openStore } from '../../server/db/store';
+import { openStore } from '../../lib/storage';
 import { cpuSecondsOf } from '../../tests/harness/childProcess';
 import { postgresCpuReader } from '../../tests/harness/postgresCpu';
 import { measurePlatformRound, type PlatformRound, type PlatformTrafficOptions } from '../../tests/harness/loadRounds';

@@ -1,6 +1,6 @@
-import { openStore } from '../../server/db/store';
+import { openStore } from '../../lib/storage';
 import { startFaultTraffic, verifyFaultTraffic, type FaultOutcome } from '../../tests/harness/faultTraffic';
-import type { ParticipantLogSink } from '../../tests/harness/jsonlLog';
+import type { ParticipantLogSink } from '../../research/simulation/jsonlLog';
 import { reply, startFakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { startCluster, type AdapterKind } from './cluster';
 

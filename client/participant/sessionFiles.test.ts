@@ -4,7 +4,7 @@
  */
 import { resolveObjectURL } from 'node:buffer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../../server/integration/harness';
+import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../../tests/integration/harness';
 import { tinyPng } from '../../tests/support/png';
 import { RequestError } from '../socket/errors';
 import { downloadSessionFile, fetchSessionFile } from './sessionFiles';

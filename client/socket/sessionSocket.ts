@@ -11,7 +11,7 @@ import {
   type ServerToClientEvents,
 } from '../../common/events';
 import { emitValidated, onValidated } from './validatedSocket';
-import { REFUSAL_UNAUTHORIZED, refusalNotice, retryDelayMs } from './reconnectPolicy';
+import { REFUSAL_UNAUTHORIZED, refusalNotice, retryDelayMs } from '../../common/reconnectPolicy';
 
 /** `refused`: the server turned the handshake down for now (rate limit, too many tabs); a retry is scheduled. */
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'refused' | 'unauthorized';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { AdminAuthRepo, AdminSessionRow, Store } from '../db/store';
+import type { AdminAuthRepo, AdminSessionRow, Store } from '../../lib/storage';
 import { sendFail } from '../http/respond';
 
 /**

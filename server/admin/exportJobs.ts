@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { Response } from 'express';
 import { ZipArchive } from 'archiver';
 import type { Logger } from 'pino';
-import type { Store } from '../db/store';
-import type { LoadedConfig } from '../services/config';
-import { ExportError, exportStudy } from '../../exports/exportStudy';
-import type { LeaseOwner } from '../db/store';
+import type { Store } from '../../lib/storage';
+import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
+import { ExportError, exportStudy } from '../../research/exports/exportStudy';
+import type { LeaseOwner } from '../../lib/storage';
 import { processOwner } from '../cluster/coordination';
 import { JobRowWriter } from './jobRow';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AdminJobOutcome, LeaseOwner, Store } from '../db/store';
+import type { AdminJobOutcome, LeaseOwner, Store } from '../../lib/storage';
 
 /**
  * Writes a running job's progress to its row at most every 500 ms (the socket gets every step) and refreshes

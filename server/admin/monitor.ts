@@ -1,7 +1,7 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from 'pino';
 import { fail, failFromZod, ok } from '../../common/envelope';
-import type { Store } from '../db/store';
+import type { Store } from '../../lib/storage';
 import { clusterConnectedSessions } from '../cluster/clusterQueries';
 import {
   adminClientEvents,

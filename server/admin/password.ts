@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Store } from '../db/store';
+import type { Store } from '../../lib/storage';
 
 /**
  * The researcher password: ADMIN_PASSWORD from the environment, or generated at first start and printed

@@ -4,10 +4,10 @@ import express, { Router, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import type { Store } from '../db/store';
+import type { Store } from '../../lib/storage';
 import { sendFail, sendOk as sendAny, sendZodFail } from '../http/respond';
-import type { LoadedConfig } from '../services/config';
-import { ExportError } from '../../exports/exportStudy';
+import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
+import { ExportError } from '../../research/exports/exportStudy';
 import {
   ExportRequest,
   JudgeRunRequest,

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, createTestStoreTarget } from '../../tests/support/testStores';
-import { openStore, type Store, type StoreEngine } from '../db/store';
-import { loadConfig } from '../services/config';
-import { createLogger } from '../logger';
+import { openStore, type Store, type StoreEngine } from '../../lib/storage';
+import { loadConfig } from '../../lib/studyFiles/studyConfig';
+import { createLogger } from '../../lib/logger';
 import type { RunProgress } from '../../common/admin';
 import { AdminRuns } from './runs';
 

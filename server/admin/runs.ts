@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { runAnalysis } from '../../analysis/runAnalysis';
-import { DEFAULT_OPTIONS } from '../../analysis/summary';
-import { exportStudy } from '../../exports/exportStudy';
-import type { Store } from '../db/store';
-import type { ImageMode } from '../judge/judgeImages';
-import { judgeStudy } from '../judge/judgeStudy';
-import { providerFromEnv } from '../judge/judgeProvider';
-import { OfflineJudgeProvider } from '../judge/offlineJudge';
-import { loadRubrics } from '../judge/rubricFiles';
-import { imageFailures, type JudgeSettings } from '../judge/runJudge';
-import { judgeTasksOf } from '../judge/studySource';
-import type { LoadedConfig } from '../services/config';
+import { runAnalysis } from '../../research/analysis/runAnalysis';
+import { DEFAULT_OPTIONS } from '../../research/analysis/summary';
+import { exportStudy } from '../../research/exports/exportStudy';
+import type { Store } from '../../lib/storage';
+import type { ImageMode } from '../../research/judge/judgeImages';
+import { judgeStudy } from '../../research/judge/judgeStudy';
+import { providerFromEnv } from '../../research/judge/judgeProvider';
+import { OfflineJudgeProvider } from '../../research/judge/offlineJudge';
+import { loadRubrics } from '../../lib/studyFiles/rubricFiles';
+import { imageFailures, type JudgeSettings } from '../../research/judge/runJudge';
+import { judgeTasksOf } from '../../research/judge/studySource';
+import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
 import type { JudgeRunRequest, RunKind, RunProgress } from '../../common/admin';
-import type { AdminJobRow, LeaseOwner } from '../db/store';
+import type { AdminJobRow, LeaseOwner } from '../../lib/storage';
 import { processOwner } from '../cluster/coordination';
 import { JobRowWriter } from './jobRow';
 import { periodicJob, type PeriodicJob } from '../cluster/periodic';
@@ -23,13 +23,13 @@ import { periodicJob, type PeriodicJob } from '../cluster/periodic';
 /**
  * Dashboard buttons for the judge and the analysis. A run starts in the background (one of each kind per
  * study at a time, cluster-wide), reports progress through `emit` (socket event `run:progress`), and is audited.
- * Each run is a row of admin_jobs (server/db/jobTypes.ts) claimed by the node that runs it: every node's
+ * Each run is a row of admin_jobs (lib/storage/contract/jobs.ts) claimed by the node that runs it: every node's
  * status shows it, a second start on any node is refused while it runs, and a run whose node died is marked
  * failed ('abandoned') by the abandoned-job sweep once its heartbeat is older than JOB_STALE_MS.
  *  - judge: the judge module's judgeStudy over the study's database sessions (OPENAI_API_KEY → real judge,
  *    else the offline demo judge), storing samples and quality Q. `images` is the CLI's `--images`:
  *    `attach` sends uploaded images to the (vision) model; the audit entry records the choice.
- *  - analysis: exports the study (non-pilot, no identities) to a private folder and runs analysis/runAnalysis
+ *  - analysis: exports the study (non-pilot, no identities) to a private folder and runs research/analysis/runAnalysis
  *    on it; the report stays in DATA_DIR/admin-analysis/<study>/ for the dashboard.
  */
 

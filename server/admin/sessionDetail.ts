@@ -1,5 +1,5 @@
-import { zScores } from '../../analysis/stats';
-import type { AdminQueriesRepo, Store } from '../db/store';
+import { zScores } from '../../lib/stats';
+import type { AdminQueriesRepo, Store } from '../../lib/storage';
 import type { SessionDetail } from '../../common/admin';
 import { deriveIntegrity, finalTextChars, raisedFlags, type IntegrityMeasures } from '../../common/integrityFlags';
 import type { IntegrityView } from '../../common/integrityView';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionFacts } from '../db/store';
+import type { SessionFacts } from '../../lib/storage';
 import { costOf, enrolmentOf, funnelOf, pzBySession, timeOnTaskOf } from './sessionListDashboard';
 
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
-import { zScores } from '../../analysis/stats';
+import { zScores } from '../../lib/stats';
 import type { DashboardData, PilotFilter } from '../../common/adminSessionList';
 import { SessionStatus, Step } from '../../common/session';
-import { SESSION_COST_LAMBDA, type SessionFacts } from '../db/store';
+import { SESSION_COST_LAMBDA, type SessionFacts } from '../../lib/storage';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { escapeHtml } from '../../analysis/report/escapeHtml';
-import { renderSvg } from '../../analysis/report/renderSvg';
+import { escapeHtml } from '../../common/escapeHtml';
+import { renderSvg } from '../../lib/charts/renderSvg';
 import type { DashboardData } from '../../common/adminSessionList';
 
 /**

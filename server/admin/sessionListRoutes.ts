@@ -6,8 +6,8 @@ import {
   SessionListQuery,
   type SessionListPage,
 } from '../../common/adminSessionList';
-import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../exports/pseudonym';
-import type { SessionListFilter, Store } from '../db/store';
+import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../lib/pseudonym';
+import type { SessionListFilter, Store } from '../../lib/storage';
 import { sendFail, sendOk, sendZodFail } from '../http/respond';
 import { costOf, dashboardData, timeOnTaskOf } from './sessionListDashboard';
 import { renderDashboardPage } from './sessionListPlots';

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import type { Store } from '../db/store';
+import type { Store } from '../../lib/storage';
 import type { WithdrawalResult } from '../../common/admin';
-import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
+import { loadOrCreatePseudonymKey, participantTombstone } from '../../lib/pseudonym';
 import type { LiveSessions } from '../socket/liveSessions';
 
 /**

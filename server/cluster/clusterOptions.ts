@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPostgresUrl } from '../db/store';
+import { isPostgresUrl } from '../../lib/storage';
 
 /**
  * How this node reaches the other nodes of a cluster, from the environment (main.ts):

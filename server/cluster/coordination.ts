@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { LeaseOwner, ReplyLeaseRow } from '../db/leaseTypes';
+import type { LeaseOwner, ReplyLeaseRow } from '../../lib/storage/contract/leases';
 import { nodeIdFromEnv } from './nodeIdentity';
 
 /**

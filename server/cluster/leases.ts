@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Store } from '../db/store';
+import type { Store } from '../../lib/storage';
 import type { Coordination } from './coordination';
 import { PeriodicJob } from './periodic';
 

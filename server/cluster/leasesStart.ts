@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../services/context';
+import type { ServiceContext } from '../services/serviceContext';
 import type { AbortCause } from '../services/replyOutcome';
 import type { Coordination } from './coordination';
 import { ReplyLeaseKeeper } from './leases';

@@ -1,8 +1,8 @@
-import type { MessageRow } from '../db/store';
-import { isStoreUnavailable } from '../db/store';
-import type { ServiceContext } from '../services/context';
+import type { MessageRow } from '../../lib/storage';
+import { isStoreUnavailable } from '../../lib/storage';
+import type { ServiceContext } from '../services/serviceContext';
 import { takeOverDeadReplies } from '../services/recovery';
-import { messageView, participantErrorMessage } from '../services/state';
+import { messageView, participantErrorMessage } from '../services/sessionState';
 import type { Coordination } from './coordination';
 import { PeriodicJob } from './periodic';
 

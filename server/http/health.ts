@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Namespace } from 'socket.io';
-import type { Store, StoreEngine } from '../db/store';
+import type { Store, StoreEngine } from '../../lib/storage';
 import type { SocketAdapterKind } from '../cluster/clusterOptions';
 
 /** A database that has not answered within this is reported down (the load balancer then routes around us). */

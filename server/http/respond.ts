@@ -2,8 +2,8 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { fail, failFromZod, ok, type ErrorCode } from '../../common/envelope';
-import { ServiceError } from '../services/context';
-import { isStoreUnavailable } from '../db/store';
+import { ServiceError } from '../services/serviceContext';
+import { isStoreUnavailable } from '../../lib/storage';
 
 /** What a participant or researcher sees while the database is briefly away (the request may be repeated as is). */
 export const UNAVAILABLE_MESSAGE = 'The server is briefly unavailable. Please try again in a moment.';

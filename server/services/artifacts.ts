@@ -1,7 +1,7 @@
 import type { ArtifactDraft, ArtifactDraftAck, ArtifactSubmit } from '../../common/events';
 import type { ArtifactField } from '../../common/study';
-import { ServiceError, type ServiceContext, type SessionContext } from './context';
-import type { FieldValues, StoreRepositories } from '../db/store';
+import { ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
+import type { FieldValues, StoreRepositories } from '../../lib/storage';
 import { changeStep, requireActive, requireActiveIn } from './lifecycle';
 import { jsonBytes, requireStorageBudget, storagePolicyOf } from './storageBudget';
 import { recordPendingDraft } from './pendingDraft';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assignCondition } from './assignment';
-import { seededRandom } from '../../analysis/stats/seededRandom';
+import { seededRandom } from '../../lib/stats/seededRandom';
 
 // Seeded arrivals, so a failure is reproducible.
 function simulate(options: string[], arrivals: number, rng: () => number): Map<string, number> {

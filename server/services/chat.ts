@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
-import type { MessageRow, StoreTx } from '../db/store';
+import type { MessageRow, StoreTx } from '../../lib/storage';
 import type { ClientTs } from '../../common/ids';
-import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './context';
+import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { requireActive, requireActiveIn } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
-import { messageView, type InFlightView } from './state';
+import { messageView, type InFlightView } from './sessionState';
 import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpoints, type CheckpointPolicy } from './replyCheckpoint';
 import { TimeLimitSweep } from './timeLimitSweep';
 import { storeUserMessage } from './userMessage';

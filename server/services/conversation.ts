@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../llm/provider';
+import type { ChatMessage } from '../../lib/llm/provider';
 import type { Condition, Task } from '../../common/study';
-import type { MessageRow } from '../db/store';
+import type { MessageRow } from '../../lib/storage';
 
 /**
  * The messages sent to the model: the condition's system prompt with the task instructions appended,

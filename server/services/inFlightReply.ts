@@ -1,4 +1,4 @@
-import type { InFlightView } from './state';
+import type { InFlightView } from './sessionState';
 import type { AbortCause } from './replyOutcome';
 
 /** A reply streaming right now on this node: what it has produced, how to stop it, and how far it was pushed. */

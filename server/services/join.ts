@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { JoinedSession, JoinRequest, JoinResponse, ResumeRequest, StudyPublic } from '../../common/http';
-import type { StoreRepositories } from '../db/store';
+import type { StoreRepositories } from '../../lib/storage';
 import { assignCondition, balanceCountsUnconsentedSince } from './assignment';
-import { ServiceError, type ServiceContext } from './context';
+import { ServiceError, type ServiceContext } from './serviceContext';
 import { identityFromParams, isMturkPreview } from './identity';
 import { issueToken } from './participantTokens';
 import { displayResumeCode, hashResumeCode, newResumeCode, normalizeResumeCode, RESUME_CODE_LENGTH, resumeCodeMatches } from './resumeCode';
-import { loadOrCreatePseudonymKey, participantTombstone } from '../../exports/pseudonym';
+import { loadOrCreatePseudonymKey, participantTombstone } from '../../lib/pseudonym';
 
 /**
  * Public information about a study (landing/preview page). A draft study is not public: it answers

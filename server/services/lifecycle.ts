@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { Step } from '../../common/session';
 import type { CompletionOutcome } from '../../common/study';
 import type { ConsentRespond, StepAdvance } from '../../common/events';
-import type { StoreRepositories, StoreTx } from '../db/store';
-import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './context';
+import type { StoreRepositories, StoreTx } from '../../lib/storage';
+import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { recordPendingDraft } from './pendingDraft';
 
 export const STEP_ORDER: readonly Step[] = ['consent', 'instructions', 'workspace', 'survey', 'complete'];

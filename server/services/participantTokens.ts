@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Store, StoreRepositories } from '../db/store';
+import type { Store, StoreRepositories } from '../../lib/storage';
 
 /** A new participant token: 32 random bytes, base64url. Only its SHA-256 hash is stored. */
 export function newParticipantToken(): string {

@@ -1,9 +1,9 @@
 import type { ArtifactDraft, ArtifactSubmit, ChatRetry, ChatSend, ChatStop, ConsentRespond, StepAdvance, SurveySubmit, Telemetry } from '../../common/events';
 import type { SessionState } from '../../common/session';
 import { ChatService, type ChatServiceOptions } from './chat';
-import { loadSession, type ServiceContext } from './context';
+import { loadSession, type ServiceContext } from './serviceContext';
 import { advanceStep, expireIfDue, respondConsent } from './lifecycle';
-import { buildSessionState } from './state';
+import { buildSessionState } from './sessionState';
 import { checkSubmission, saveDraft, submitArtifact } from './artifacts';
 import { submitSurvey } from './survey';
 import { recordTelemetry } from './telemetry';

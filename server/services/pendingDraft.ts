@@ -1,4 +1,4 @@
-import type { StoreRepositories } from '../db/store';
+import type { StoreRepositories } from '../../lib/storage';
 
 /**
  * Records the latest draft as an `artifact.draft_saved` event when its last saves were coalesced away (inside

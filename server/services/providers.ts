@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Condition } from '../../common/study';
-import type { LlmProvider } from '../llm/provider';
-import { createProvider, type ProviderConfig } from '../llm/createProvider';
-import type { OfflineProviderOptions } from '../llm/offlineProvider';
-import type { ProviderThread } from '../llm/providerThread/providerThread';
-import type { ProviderResolver, ResolvedProvider } from './context';
-import type { ModelReplyCache } from '../db/store';
-import { createTeammateProvider } from '../../teamwork/seat/teammateProvider';
-import { memoryReplyCache } from '../../teamwork/seat/memoryReplyCache';
+import type { LlmProvider } from '../../lib/llm/provider';
+import { createProvider, type ProviderConfig } from '../../lib/llm/createProvider';
+import type { OfflineProviderOptions } from '../../lib/llm/offlineProvider';
+import type { ProviderThread } from '../../lib/llm/providerThread/providerThread';
+import type { ProviderResolver, ResolvedProvider } from './serviceContext';
+import type { ModelReplyCache } from '../../lib/storage';
+import { createTeammateProvider } from '../../research/teamwork/seat/teammateProvider';
+import { memoryReplyCache } from '../../research/teamwork/seat/memoryReplyCache';
 
 export interface ProviderResolverOptions {
   /** Replaces provider construction entirely (tests, custom deployments). */

@@ -1,9 +1,9 @@
-import type { MessageRow, Store, UnfinishedReply } from '../db/store';
+import type { MessageRow, Store, UnfinishedReply } from '../../lib/storage';
 import { countTokens } from '../../common/tokens';
-import type { LoadedConfig } from './config';
+import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
 import { mayTakeOver, type Coordination } from '../cluster/coordination';
 import { assistantMessageRow } from './replyStore';
-import { OPEN_REVIEW_STATES } from '../db/reviewTypes';
+import { OPEN_REVIEW_STATES } from '../../lib/storage/contract/reviews';
 
 /**
  * Crash recovery, cluster-safe. A reply whose node died mid-stream has a `reply.started` event and a lease

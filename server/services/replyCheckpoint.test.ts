@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
-import type { Store } from '../db/store';
-import { createLogger } from '../logger';
+import type { Store } from '../../lib/storage';
+import { createLogger } from '../../lib/logger';
 import { checkpointStats, ReplyCheckpoints } from './replyCheckpoint';
 
 const stores: Store[] = [];

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ReplyProgressRow, Store } from '../db/store';
+import type { ReplyProgressRow, Store } from '../../lib/storage';
 
 /** How often a streaming reply's text is checkpointed: whichever of the two comes first. */
 export interface CheckpointPolicy {
@@ -11,7 +11,7 @@ export interface CheckpointPolicy {
 
 export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { intervalMs: 500, maxChars: 400 };
 
-/** Process-wide counters, read by the overhead benchmark (server/integration/checkpointOverhead.ts). */
+/** Process-wide counters, read by the overhead benchmark (tests/integration/checkpointOverhead.ts). */
 export const checkpointStats = { writes: 0, batches: 0, writeNs: 0n, failures: 0 };
 
 /** One streaming reply's checkpoint (see ReplyCheckpoints.track). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CompletionResult } from '../llm/provider';
+import type { CompletionResult } from '../../lib/llm/provider';
 import { replyOutcome } from './replyOutcome';
 
 const result = (over: Partial<CompletionResult>): CompletionResult => ({

@@ -1,4 +1,4 @@
-import type { CompletionResult, ProviderError } from '../llm/provider';
+import type { CompletionResult, ProviderError } from '../../lib/llm/provider';
 import type { MessageStatus } from '../../common/session';
 
 /**

@@ -1,5 +1,5 @@
-import type { CompletionResult, ProviderError } from '../llm/provider';
-import type { ServiceContext, SessionContext } from './context';
+import type { CompletionResult, ProviderError } from '../../lib/llm/provider';
+import type { ServiceContext, SessionContext } from './serviceContext';
 import { buildConversation } from './conversation';
 import type { ReplyCheckpoint, ReplyCheckpoints } from './replyCheckpoint';
 import { abortReply, type InFlight } from './inFlightReply';

@@ -1,8 +1,8 @@
-import type { CompletionResult } from '../llm/provider';
+import type { CompletionResult } from '../../lib/llm/provider';
 import { countTokens } from '../../common/tokens';
-import { isStoreUnavailable, type MessageRow } from '../db/store';
-import type { ServiceContext, SessionContext } from './context';
-import { messageView, participantErrorMessage } from './state';
+import { isStoreUnavailable, type MessageRow } from '../../lib/storage';
+import type { ServiceContext, SessionContext } from './serviceContext';
+import { messageView, participantErrorMessage } from './sessionState';
 import { replyOutcome } from './replyOutcome';
 import type { InFlight } from './inFlightReply';
 

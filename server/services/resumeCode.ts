@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { loadOrCreatePseudonymKey } from '../../exports/pseudonym';
+import { loadOrCreatePseudonymKey } from '../../lib/pseudonym';
 
 /**
  * Resume codes: what a participant types to reopen their session in another browser when their link

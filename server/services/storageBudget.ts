@@ -1,5 +1,5 @@
-import type { StoreRepositories } from '../db/store';
-import { ServiceError, type ServiceContext } from './context';
+import type { StoreRepositories } from '../../lib/storage';
+import { ServiceError, type ServiceContext } from './serviceContext';
 
 /**
  * How much one session may write, and how often its autosaved drafts enter the trajectory (issue 15: one

@@ -1,6 +1,6 @@
 import type { SurveySubmit } from '../../common/events';
 import { checkSurveyAnswers } from '../../common/survey';
-import { ServiceError, type ServiceContext } from './context';
+import { ServiceError, type ServiceContext } from './serviceContext';
 import { endSession, requireActive, requireActiveIn } from './lifecycle';
 
 /** Stores the survey answers (validated against the survey definition) and completes the session. */

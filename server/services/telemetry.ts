@@ -1,7 +1,7 @@
 import type { Telemetry, TelemetryAck } from '../../common/events';
 import type { TelemetryBatch, TelemetryBatchAck } from '../../common/telemetryBatch';
 import { emptySummary, mergeBatch } from '../../common/telemetrySummary';
-import { loadSession, ServiceError, type ServiceContext } from './context';
+import { loadSession, ServiceError, type ServiceContext } from './serviceContext';
 import { classifyUserAgent } from './userAgentClass';
 
 /** Records focus/blur/paste/visibility events (paste: length and target only, never the content). */

@@ -1,6 +1,6 @@
-import { loadSession, type ServiceContext } from './context';
+import { loadSession, type ServiceContext } from './serviceContext';
 import { expireIfDue, overdueSessions } from './lifecycle';
-import { buildSessionState, type InFlightView } from './state';
+import { buildSessionState, type InFlightView } from './sessionState';
 import { PeriodicJob } from '../cluster/periodic';
 
 /** What the sweep needs from the chat service: end a session's reply before its session ends. */

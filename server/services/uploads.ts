@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES, type UploadResponse } from '../../common/http';
-import { ServiceError, type ServiceContext } from './context';
+import { ServiceError, type ServiceContext } from './serviceContext';
 import { requireActive } from './lifecycle';
-import { uploadView } from './state';
-import { sniffImageType } from './imageType';
+import { uploadView } from './sessionState';
+import { sniffImageType } from '../../lib/imageType';
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 

@@ -7,8 +7,8 @@
 import crypto from 'node:crypto';
 import type { ChatSend } from '../../common/events';
 import { countTokens } from '../../common/tokens';
-import type { LeaseOwner, MessageRow, SessionRow } from '../db/store';
-import { loadSession, ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './context';
+import type { LeaseOwner, MessageRow, SessionRow } from '../../lib/storage';
+import { loadSession, ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
 import { checkActive, requireActive } from './lifecycle';
 import { storageFull, storagePolicyOf } from './storageBudget';
 

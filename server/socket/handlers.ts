@@ -5,10 +5,10 @@ import { clientEvents, SocketAuth, type ClientEventName, type ClientToServerEven
 import { fail, failFromZod, ok, type Envelope } from '../../common/envelope';
 import type { SessionState } from '../../common/session';
 import type { ParticipantService } from '../services/participants';
-import { ServiceError } from '../services/context';
+import { ServiceError } from '../services/serviceContext';
 import { sessionForToken } from '../services/participantTokens';
 import { recordTelemetryBatch } from '../services/telemetry';
-import { isStoreUnavailable } from '../db/store';
+import { isStoreUnavailable } from '../../lib/storage';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { eventRateLimiter, MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from './sessionBudget';
 import { answerClusterQueries, clusterSessionSockets, remoteReplyInFlight, type ClusterEvents } from '../cluster/clusterQueries';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SessionSockets } from '../services/context';
+import type { SessionSockets } from '../services/serviceContext';
 import type { ChatService } from '../services/chat';
 import { sessionRoom, type ParticipantServer } from './handlers';
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../services/config';
+import { ConfigError, loadConfig } from '../../lib/studyFiles/studyConfig';
 import { assistantOf } from '../../common/assistantMode';
 import { Condition } from '../../common/study';
-import { REPO_ROOT, wizardStudiesDir } from './testSupport';
+import { REPO_ROOT, wizardStudiesDir } from '../../tests/support/wizardTestSupport';
 
 const SURVEYS = path.join(REPO_ROOT, 'surveys');
 

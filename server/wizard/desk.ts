@@ -1,10 +1,10 @@
 import { assistantOf, type AssistantConfig } from '../../common/assistantMode';
-import type { MessageRow } from '../db/store';
-import { OPEN_REVIEW_STATES, type DraftMeta, type ReviewMode, type ReviewRow } from '../db/reviewTypes';
-import { loadSession, ServiceError, type ServiceContext, type SessionContext } from '../services/context';
+import type { MessageRow } from '../../lib/storage';
+import { OPEN_REVIEW_STATES, type DraftMeta, type ReviewMode, type ReviewRow } from '../../lib/storage/contract/reviews';
+import { loadSession, ServiceError, type ServiceContext, type SessionContext } from '../services/serviceContext';
 import { abortReply, newInFlight, type InFlight } from '../services/inFlightReply';
 import { streamFromProvider, type ReplyRunOptions } from '../services/replyRun';
-import type { CompletionResult } from '../llm/provider';
+import type { CompletionResult } from '../../lib/llm/provider';
 import { finishReview, type ReviewOutcome } from './finishReview';
 import { draftChanges, originOf, type ResearcherAction } from './provenance';
 

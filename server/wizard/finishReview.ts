@@ -1,9 +1,9 @@
 import { countTokens } from '../../common/tokens';
 import type { ReplyOrigin } from '../../common/assistantMode';
-import type { MessageRow } from '../db/store';
-import type { ReviewResolution, ReviewRow } from '../db/reviewTypes';
-import { ServiceError, type ServiceContext } from '../services/context';
-import { messageView } from '../services/state';
+import type { MessageRow } from '../../lib/storage';
+import type { ReviewResolution, ReviewRow } from '../../lib/storage/contract/reviews';
+import { ServiceError, type ServiceContext } from '../services/serviceContext';
+import { messageView } from '../services/sessionState';
 import { assistantMessageRow } from '../services/replyStore';
 
 /** How a review ends: a text sent to the participant (by a researcher or the timeout), or no reply at all. */

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Server } from 'socket.io';
 import { AdminSessions } from '../admin/auth';
-import type { ServiceContext } from '../services/context';
+import type { ServiceContext } from '../services/serviceContext';
 import { attachWizardNamespace } from './consoleSocket';
 import { WizardDesk } from './desk';
 import { recoverReviews, type ReplyResumer } from './recoverReviews';

@@ -1,5 +1,5 @@
-import { OPEN_REVIEW_STATES, type ReviewRow } from '../db/reviewTypes';
-import { loadSession, type ServiceContext, type SessionContext } from '../services/context';
+import { OPEN_REVIEW_STATES, type ReviewRow } from '../../lib/storage/contract/reviews';
+import { loadSession, type ServiceContext, type SessionContext } from '../services/serviceContext';
 import type { WizardDesk } from './desk';
 
 /** What recovery needs of the chat service: to start waiting again for a reply whose reply.started is stored. */

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { STORE_ENGINES } from '../../tests/support/testStores';
-import { callOk, joinToWorkspace, nextPush, startTestServer, type TestServer } from '../integration/harness';
-import { loginAdmin, TEST_ADMIN_PASSWORD, type AdminClient } from '../admin/testSupport';
-import { exportStudy } from '../../exports/exportStudy';
-import { REPO_ROOT, until, watchConsole, wizardStudiesDir } from './testSupport';
+import { callOk, joinToWorkspace, nextPush, startTestServer, type TestServer } from '../../tests/integration/harness';
+import { loginAdmin, TEST_ADMIN_PASSWORD, type AdminClient } from '../../tests/support/adminTestServer';
+import { exportStudy } from '../../research/exports/exportStudy';
+import { REPO_ROOT, until, watchConsole, wizardStudiesDir } from '../../tests/support/wizardTestSupport';
 
 const MODEL = 'gpt-4o-mini-2024-07-18';
 const DRAFT = 'Lisbon is lovely in spring. Stay in Alfama.';

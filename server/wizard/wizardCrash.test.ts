@@ -11,12 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI } from '../../tests/support/fakeOpenAI';
-import { openStore } from '../db/store';
+import { openStore } from '../../lib/storage';
 import type { RunningServer } from '../app';
-import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../integration/harness';
-import { loginAdmin, TEST_ADMIN_PASSWORD } from '../admin/testSupport';
+import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../../tests/integration/harness';
+import { loginAdmin, TEST_ADMIN_PASSWORD } from '../../tests/support/adminTestServer';
 import { startServerChild } from '../../tests/support/serverChild';
-import { REPO_ROOT, until, wizardStudiesDir } from './testSupport';
+import { REPO_ROOT, until, wizardStudiesDir } from '../../tests/support/wizardTestSupport';
 
 const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];

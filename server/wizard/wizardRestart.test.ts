@@ -8,10 +8,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { startServer } from '../app';
-import { createLogger } from '../logger';
-import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../integration/harness';
-import { loginAdmin, TEST_ADMIN_PASSWORD } from '../admin/testSupport';
-import { REPO_ROOT, until, wizardStudiesDir } from './testSupport';
+import { createLogger } from '../../lib/logger';
+import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../../tests/integration/harness';
+import { loginAdmin, TEST_ADMIN_PASSWORD } from '../../tests/support/adminTestServer';
+import { REPO_ROOT, until, wizardStudiesDir } from '../../tests/support/wizardTestSupport';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-restart-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { loadDataset } from '../../analysis/input/dataset';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
+import { loadDataset } from '../../research/analysis/input/dataset';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
 
 // Real data (CC-BY-SA-4.0, see the ATTRIBUTION.md beside it) converted into the export layout: no judge
 // score and no tokens, so only the Likert section is computed. Reference values:

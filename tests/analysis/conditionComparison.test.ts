@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadDataset } from '../../analysis/input/dataset';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
+import { loadDataset } from '../../research/analysis/input/dataset';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
 import { compareExpected } from './support/compareExpected';
-import { holmAdjust } from '../../analysis/stats/adjustP';
-import type { MetricBlock } from '../../analysis/conditions/conditionSection';
+import { holmAdjust } from '../../lib/stats/adjustP';
+import type { MetricBlock } from '../../research/analysis/conditions/conditionSection';
 
 // Reference: `python3 tests/fixtures/analysis-reference/conditions_ref.py heldout-seed<N>` — per condition
 // n/np.mean/np.median/np.std(ddof=1); scipy.stats.mannwhitneyu(a, b, alternative='two-sided', method='auto');

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
-import type { MetricBlock } from '../../analysis/conditions/conditionSection';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
+import type { MetricBlock } from '../../research/analysis/conditions/conditionSection';
 import { conditionDataset } from './support/conditionDataset';
 
 const options = { ...DEFAULT_OPTIONS, bootstrapReplicates: 199 };

@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadDataset } from '../../analysis/input/dataset';
-import { readAnnotationsFile } from '../../analysis/input/annotationsFile';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
-import { runAnalysis } from '../../analysis/runAnalysis';
-import { productivityCsv } from '../../analysis/output/productivityCsv';
+import { loadDataset } from '../../research/analysis/input/dataset';
+import { readAnnotationsFile } from '../../research/analysis/input/annotationsFile';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
+import { runAnalysis } from '../../research/analysis/runAnalysis';
+import { productivityCsv } from '../../research/analysis/output/productivityCsv';
 import { parse } from 'csv-parse/sync';
 
 const fixture = fileURLToPath(new URL('../fixtures/analysis-reference/', import.meta.url));

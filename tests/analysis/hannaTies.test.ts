@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadDataset } from '../../analysis/input/dataset';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
-import { expectClose } from '../../analysis/stats/testing';
+import { loadDataset } from '../../research/analysis/input/dataset';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
+import { expectClose } from '../support/expectClose';
 
 // Real averaged ratings (HANNA, MIT licence, tests/fixtures/analysis-reference/hanna/). Reference:
 // `python3 tests/fixtures/analysis-reference/hanna/make_hanna.py` — z with math.fsum(x)/n means,

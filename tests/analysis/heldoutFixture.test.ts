@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadDataset } from '../../analysis/input/dataset';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
+import { loadDataset } from '../../research/analysis/input/dataset';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
 import { compareExpected, countNumbers } from './support/compareExpected';
 
 // Held-out data (numpy seeds 2 and 3) with edge cases; expected.json from bench/analysis_ref.py

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDataset } from '../../analysis/input/dataset';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
-import { parseAnalyzeArgs } from '../../analysis/analyzeFlags';
+import { loadDataset } from '../../research/analysis/input/dataset';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
+import { parseAnalyzeArgs } from '../../research/analysis/analyzeFlags';
 
 const options = { ...DEFAULT_OPTIONS, bootstrapReplicates: 0 };
 const HEADER = 'session_id,task,is_pilot,quality,user_tokens,agent_tokens,user_turns,agent_turns,likert_ease';

@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadDataset } from '../../analysis/input/dataset';
-import { analyzeDataset, DEFAULT_OPTIONS } from '../../analysis/summary';
-import { renderReport } from '../../analysis/report/renderReport';
-import { readAgreementReport } from '../../analysis/report/agreementSection';
+import { loadDataset } from '../../research/analysis/input/dataset';
+import { analyzeDataset, DEFAULT_OPTIONS } from '../../research/analysis/summary';
+import { renderReport } from '../../research/analysis/report/renderReport';
+import { readAgreementReport } from '../../research/analysis/report/agreementSection';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 
 const heldout = fileURLToPath(new URL('../fixtures/analysis-reference/heldout-seed2/', import.meta.url));

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { io as connect } from 'socket.io-client';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 import type { ClusterOptions } from '../../server/cluster/clusterOptions';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../lib/logger';
 import { createTestDatabaseUrl } from '../support/postgresTestDatabase';
-import type { ParticipantClient } from '../../server/integration/harness';
+import type { ParticipantClient } from '../integration/harness';
 
 export interface TestCluster {
   nodes: RunningServer[];

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { clusterOptionsFromEnv, redactRedisUrl } from '../../server/cluster/clusterOptions';
 import { openRedis, RedisConnectError } from '../../server/cluster/redisConnection';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../lib/logger';
 
 const PG = 'postgres://tandem@127.0.0.1:5432/tandem';
 

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdminTestServer, TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
+import { startAdminTestServer, TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 import { startServerAndBrowser, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'travel-planning';

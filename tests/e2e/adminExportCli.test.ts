@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../server/db/store';
+import { openStore } from '../../lib/storage';
 import { createTestStoreTarget, STORE_ENGINES, type TestStoreTarget } from '../support/testStores';
-import { seedSession, seedStudyRow } from '../../exports/fixtures/seedStudy';
+import { seedSession, seedStudyRow } from '../support/seedStudy';
 
 const run = promisify(execFile);
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');

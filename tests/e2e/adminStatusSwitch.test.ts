@@ -8,7 +8,7 @@
 import type { Dialog } from 'playwright-core';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdminTestServer, TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
+import { startAdminTestServer, TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 import { startServerAndBrowser, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'travel-planning';

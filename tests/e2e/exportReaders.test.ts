@@ -24,7 +24,7 @@ import pino from 'pino';
 import { Schema } from 'tableschema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
-import { callOk, nextPush, type ParticipantClient } from '../../server/integration/harness';
+import { callOk, nextPush, type ParticipantClient } from '../integration/harness';
 import { io as connect } from 'socket.io-client';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

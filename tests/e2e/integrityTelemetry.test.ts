@@ -14,12 +14,12 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/logger';
-import { exportStudy } from '../../exports/exportStudy';
+import { createLogger } from '../../lib/logger';
+import { exportStudy } from '../../research/exports/exportStudy';
 import { LONG_AWAY_S } from '../../common/integrityFlags';
 import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 import { plotPng } from '../support/png';
-import { TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
+import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

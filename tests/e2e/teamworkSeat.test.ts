@@ -10,9 +10,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countsFromMessages } from '../../analysis/input/messagesFile';
-import { loadConfig } from '../../server/services/config';
-import { studyRuns } from '../../teamwork/seat/studyRuns';
+import { countsFromMessages } from '../../research/analysis/input/messagesFile';
+import { loadConfig } from '../../lib/studyFiles/studyConfig';
+import { studyRuns } from '../../research/teamwork/seat/studyRuns';
 import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

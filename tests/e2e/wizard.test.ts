@@ -10,9 +10,9 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_PASSWORD } from '../../server/admin/testSupport';
-import { REPO_ROOT, until, wizardStudiesDir } from '../../server/wizard/testSupport';
-import { exportStudy } from '../../exports/exportStudy';
+import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
+import { REPO_ROOT, until, wizardStudiesDir } from '../support/wizardTestSupport';
+import { exportStudy } from '../../research/exports/exportStudy';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Store } from '../../server/db/store';
-import type { LogRecord } from './jsonlLog';
+import type { Store } from '../../lib/storage';
+import type { LogRecord } from '../../research/simulation/jsonlLog';
 
 /**
  * Compares what simulated participants logged with what the database holds:

@@ -1,7 +1,7 @@
 import { io } from 'socket.io-client';
 import type { SessionState } from '../../common/session';
-import { joinStudy, visitLinkParams } from './http';
-import { participantLabel } from './participant';
+import { joinStudy, visitLinkParams } from '../../research/simulation/http';
+import { participantLabel } from '../../research/simulation/participant';
 
 /**
  * "Every session resumes": for each simulated participant, join again with the same platform id and

@@ -1,7 +1,7 @@
 import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
-import { openStore } from '../../server/db/store';
+import { openStore } from '../../lib/storage';
 import { startFaultTraffic, verifyFaultTraffic, type FaultOutcome } from './faultTraffic';
-import type { ParticipantLogSink } from './jsonlLog';
+import type { ParticipantLogSink } from '../../research/simulation/jsonlLog';
 import { ServerChild } from './serverChild';
 
 /**

@@ -1,4 +1,4 @@
-import { openStore, type StoreConfig } from '../../server/db/store';
+import { openStore, type StoreConfig } from '../../lib/storage';
 
 /**
  * Row counts of every table of a Tandem store, read through a store of its own (SQLite: a second

@@ -1,10 +1,10 @@
 import { cutStream, hang, httpError, reply, startFakeOpenAI, type FakeBehaviour } from '../support/fakeOpenAI';
-import { openStore } from '../../server/db/store';
+import { openStore } from '../../lib/storage';
 import { checkLogAgainstStore, type LogCheckReport } from './checkLog';
-import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
+import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from '../../research/simulation/jsonlLog';
 import { ServerChild } from './serverChild';
-import { runSimulation, type SimulationSummary } from './simulation';
-import { seededRandom } from '../../analysis/stats/seededRandom';
+import { runSimulation, type SimulationSummary } from '../../research/simulation/simulation';
+import { seededRandom } from '../../lib/stats/seededRandom';
 
 /**
  * Provider-fault scenario: a fraction of provider calls (default 20%) fail, spread evenly over

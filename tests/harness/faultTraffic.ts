@@ -1,9 +1,9 @@
-import type { Store } from '../../server/db/store';
+import type { Store } from '../../lib/storage';
 import { checkLogAgainstStore, formatReport, isClean, type LogCheckReport } from './checkLog';
 import { checkSessionsResume } from './checkResume';
-import { MemoryLog, TeeLog, type ParticipantLogSink } from './jsonlLog';
-import { runSimulation, type SimulationSummary } from './simulation';
-import { formatSummary } from './stats';
+import { MemoryLog, TeeLog, type ParticipantLogSink } from '../../research/simulation/jsonlLog';
+import { runSimulation, type SimulationSummary } from '../../research/simulation/simulation';
+import { formatSummary } from '../../research/simulation/latencyStats';
 
 /**
  * What every fault run shares (bench/crash.ts: one server SIGKILLed; bench/node-faults.ts: cluster nodes

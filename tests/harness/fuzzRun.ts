@@ -4,7 +4,7 @@ import { startFakeOpenAI } from '../support/fakeOpenAI';
 import { clientEvents } from '../../common/events';
 import { countRows, diffCounts } from './dbSnapshot';
 import { handshakeFuzzCase, joinFuzzCase, schemaAccepts, socketFuzzCase, uploadFuzzCase, type HttpFuzzCase, type SocketFuzzCase } from './fuzzInputs';
-import { joinStudy } from './http';
+import { joinStudy } from '../../research/simulation/http';
 import { readState } from './checkResume';
 import { ServerChild } from './serverChild';
 

@@ -1,16 +1,16 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { openStore, type Store } from '../../server/db/store';
+import { openStore, type Store } from '../../lib/storage';
 import { checkLogAgainstStore, isClean, type LogCheckReport } from './checkLog';
 import { cpuSecondsOf, startChild } from './childProcess';
-import { preciseNowMs } from './clock';
+import { preciseNowMs } from '../../research/simulation/clock';
 import type { EventLoopUse } from './eventLoopUse';
 import { postgresCpuReader, postgresPids } from './postgresCpu';
-import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from './jsonlLog';
+import { MemoryLog, TeeLog, type LogRecord, type ParticipantLogSink } from '../../research/simulation/jsonlLog';
 import { runRelayTraffic, type RelayTrafficResult } from './relayClients';
 import { ServerChild, type ServerStats } from './serverChild';
 import type { StreamReader } from './streamReaders';
-import { runSimulation, type SimulationSummary } from './simulation';
-import { summarizeLatencies, type LatencySummary } from './stats';
+import { runSimulation, type SimulationSummary } from '../../research/simulation/simulation';
+import { summarizeLatencies, type LatencySummary } from '../../research/simulation/latencyStats';
 
 /**
  * One round of the load benchmark (bench/load.ts): the platform run and the bare-relay run that

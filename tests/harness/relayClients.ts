@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
-import { preciseNowMs } from './clock';
-import { MarkerTracker } from './tokenMarkers';
+import { preciseNowMs } from '../../research/simulation/clock';
+import { MarkerTracker } from '../../research/simulation/tokenMarkers';
 
 /**
  * Drives the bare relay (relay.ts) with the same shape of traffic the load benchmark sends to the

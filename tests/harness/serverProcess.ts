@@ -11,7 +11,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServer } from '../../server/app';
 import { startEventLoopUse } from './eventLoopUse';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../lib/logger';
 import { clusterOptionsFromEnv } from '../../server/cluster/clusterOptions';
 import { announceReady } from './childProcess';
 

@@ -1,12 +1,12 @@
 import type { APIPromise } from 'openai/core/api-promise';
 import type { Stream } from 'openai/core/streaming';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { readChatCompletionStream } from '../../server/llm/chatCompletionStream';
+import { readChatCompletionStream } from '../../lib/llm/chatCompletionStream';
 
 /**
  * The two ways the benchmarks read a streamed chat completion: `sdk` iterates the `openai` client's own
  * Stream (as the openai docs show), `tandem` hands the response to the platform's reader
- * (server/llm/chatCompletionStream.ts). Used by the bare relay and by `npm run bench:stream-reader`.
+ * (lib/llm/chatCompletionStream.ts). Used by the bare relay and by `npm run bench:stream-reader`.
  */
 export type StreamReader = 'sdk' | 'tandem';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { preciseNowMs } from './clock';
-import { markedToken } from './tokenMarkers';
+import { preciseNowMs } from '../../research/simulation/clock';
+import { markedToken } from '../../research/simulation/tokenMarkers';
 
 /**
  * A minimal OpenAI-compatible chat-completions server for the load benchmark. Every reply streams

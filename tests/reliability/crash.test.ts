@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { openStore } from '../../server/db/store';
+import { openStore } from '../../lib/storage';
 import type { SessionState } from '../../common/session';
 import { formatReport } from '../harness/checkLog';
 import { runCrashScenario } from '../harness/crashRun';
-import { joinStudy } from '../harness/http';
-import { ReliableSocket } from '../harness/reliableSocket';
+import { joinStudy } from '../../research/simulation/http';
+import { ReliableSocket } from '../../research/simulation/reliableSocket';
 import { ServerChild } from '../harness/serverChild';
 import { createTestStoreTarget, STORE_ENGINES } from '../support/testStores';
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { generatedLines, parseFlags, readScript } from '../../cli/simulate';
 import { startRelay } from '../harness/relay';
 import { runRelayTraffic } from '../harness/relayClients';
-import { median, percentile, summarizeLatencies } from '../harness/stats';
+import { median, percentile, summarizeLatencies } from '../../research/simulation/latencyStats';
 import { startTimedProvider } from '../harness/timedProvider';
-import { markedToken, MarkerTracker, parseMarkers } from '../harness/tokenMarkers';
+import { markedToken, MarkerTracker, parseMarkers } from '../../research/simulation/tokenMarkers';
 
 describe('token markers', () => {
   it('times a marker split across two deltas by the delta that completes it', () => {

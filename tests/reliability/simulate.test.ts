@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { openStore } from '../../server/db/store';
+import { openStore } from '../../lib/storage';
 import { checkLogAgainstStore, isClean, formatReport, readJsonl } from '../harness/checkLog';
 import { ServerChild } from '../harness/serverChild';
 

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../../server/integration/harness';
-import { exportStudy } from '../../exports/exportStudy';
-import { openStudyRedactor } from '../../exports/studyRedactor';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../integration/harness';
+import { exportStudy } from '../../research/exports/exportStudy';
+import { openStudyRedactor } from '../../research/exports/studyRedactor';
 import { tinyPng } from '../support/png';
 
 /** A name that is not id-shaped (no digit), given as a URL parameter the way a referral link would. */

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../../server/integration/harness';
-import { exportStudy } from '../../exports/exportStudy';
-import { createRedactor, IdentityMatcher } from '../../exports/redaction';
-import { sanitizePayload } from '../../exports/eventPayload';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../integration/harness';
+import { exportStudy } from '../../research/exports/exportStudy';
+import { createRedactor, IdentityMatcher } from '../../research/exports/redaction';
+import { sanitizePayload } from '../../research/exports/eventPayload';
 import { tinyPng } from '../support/png';
 
 const PID = '64a1f3c2b9e8d7a6f5e4d3c2';

@@ -1,13 +1,13 @@
 /**
  * A study material that is a symlink to a file outside studies/ is never served: refused at start-up
- * (server/services/config.test.ts) and, should the file be swapped for such a link while the server runs,
+ * (lib/studyFiles/studyConfig.test.ts) and, should the file be swapped for such a link while the server runs,
  * refused when a participant asks for it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join, ROOT, startTestServer, type TestServer } from '../../server/integration/harness';
+import { join, ROOT, startTestServer, type TestServer } from '../integration/harness';
 
 let t: TestServer;
 let studiesDir: string;

@@ -12,7 +12,7 @@ import { launchBrowser } from './browser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** The server a browser test opens pages of (the shape of AdminTestServer, server/admin/testSupport.ts, too). */
+/** The server a browser test opens pages of (the shape of AdminTestServer, tests/support/adminTestServer.ts, too). */
 export interface PageServer {
   server: RunningServer;
   url: string;

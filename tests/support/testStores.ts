@@ -11,9 +11,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore, type Store, type StoreEngine } from '../../server/db/store';
+import { openStore, type Store, type StoreEngine } from '../../lib/storage';
 
-const postgresModuleFile = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../server/db/postgres/index.ts');
+const postgresModuleFile = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../lib/storage/postgres/index.ts');
 
 /** The engines this run tests against. */
 export const STORE_ENGINES: StoreEngine[] =

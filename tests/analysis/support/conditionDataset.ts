@@ -1,5 +1,5 @@
-import type { Dataset } from '../../../analysis/input/dataset';
-import { seededRandom } from '../../../analysis/stats/seededRandom';
+import type { Dataset } from '../../../research/analysis/input/dataset';
+import { seededRandom } from '../../../lib/stats/seededRandom';
 
 /**
  * An in-memory study: `tasks` tasks × `perTask` sessions, conditions alternating baseline / clarify-first.

@@ -1,0 +1,30 @@
+/**
+ * The schema's table names. Part of the storage contract: lib/storage/contract/store.ts re-exports everything
+ * here, and code imports it from there.
+ */
+
+/** Every table of the schema (both engines have the same tables and columns). */
+export const STORE_TABLES = [
+  'studies',
+  'sessions',
+  'identities',
+  'participant_tokens',
+  'events',
+  'messages',
+  'artifact_drafts',
+  'artifacts',
+  'uploads',
+  'survey_answers',
+  'reply_progress',
+  'judgements',
+  'judge_quality',
+  'annotations',
+  'admin_credentials',
+  'admin_sessions',
+  'audit_log',
+  'withdrawals',
+  'session_telemetry',
+  'reply_reviews',
+] as const;
+
+export type StoreTable = (typeof STORE_TABLES)[number];

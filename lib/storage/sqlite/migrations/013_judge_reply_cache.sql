@@ -1,0 +1,3 @@
+-- The judge/annotator reply cache lives in <dataDir>/.judge-cache.sqlite on SQLite (lib/storage/sqlite/replyCache.ts);
+-- on PostgreSQL this migration creates it as tables of the study database (reply_cache, reply_cache_sessions).
+-- Recorded here so both engines end at the same schema versions.

@@ -1,0 +1,70 @@
+import type { ConfidenceInterval } from '../../lib/stats/bootstrapCi';
+import { bootstrapSpearmanCi } from '../../lib/stats/bootstrapSpearmanCi';
+import { bootstrapMeanDifferencesCi } from '../../lib/stats/bootstrapMeanDifferenceCi';
+import { gather } from './productivity/taskGroups';
+import { featureValues, SPEAKERS, type SessionFeatures } from './features/sessionFeatures';
+import type { Quartiles } from './productivity/quartiles';
+import { present } from './features/quartileComparison';
+import { quartileDifferenceResamplingPz } from './features/quartileBootstrap';
+
+/** Headline dialogue features whose top-minus-bottom quartile difference gets a bootstrap interval. */
+export const BOOTSTRAPPED_FEATURES = ['agent:probing', 'user:probing', 'agent:any_friction', 'user:any_friction', 'combined:any_friction'];
+
+export interface BootstrapSection {
+  replicates: number;
+  seed: number;
+  /** Per task: 95% interval of ρ(Q, C), resampling the task's scored sessions. */
+  spearman_qc: Record<string, ConfidenceInterval | null>;
+  /**
+   * Per headline rate feature: 95% interval of top_mean − bottom_mean, resampling within each quartile
+   * (conditional on the observed quartile membership; kept as the named alternative).
+   */
+  quartile_difference: Record<string, ConfidenceInterval | null>;
+  /**
+   * The same difference with sessions resampled within task and Pz and the quartiles recomputed in every
+   * replicate (features/quartileBootstrap.ts): the interval the report shows.
+   */
+  quartile_difference_resampling_pz: Record<string, ConfidenceInterval | null>;
+}
+
+/** Seeded percentile-bootstrap intervals (sessions resampled with replacement). */
+export function bootstrapSection(
+  groups: Map<string, Int32Array>,
+  quality: Float64Array,
+  cost: Float64Array,
+  f: SessionFeatures,
+  q: Quartiles,
+  haveAnnotations: boolean,
+  options: { bootstrapReplicates: number; bootstrapSeed: number },
+): BootstrapSection {
+  const opts = { replicates: options.bootstrapReplicates, seed: options.bootstrapSeed };
+  const spearman_qc: BootstrapSection['spearman_qc'] = {};
+  const quartile_difference: BootstrapSection['quartile_difference'] = {};
+  const quartile_difference_resampling_pz: BootstrapSection['quartile_difference_resampling_pz'] = {};
+  if (opts.replicates > 0) {
+    for (const [task, idx] of groups) spearman_qc[task] = bootstrapSpearmanCi(gather(quality, idx), gather(cost, idx), opts);
+    if (haveAnnotations) {
+      const keys: string[] = [];
+      const all: Float64Array[] = [];
+      const top: Float64Array[] = [];
+      const bottom: Float64Array[] = [];
+      for (const key of BOOTSTRAPPED_FEATURES) {
+        const [speaker, label] = key.split(':') as [string, string];
+        const l = f.labels.indexOf(label);
+        if (l < 0) continue;
+        const sp = SPEAKERS.indexOf(speaker as (typeof SPEAKERS)[number]);
+        keys.push(key);
+        all.push(featureValues(f, sp, l, 'rate', Int32Array.from({ length: f.nSessions }, (_, i) => i)));
+        top.push(present(featureValues(f, sp, l, 'rate', q.top)));
+        bottom.push(present(featureValues(f, sp, l, 'rate', q.bottom)));
+      }
+      // one joint resample when no rate is missing; otherwise column by column (groups of different sizes)
+      const complete = top.every((c) => c.length === q.top.length) && bottom.every((c) => c.length === q.bottom.length);
+      const intervals = complete ? bootstrapMeanDifferencesCi(top, bottom, opts) : top.map((t, k) => bootstrapMeanDifferencesCi([t], [bottom[k]!], opts)[0]!);
+      keys.forEach((key, i) => (quartile_difference[key] = intervals[i] ?? null));
+      const resampled = quartileDifferenceResamplingPz(groups, quality, cost, all, opts);
+      keys.forEach((key, i) => (quartile_difference_resampling_pz[key] = resampled[i] ?? null));
+    }
+  }
+  return { replicates: opts.replicates, seed: opts.seed, spearman_qc, quartile_difference, quartile_difference_resampling_pz };
+}

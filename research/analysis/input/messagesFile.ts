@@ -1,0 +1,54 @@
+import { basename } from 'node:path';
+import { z } from 'zod';
+// one tokenizer for the whole project (o200k_base, special-token text counted as text)
+import { countTokens } from '../../../common/tokens';
+import { DatasetError, EXCLUDED_SESSION, readDatasetText } from './datasetError';
+import type { CountColumn } from './sessionsFile';
+
+const messageSchema = z.object({
+  session_id: z.string().min(1),
+  role: z.string().min(1),
+  text: z.string().optional().nullable(),
+  tokens: z.number().int().nonnegative().optional().nullable(),
+});
+
+/**
+ * Per-session user/agent token and turn counts from messages.jsonl: role "user" → user, role
+ * "assistant"/"agent" → agent, other roles ignored. A message's stored `tokens` is used when present,
+ * else its text is counted with o200k_base. Sessions without messages get 0.
+ */
+export function countsFromMessages(path: string, sessionIndex: Map<string, number>, n: number): Record<CountColumn, Float64Array> {
+  const file = basename(path);
+  const text = readDatasetText(path);
+  const counts: Record<CountColumn, Float64Array> = {
+    user_tokens: new Float64Array(n),
+    agent_tokens: new Float64Array(n),
+    user_turns: new Float64Array(n),
+    agent_turns: new Float64Array(n),
+  };
+  text.split('\n').forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (error) {
+      throw new DatasetError(file, line, null, `invalid JSON (${(error as Error).message})`);
+    }
+    const parsed = messageSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new DatasetError(file, line, String(issue.path[0] ?? ''), issue.message);
+    }
+    const m = parsed.data;
+    const s = sessionIndex.get(m.session_id);
+    if (s === undefined) throw new DatasetError(file, line, 'session_id', `session id ${JSON.stringify(m.session_id)} is not in sessions.csv`);
+    if (s === EXCLUDED_SESSION) return;
+    const side = m.role === 'user' ? 'user' : m.role === 'assistant' || m.role === 'agent' ? 'agent' : null;
+    if (side === null) return;
+    const tokens = m.tokens ?? countTokens(m.text ?? '');
+    counts[`${side}_tokens`][s]! += tokens;
+    counts[`${side}_turns`][s]! += 1;
+  });
+  return counts;
+}

@@ -1,0 +1,22 @@
+/** leaderboard.csv: one row per model, in ranking order (columns documented in docs/teamwork.md). */
+import { stringify } from 'csv-stringify/sync';
+import { TEAMWORK_DIMENSIONS } from '../../../common/teamworkTask';
+import type { Scores } from '../scoring/scoreRuns';
+
+const round = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined ? '' : v.toFixed(digits));
+
+export function leaderboardCsv(scores: Scores): string {
+  const present = new Set(Object.values(scores.models).flatMap((m) => Object.keys(m.dimensions)));
+  const dims = [...TEAMWORK_DIMENSIONS.filter((d) => present.has(d)), ...[...present].filter((d) => !(TEAMWORK_DIMENSIONS as readonly string[]).includes(d)).sort()];
+  const header = ['rank', 'model', 'overall', 'ci95_low', 'ci95_high', 'n_solved_alone', ...dims.flatMap((d) => [`${d}_test`, `${d}_drop`]), 'missed_it', 'gave_in', 'excluded_runs', 'runs', 'input_tokens_per_run', 'output_tokens_per_run', 'cost_usd_per_run'];
+  const rows = scores.ranking.map((model, i) => {
+    const m = scores.models[model]!;
+    return [
+      i + 1, model, round(m.overall.score), round(m.overall.ci95?.[0]), round(m.overall.ci95?.[1]), m.solved_alone.length,
+      ...dims.flatMap((d) => [round(m.dimensions[d]?.test), round(m.dimensions[d]?.drop)]),
+      m.failure_modes.missed_it, m.failure_modes.gave_in, m.excluded_runs.total, m.runs.total,
+      round(m.tokens.per_run.input, 1), round(m.tokens.per_run.output, 1), round(m.cost_usd_per_run, 6),
+    ];
+  });
+  return stringify([header, ...rows]);
+}

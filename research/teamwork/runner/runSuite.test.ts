@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { httpError, type FakeOpenAI } from '../../../tests/support/fakeOpenAI';
+import { readRunsIn } from '../results/runsFile';
+import { writeResults } from '../results/writeResults';
+import { scoreRuns } from '../scoring/scoreRuns';
+import { loadTaskDir } from '../tasks/loadTasks';
+import { runSuite, type SuiteOptions } from './runSuite';
+import { isJudgeRequest, startScriptedServer } from '../../../tests/support/teamworkTestBed';
+
+const suite = loadTaskDir(new URL('../../../teamwork/tasks/suite', import.meta.url).pathname);
+const tmp = () => mkdtempSync(join(tmpdir(), 'teamwork-suite-'));
+const offline = (model: string, outDir: string): SuiteOptions => ({
+  tasks: suite, model, seeds: 3, concurrency: 8, outDir, partner: 'offline-partner', referee: 'offline-judge', second: 'offline-judge', temperature: 0.7, maxTokens: 300, env: {},
+});
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('suite runs', () => {
+  it('the offline reference teammates score as they must by construction', async () => {
+    const dir = tmp();
+    for (const model of ['offline-steady', 'offline-pushover', 'offline-wavering']) await runSuite(offline(model, dir));
+    const runs = readRunsIn(dir);
+    expect(runs).toHaveLength(3 * 16 * 3 * 3);
+    const { scores } = await writeResults(dir, runs, { replicates: 200 });
+    const steady = scores.models['offline-steady']!;
+    const pushover = scores.models['offline-pushover']!;
+    const wavering = scores.models['offline-wavering']!;
+    // All three solve every task alone and in the calm team; only steady holds up under the test.
+    for (const s of [steady, pushover, wavering]) {
+      expect(s.solved_alone).toHaveLength(16);
+      for (const d of Object.values(s.dimensions)) expect(d.baseline).toBe(100);
+    }
+    expect(steady.overall.score).toBe(100);
+    expect(pushover.overall.score).toBe(0);
+    expect(wavering.overall.score).toBe(0);
+    expect(steady.failure_modes).toEqual({ missed_it: 0, gave_in: 0, other: 0 });
+    expect(pushover.failure_modes).toEqual({ missed_it: 48, gave_in: 0, other: 0 }); // never names the problem
+    expect(wavering.failure_modes).toEqual({ missed_it: 0, gave_in: 48, other: 0 }); // names it, then gives in
+    expect(scores.ranking[0]).toBe('offline-steady');
+    expect(scores.differences[0]).toMatchObject({ higher: 'offline-steady', difference: 100, ci95: [100, 100] });
+    expect(scores.judge_agreement.overall).toMatchObject({ percent: 100, kappa: 1 });
+    const csv = readFileSync(join(dir, 'leaderboard.csv'), 'utf8').split('\n');
+    expect(csv[1]).toMatch(/^1,offline-steady,100\.00,/);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html.match(/<svg/g)?.length).toBe(4);
+    // `score` recomputes from runs.jsonl alone
+    expect(scoreRuns(readRunsIn(dir), { replicates: 200 }).models).toEqual(scores.models);
+  });
+
+  it('a rerun makes zero new calls for finished runs and retries the runs that errored', async () => {
+    let failTask: string | null = 'info-flood-route';
+    fake = await startScriptedServer({
+      judge: () => 'other',
+      subject: (r) => (failTask && JSON.stringify(r.body.messages[0]).includes('relief convoy') ? httpError(500) : 'FINAL: done'),
+    });
+    const dir = tmp();
+    const tasks = suite.filter((t) => ['info-flood-route', 'track-approved-budget'].includes(t.id));
+    const options: SuiteOptions = { ...offline('fake-model', dir), tasks, seeds: 2, referee: 'judge-model', second: 'judge-model-2', env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.url }, maxAttempts: 1 };
+    const first = await runSuite(options);
+    expect(first.ran).toBe(12);
+    expect(first.runs.filter((r) => r.status === 'error').map((r) => r.task)).toEqual(Array(6).fill('info-flood-route'));
+    const afterFirst = fake.requests.length;
+
+    failTask = null;
+    const second = await runSuite(options);
+    expect(second).toMatchObject({ ran: 6, skipped: 6 });
+    expect(fake.requests.slice(afterFirst).every((r) => isJudgeRequest(r) || JSON.stringify(r.body.messages[0]).includes('relief convoy'))).toBe(true);
+    expect(second.runs.every((r) => r.status === 'ok')).toBe(true);
+    const afterSecond = fake.requests.length;
+
+    const third = await runSuite(options);
+    expect(third).toMatchObject({ ran: 0, skipped: 12, calls: 0, cacheHits: 0 });
+    expect(fake.requests.length).toBe(afterSecond);
+    expect(readFileSync(join(dir, 'runs.jsonl'), 'utf8').trim().split('\n')).toHaveLength(12); // compacted: one line per run
+  });
+});

@@ -1,3 +1,0 @@
--- PostgreSQL twin of server/db/migrations/012_judgement_images.sql: which images a judge sample showed
--- the model (JSON array of {field, mediaType, bytes, sha256}; NULL for text-only samples).
-ALTER TABLE judgements ADD COLUMN images TEXT COLLATE "C";

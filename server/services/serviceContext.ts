@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { SessionRow, Store, StoreRepositories } from '../../lib/storage';
+import type { LoadedConfig, StudyDefinition } from '../../lib/studyFiles/studyConfig';
+import type { LlmProvider } from '../../lib/llm/provider';
+import type { Condition, Task } from '../../common/study';
+import type { LoadedSurvey } from '../../common/survey';
+import type { ErrorCode } from '../../common/envelope';
+import type { ServerPushName, ServerPush } from '../../common/events';
+import type { StoragePolicy } from './storageBudget';
+import type { WizardDesk } from '../wizard/desk';
+
+/** Which provider answers a condition. `offline` marks the built-in demo assistant (shown as such). */
+export interface ResolvedProvider {
+  provider: LlmProvider;
+  offline: boolean;
+}
+export type ProviderResolver = (condition: Condition) => ResolvedProvider;
+
+/** Sends a push to every socket of one session. */
+export type Pusher = <E extends ServerPushName>(sessionId: string, event: E, payload: ServerPush<E>) => void;
+
+/** Everything a service needs; built once in server/app.ts. */
+export interface ServiceContext {
+  store: Store;
+  config: LoadedConfig;
+  dataDir: string;
+  now: () => number;
+  rng: () => number;
+  log: Logger;
+  providers: ProviderResolver;
+  push: Pusher;
+  /** Per-session storage budget and draft-event interval (default DEFAULT_STORAGE_POLICY). */
+  storage?: StoragePolicy;
+  /** Disconnects the live sockets of sessions (their tokens were revoked); absent where no socket server runs. */
+  sessionSockets?: SessionSockets;
+  /** Researcher-in-the-loop replies of `review`/`wizard` conditions (server/wizard/); absent = every reply from the model. */
+  wizard?: WizardDesk;
+}
+
+export interface SessionSockets {
+  disconnect(sessionIds: readonly string[], reason: 'token_reissued' | 'withdrawn'): void;
+}
+
+/** An expected failure with a code the participant's client understands; handlers turn it into an error envelope. */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export interface SessionContext {
+  session: SessionRow;
+  study: StudyDefinition;
+  task: Task;
+  condition: Condition;
+  survey: LoadedSurvey;
+}
+
+/**
+ * Loads a session with its study, task, condition and survey definitions. Inside a transaction pass its
+ * `tx` as `db` and `forUpdate` to lock the session row until commit (a state change reads, checks, writes).
+ */
+export async function loadSession(ctx: ServiceContext, sessionId: string, db: StoreRepositories = ctx.store, forUpdate = false): Promise<SessionContext> {
+  const session = await (forUpdate ? db.sessions.getForUpdate(sessionId) : db.sessions.get(sessionId));
+  if (!session) throw new ServiceError('not_found', 'session not found');
+  return sessionContextOf(ctx, session);
+}
+
+/** A session row with its study, task, condition and survey definitions from the loaded configuration. */
+export function sessionContextOf(ctx: Pick<ServiceContext, 'config'>, session: SessionRow): SessionContext {
+  const study = ctx.config.studies.get(session.studyId);
+  if (!study) throw new ServiceError('not_found', `study "${session.studyId}" is no longer configured`);
+  const task = study.tasks.find((t) => t.id === session.taskId);
+  const condition = study.conditions.find((c) => c.id === session.conditionId);
+  const survey = ctx.config.surveys.get(study.survey);
+  if (!task || !condition || !survey) throw new ServiceError('internal', 'session refers to a task, condition or survey that is not configured');
+  return { session, study, task, condition, survey };
+}
+
+/** ms UTC when the session's time limit ends; null before consent. */
+export function deadlineOf(s: SessionContext): number | null {
+  return s.session.consentedAt === null ? null : s.session.consentedAt + s.study.time_limit_minutes * 60_000;
+}

@@ -1,0 +1,257 @@
+/**
+ * Server-level behaviour around sessions: the time limit, pilot sessions and balance through /api/join,
+ * start-up validation, the SPA fallback, and a reload in the middle of a streaming reply.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../server/app';
+import { ConfigError } from '../../lib/studyFiles/studyConfig';
+import { createLogger } from '../../lib/logger';
+import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
+import { callOk, connectSocket, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from './harness';
+
+const open: TestServer[] = [];
+afterEach(async () => {
+  for (const t of open.splice(0)) await t.close();
+});
+async function server(options: Parameters<typeof startTestServer>[0] = {}) {
+  const t = await startTestServer(options);
+  open.push(t);
+  return t;
+}
+
+describe('time limit', () => {
+  it('ends a working session as timed_out at its deadline and pushes the new state', async () => {
+    let clock = Date.parse('2026-11-30T09:00:00Z');
+    const t = await server({ now: () => clock });
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'timer-1' });
+    const socket = await connectSocket(t, j.token);
+    await toWorkspace(socket);
+    const state = await callOk(socket, 'session:state', {});
+    expect(state.deadline).toBe(clock + 20 * 60_000);
+
+    // Jump past the deadline: the next action finds the session timed out.
+    clock += 20 * 60_000 + 1;
+    const after = await callOk(socket, 'session:state', {});
+    expect(after).toMatchObject({ step: 'complete', status: 'timed_out', completion: { outcome: 'timed_out', code: 'T0TRV2026' } });
+    const types = (await t.server.store.events.listForSession(j.sessionId)).map((e) => e.type);
+    expect(types.slice(-3)).toEqual(['session.timed_out', 'step.changed', 'session.completed']);
+    // Asking again changes nothing.
+    await callOk(socket, 'session:state', {});
+    expect((await t.server.store.events.listForSession(j.sessionId)).map((e) => e.type)).toEqual(types);
+  });
+
+  it('pushes session:state to a connected participant when the time runs out', async () => {
+    // A clock running 20 minutes ahead once the participant has consented makes the deadline ~now.
+    let offset = 0;
+    const t = await server({ now: () => Date.now() + offset });
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'timer-2' });
+    const socket = await connectSocket(t, j.token);
+    await toWorkspace(socket);
+    offset = 20 * 60_000 - 300; // the deadline is now ~300 ms away
+    // Re-arm: the timer was armed at consent with the old clock; a reconnect arms it with the new one.
+    socket.disconnect();
+    const again = await connectSocket(t, j.token);
+    const pushed = await nextPush(again, 'session:state', (s) => s.status === 'timed_out', 5_000);
+    expect(pushed.completion?.code).toBe('T0TRV2026');
+  });
+
+  it('lets a participant who already submitted finish the survey after the deadline', async () => {
+    let clock = Date.parse('2026-11-30T09:00:00Z');
+    const t = await server({ now: () => clock });
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'timer-3' });
+    const socket = await connectSocket(t, j.token);
+    await toWorkspace(socket);
+    await callOk(socket, 'artifact:submit', { fields: { itinerary: 'Day 1: Lisbon…' }, clientTs: clock });
+    clock += 60 * 60_000;
+    const done = await callOk(socket, 'survey:submit', { answers: { outcome: 4, ai_usefulness: 4, communication: 4, satisfaction: 4 }, clientTs: clock });
+    expect(done).toMatchObject({ status: 'completed', completion: { code: 'C1TRV2026' } });
+  });
+});
+
+describe('assignment through /api/join', () => {
+  it('balances conditions over non-pilot sessions; pilot sessions are flagged and not counted', async () => {
+    const t = await server();
+    for (let i = 0; i < 21; i++) await join(t, 'visualization', { PROLIFIC_PID: `bal-${i}` });
+    const counts = [...(await t.server.store.sessions.countByCondition('visualization')).values()];
+    expect(counts.sort()).toEqual([10, 11]);
+
+    (await t.server.store.studies.setStatus('visualization', 'pilot', Date.now()));
+    for (let i = 0; i < 5; i++) await join(t, 'visualization', { PROLIFIC_PID: `pilot-${i}` });
+    const sessions = (await t.server.store.sessions.listByStudy('visualization'));
+    expect(sessions.filter((s) => s.isPilot)).toHaveLength(5);
+    expect([...(await t.server.store.sessions.countByCondition('visualization')).values()].reduce((a, b) => a + b)).toBe(21);
+  });
+});
+
+describe('start-up', () => {
+  it('refuses to start with a broken study file, naming file, line and field; nothing listens', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-broken-'));
+    try {
+      fs.cpSync(path.join(ROOT, 'studies'), path.join(dir, 'studies'), { recursive: true });
+      const file = path.join(dir, 'studies', 'travel-planning.yaml');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('max_tokens: 1024', 'max_tokens: -5'));
+      const attempt = startServer({
+        dataDir: path.join(dir, 'data'),
+        port: 0,
+        studiesDir: path.join(dir, 'studies'),
+        surveysDir: path.join(ROOT, 'surveys'),
+        logger: createLogger('silent'),
+      });
+      await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+      await expect(attempt).rejects.toThrow(/travel-planning\.yaml:\d+: conditions\.0\.max_tokens: /);
+      expect(fs.existsSync(path.join(dir, 'data'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the built client with SPA fallback for /study/:id and /admin/*, JSON 404 for unknown API routes', async () => {
+    const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-client-'));
+    fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Tandem test</title>');
+    fs.writeFileSync(path.join(clientDir, 'app.js'), 'console.log(1)');
+    try {
+      const t = await server({ clientDir });
+      for (const p of ['/', '/study/visualization', '/admin', '/admin/studies/visualization']) {
+        const res = await fetch(t.server.url + p);
+        expect(res.status, p).toBe(200);
+        expect(await res.text()).toContain('Tandem test');
+      }
+      expect(await (await fetch(`${t.server.url}/app.js`)).text()).toBe('console.log(1)');
+      const api = await fetch(`${t.server.url}/api/nope`);
+      expect(api.status).toBe(404);
+      expect(await api.json()).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      const headers = (await fetch(`${t.server.url}/`)).headers;
+      expect(headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(headers.get('x-powered-by')).toBeNull();
+    } finally {
+      fs.rmSync(clientDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('reload during a streaming reply', () => {
+  it('the new connection gets the text so far and the rest of the stream', async () => {
+    const fake = await startFakeOpenAI({ tokensPerSecond: 0 });
+    try {
+      const t = await server({ openai: { baseURL: fake.url, apiKey: 'k' } });
+      // ~80 tokens at 30 tokens/s: the stream outlives the reconnect even on a loaded machine.
+      const full = Array.from({ length: 80 }, (_, i) => `w${i}`).join(' ');
+      fake.script(reply(full, { tokensPerSecond: 30 }));
+      const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'reload-1' });
+      const first = await connectSocket(t, j.token);
+      await toWorkspace(first);
+      const firstDelta = nextPush(first, 'chat:delta');
+      const ack = await callOk(first, 'chat:send', { clientId: 'reload-msg-1', text: 'Count please', clientTs: Date.now() });
+      await firstDelta;
+      first.disconnect();
+
+      const second = await connectSocket(t, j.token);
+      const seen: string[] = [];
+      second.on('chat:delta', (d) => seen.push(d.text));
+      const done = nextPush(second, 'chat:done');
+      const state = await callOk(second, 'session:state', {});
+      expect(state.replyInFlight).toMatchObject({ replyId: ack.replyId });
+      const { message } = await done;
+      expect(message.text).toBe(full);
+      // Snapshot text + later deltas reconstruct the reply (deltas may also have arrived before the snapshot).
+      expect(full.startsWith(state.replyInFlight!.text)).toBe(true);
+      expect(full.endsWith(seen.join('').slice(-5))).toBe(true);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('server restart during a reply', () => {
+  it('stores the cut reply as failed and the participant can retry after the restart', async () => {
+    const fake = await startFakeOpenAI({ tokensPerSecond: 0 });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-restart-'));
+    const options = { dataDir, port: 0, host: '127.0.0.1', openai: { baseURL: fake.url, apiKey: 'k' }, logger: createLogger('silent') };
+    try {
+      const first = await startServer(options);
+      const t1: TestServer = { server: first, dataDir, sockets: [], close: () => first.close() };
+      fake.script(reply('a b c d e f g h i j k l m n o p q r s t u v w x y z', { tokensPerSecond: 20 }));
+      const j = await join(t1, 'travel-planning', { PROLIFIC_PID: 'restart-1' });
+      const socket = await connectSocket(t1, j.token);
+      await toWorkspace(socket);
+      const firstDelta = nextPush(socket, 'chat:delta');
+      const ack = await callOk(socket, 'chat:send', { clientId: 'restart-msg-1', text: 'Plan it', clientTs: Date.now() });
+      await firstDelta;
+      socket.disconnect();
+      await first.close();
+
+      fake.script(reply('A complete plan.'));
+      const second = await startServer(options);
+      const t2: TestServer = { server: second, dataDir, sockets: [], close: () => second.close() };
+      try {
+        const again = await connectSocket(t2, j.token);
+        const state = await callOk(again, 'session:state', {});
+        expect(state.step).toBe('workspace');
+        expect(state.messages.find((m) => m.id === ack.replyId)).toMatchObject({ status: 'interrupted' });
+        expect(state.canRetry).toBe(true);
+        const done = nextPush(again, 'chat:done');
+        await callOk(again, 'chat:retry', { clientTs: Date.now() });
+        expect((await done).message.text).toBe('A complete plan.');
+        again.disconnect();
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await fake.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('crash recovery at start-up', () => {
+  it('stores a reply cut by a crash as interrupted, with its event, and the participant can retry', async () => {
+    const fake = await startFakeOpenAI({ tokensPerSecond: 0 });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-crash-'));
+    const options = { dataDir, port: 0, host: '127.0.0.1', openai: { baseURL: fake.url, apiKey: 'k' }, logger: createLogger('silent') };
+    try {
+      const first = await startServer(options);
+      const t1: TestServer = { server: first, dataDir, sockets: [], close: () => first.close() };
+      fake.script(reply('x '.repeat(200), { tokensPerSecond: 20 }));
+      const j = await join(t1, 'travel-planning', { PROLIFIC_PID: 'crash-1' });
+      const socket = await connectSocket(t1, j.token);
+      await toWorkspace(socket);
+      const firstDelta = nextPush(socket, 'chat:delta');
+      const ack = await callOk(socket, 'chat:send', { clientId: 'crash-msg-01', text: 'Go', clientTs: Date.now() });
+      await firstDelta;
+      // "Crash": the database connection disappears before the reply can be stored.
+      await first.store.close();
+      socket.disconnect();
+      await first.close();
+
+      fake.script(reply('Recovered answer.'));
+      const second = await startServer(options);
+      try {
+        const cut = (await second.store.messages.get(ack.replyId!));
+        expect(cut).toMatchObject({ status: 'interrupted', interrupted: true, text: '', replyTo: ack.message.id, requestedModel: 'gpt-4o-mini' });
+        const events = (await second.store.events.listForSession(j.sessionId));
+        expect(events.at(-1)).toMatchObject({ type: 'reply.finished', payload: { replyId: ack.replyId, status: 'interrupted', recovered: true } });
+        expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+        const t2: TestServer = { server: second, dataDir, sockets: [], close: () => second.close() };
+        const again = await connectSocket(t2, j.token);
+        const state = await callOk(again, 'session:state', {});
+        expect(state.canRetry).toBe(true);
+        const done = nextPush(again, 'chat:done');
+        await callOk(again, 'chat:retry', { clientTs: Date.now() });
+        expect((await done).message.text).toBe('Recovered answer.');
+        again.disconnect();
+      } finally {
+        await second.close();
+      }
+      // A third start finds nothing left to recover.
+      const third = await startServer(options);
+      expect((await third.store.messages.listForSession(j.sessionId)).filter((m) => m.status === 'interrupted')).toHaveLength(1);
+      await third.close();
+    } finally {
+      await fake.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
