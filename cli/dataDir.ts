@@ -4,7 +4,7 @@ import { DATABASE_FILE_NAME } from '../lib/storage';
 
 /**
  * Where the command lines find the server's data: DATA_DIR, else ./data of the current folder, the
- * same default as `npm start` (server/main.ts), so a CLI run from the project folder opens the
+ * same default as `npm start` (wiring/main.ts), so a CLI run from the project folder opens the
  * database the server wrote without any setting.
  */
 export const DEFAULT_DATA_DIR = 'data';

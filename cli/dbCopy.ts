@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
 import { z } from 'zod';
 import { flagErrors } from '../research/exports/cliSupport';
-import { CopyError, copyDatabase } from '../lib/storage/copy/copyDatabase';
+import { CopyError, copyDatabase } from '../lib/storage';
 import { describeStartupError } from '../lib/storage/postgres';
 
 const USAGE = 'usage: npm run db:copy -- --from <sqlite file | postgres url> --to <sqlite file | postgres url> [--force]';

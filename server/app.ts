@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { openStore, type Store } from '../lib/storage';
 import { loadConfig, type LoadedConfig } from '../lib/studyFiles/studyConfig';
 import type { ServiceContext } from './services/serviceContext';
-import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storageBudget';
+import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storagePolicy';
 import { ParticipantService } from './services/participants';
 import { providerResolver } from './services/providers';
 import { recoverInterruptedReplies } from './services/recovery';
@@ -28,9 +28,8 @@ import { participantRoutes } from './http/participantRoutes';
 import { finalErrorHandler } from './http/errorHandler';
 import { handshakeOriginAllowed, type TrustProxyFn } from './socket/origin';
 import { createLogger } from '../lib/logger';
-import { mountOptionalExtensions } from './extensions';
+import { conditionProvidersOf, studyChecksOf, type PluginHost, type ServerPlugin } from './plugins';
 import { DEFAULT_TRUST_PROXY, TrustProxySetting, type TrustProxy } from './trustProxy';
-import { mountWizard } from './wizard/mount';
 import type { ClusterOptions } from './cluster/clusterOptions';
 import { nodeIdFromEnv } from './cluster/nodeIdentity';
 import { openSocketAdapter, type SocketAdapterHandle } from './cluster/socketAdapter';
@@ -100,6 +99,11 @@ export interface StartServerOptions {
   /** Clock and randomness (assignment ties), injectable for tests. */
   now?: () => number;
   rng?: () => number;
+  /**
+   * What the runtime runs without owning it: the Wizard-of-Oz desk, the researcher side, the teamwork seat
+   * (wiring/plugins.ts registers them all; none: a participant-only server).
+   */
+  plugins?: readonly ServerPlugin[];
 }
 
 export interface RunningServer {
@@ -119,17 +123,22 @@ export interface RunningServer {
 }
 
 /**
- * Starts the whole platform: validates studies/surveys (a bad file throws ConfigError before anything
- * listens), opens and migrates the database, serves the participant API + sockets, optional admin
- * extensions, and the built client with SPA fallback for /study/:id and /admin/*.
+ * Starts the participant runtime: validates studies/surveys (a bad file throws ConfigError before anything
+ * listens), opens and migrates the database, serves the participant API + sockets, mounts the plug-ins it is
+ * given (server/plugins.ts; wiring/startTandem.ts starts the whole platform with all of them), and the built
+ * client with SPA fallback for /study/:id and /admin/*.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const log = options.logger ?? createLogger();
   const trustProxy = resolveTrustProxy(options.trustProxy);
-  const config = loadConfig({
-    studiesDir: options.studiesDir ?? path.join(ROOT, 'studies'),
-    surveysDir: options.surveysDir ?? path.join(ROOT, 'surveys'),
-  });
+  const plugins = options.plugins ?? [];
+  const config = loadConfig(
+    {
+      studiesDir: options.studiesDir ?? path.join(ROOT, 'studies'),
+      surveysDir: options.surveysDir ?? path.join(ROOT, 'surveys'),
+    },
+    studyChecksOf(plugins),
+  );
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDataDir(dataDir, log);
   // The node's name and lease timings are the process's (TANDEM_NODE_ID, TANDEM_LEASE_*), whatever `env` the
@@ -201,6 +210,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     offline,
     ...(options.env ? { env: options.env } : {}),
     ...(providerThread ? { thread: providerThread } : {}),
+    conditionProviders: conditionProvidersOf(plugins),
     replyCache: () => store.openReplyCache(),
     logger: log,
   });
@@ -229,15 +239,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       rateLimitStore: rateLimits.create,
     }),
   );
-  // Extensions (the admin side) own /api/admin/* only: they get their own sub-app that sees no other path,
-  // so a catch-all guard in an extension can never shadow the participant API or the client.
+  // Plug-ins (the admin side, the wizard) own /api/admin/* only: they get their own sub-app that sees no other
+  // path, so a catch-all guard in a plug-in can never shadow the participant API or the client.
   const adminApp = express();
   adminApp.disable('x-powered-by');
   adminApp.set('trust proxy', app.get('trust proxy'));
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
-  // Researcher-in-the-loop replies (before the admin extension, whose catch-all answers unknown admin routes).
-  await mountWizard(ctx, { adminApp, io: io as unknown as Server, chat: participants.chat });
-  await mountOptionalExtensions({ app: adminApp, io: io as unknown as Server, store, config, dataDir, log, now, liveSessions: live, rateLimits, nodeOwner: coordination.owner });
+  const pluginHost: PluginHost = { adminApp, io: io as unknown as Server, ctx, store, config, dataDir, log, now, chat: participants.chat, liveSessions: live, rateLimits, nodeOwner: coordination.owner };
+  for (const plugin of plugins) await plugin.mount?.(pluginHost);
+  if (plugins.length > 0) log.info({ plugins: plugins.map((p) => p.name) }, 'plug-ins mounted');
   app.use('/api', (_req, res) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'no such API route' } });
   });

@@ -8,7 +8,6 @@ import { Slug } from '../../common/ids';
 import { validateYaml } from '../../common/yamlSource';
 import { RubricValidationError } from '../../common/rubric';
 import { DEFAULT_RUBRICS_DIR, loadRubricById } from './rubricFiles';
-import { teamworkSeatProblems } from '../../research/teamwork/seat/seatConditions';
 
 /** One problem in one config file, with the line when the YAML parser can place it. */
 export interface ConfigProblem {
@@ -18,6 +17,19 @@ export interface ConfigProblem {
   field: string;
   message: string;
 }
+
+/**
+ * A check of a study beyond its schema, registered by a plug-in (e.g. that a teamwork seat's task file exists and
+ * a person can play it). It may complete the study in place (resolve a path) and returns its problems, each naming
+ * the study file, line and field.
+ */
+export type StudyFileCheck = (
+  study: Study,
+  studiesDir: string,
+  file: string,
+  lineOf: (path: readonly PropertyKey[]) => number | null,
+  rel: (file: string) => string,
+) => ConfigProblem[];
 
 /** Thrown when any study or survey file is invalid; lists every problem found so nothing half-loads. */
 export class ConfigError extends Error {
@@ -128,10 +140,11 @@ function rubricProblems(id: string, rubricsDir: string, rel: (f: string) => stri
 /**
  * Loads and validates every studies/*.yaml and surveys/*.yaml, plus cross-file references
  * (a study's survey exists; its material files exist inside the studies directory; each task's
- * rubric is a valid rubrics/<id>.yaml — `rubricsDir` defaults to the repository's rubrics/).
+ * rubric is a valid rubrics/<id>.yaml — `rubricsDir` defaults to the repository's rubrics/), and the plug-ins'
+ * `checks` (the server passes those registered at start-up; wiring/studyConfig.ts loads with all of them).
  * Throws ConfigError naming file, line and field for every problem; returns only when all is valid.
  */
-export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubricsDir?: string }): LoadedConfig {
+export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubricsDir?: string }, checks: readonly StudyFileCheck[] = []): LoadedConfig {
   const problems: ConfigProblem[] = [];
   const rel = (f: string) => path.relative(process.cwd(), f) || f;
   const rubricsDir = path.resolve(dirs.rubricsDir ?? DEFAULT_RUBRICS_DIR);
@@ -177,10 +190,12 @@ export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubri
         ok = false;
       }
     });
-    const seatProblems = teamworkSeatProblems(study, root, rel(file), at, rel);
-    if (seatProblems.length > 0) {
-      problems.push(...seatProblems);
-      ok = false;
+    for (const check of checks) {
+      const found = check(study, root, rel(file), at, rel);
+      if (found.length > 0) {
+        problems.push(...found);
+        ok = false;
+      }
     }
     if (ok) studies.set(parsed.id, { ...study, id: parsed.id, definitionHash: parsed.hash, dir: root });
   }

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { Store } from '../../lib/storage';
-import { openFileReplyCache } from '../../lib/storage/replyCacheFile';
+import { openFileReplyCache } from '../../lib/storage';
 import type { LlmProvider } from '../../lib/llm/provider';
 import { CachedModelClient, type ProviderInfo } from '../judge/cachedModelClient';
 import { writeCsv, writeJsonl } from '../judge/csvFiles';

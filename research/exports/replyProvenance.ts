@@ -4,7 +4,7 @@
  * never exported (it stays in the reply_reviews table and the audit log).
  */
 import type { ColumnDef } from './columnDef';
-import type { ExportMessage } from '../../lib/storage/contract/store';
+import type { ExportMessage } from '../../lib/storage';
 
 export const REPLY_PROVENANCE_COLUMNS: readonly ColumnDef[] = [
   {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { reply, type RecordedRequest } from '../../tests/support/fakeOpenAI';
-import { openFileReplyCache } from '../../lib/storage/replyCacheFile';
+import { openFileReplyCache } from '../../lib/storage';
 import { runCli } from '../../tests/support/judgeCliSupport';
 import { datasetCliBed } from '../../tests/support/judgeTestBeds';
 

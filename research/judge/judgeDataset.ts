@@ -6,7 +6,7 @@
  * (the cache keeps every finished reply) and a rerun resumes.
  */
 import { join } from 'node:path';
-import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from '../../lib/storage/replyCacheFile';
+import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from '../../lib/storage';
 import type { LlmProvider } from '../../lib/llm/provider';
 import { CachedModelClient, type ProviderInfo } from './cachedModelClient';
 import { writeCsv, writeJsonl } from './csvFiles';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadAnnotationGuide } from '../annotate/guide';
 import { OfflineAnnotatorProvider } from '../annotate/offlineAnnotator';
 import { runAnnotate } from '../annotate/runAnnotate';
-import { openFileReplyCache } from '../../lib/storage/replyCacheFile';
+import { openFileReplyCache } from '../../lib/storage';
 import { CachedModelClient } from './cachedModelClient';
 import { readDatasetSessions } from './datasetSource';
 import { OfflineJudgeProvider, OFFLINE_JUDGE_NAME } from './offlineJudge';

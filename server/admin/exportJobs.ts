@@ -6,7 +6,7 @@ import { ZipArchive } from 'archiver';
 import type { Logger } from 'pino';
 import type { Store } from '../../lib/storage';
 import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
-import { ExportError, exportStudy } from '../../research/exports/exportStudy';
+import { ExportRefused, type ResearchTools } from './researchTools';
 import type { LeaseOwner } from '../../lib/storage';
 import { processOwner } from '../cluster/coordination';
 import { JobRowWriter } from './jobRow';
@@ -56,6 +56,7 @@ export class ExportJobs {
     private readonly config: LoadedConfig,
     private readonly log: Logger,
     private readonly now: () => number,
+    private readonly tools: ResearchTools,
     private readonly owner: LeaseOwner = processOwner(),
   ) {
     // Folders left by a previous process (crash, restart) may hold identities.csv: removed at start, except
@@ -85,14 +86,14 @@ export class ExportJobs {
       now: this.now(),
       message: 'exporting',
     });
-    if (!claimed) throw new ExportError(`an export of study "${input.studyId}" is already being prepared; try again when it is done`);
+    if (!claimed) throw new ExportRefused(`an export of study "${input.studyId}" is already being prepared; try again when it is done`);
     const row = new JobRowWriter(this.store, jobId, this.owner, this.now, JOB_HEARTBEAT_MS, this.log);
     const dir = join(this.dataDir, 'admin-exports', ticket);
     this.preparing.add(ticket);
     const study = this.config.studies.get(input.studyId);
     const survey = study ? this.config.surveys.get(study.survey) : undefined;
     try {
-      const { manifest } = await exportStudy({
+      const exported = await this.tools.exportDataset({
         store: this.store,
         dataDir: this.dataDir,
         studyId: input.studyId,
@@ -108,7 +109,7 @@ export class ExportJobs {
       });
       this.jobs.set(ticket, { dir, studyId: input.studyId, ownerTokenHash: input.ownerTokenHash, expiresAt: this.now() + TICKET_TTL_MS });
       this.preparing.delete(ticket);
-      const result = { sessions: manifest.counts.sessions, redactions: manifest.redactions.total };
+      const result = { sessions: exported.sessions, redactions: exported.redactions };
       const stored: StoredResult = { ...result, ownerTokenHash: input.ownerTokenHash };
       await row.finish({ state: 'done', done: result.sessions, total: result.sessions, message: `exported ${result.sessions} sessions`, result: stored });
       return { ticket, ...result };

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../../lib/storage';
 import { sendFail, sendOk as sendAny, sendZodFail } from '../http/respond';
 import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
-import { ExportError } from '../../research/exports/exportStudy';
+import { ExportRefused } from './researchTools';
 import {
   ExportRequest,
   JudgeRunRequest,
@@ -223,7 +223,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
       });
       sendOk<ExportTicket>(res, { ...job, downloadUrl: `/api/admin/exports/${job.ticket}/download` });
     } catch (err) {
-      if (err instanceof ExportError) return sendFail(res, 'conflict', err.message);
+      if (err instanceof ExportRefused) return sendFail(res, 'conflict', err.message);
       log.error({ err }, 'dashboard export failed');
       sendFail(res, 'internal', 'the export failed; see the server log');
     }

@@ -2,19 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { runAnalysis } from '../../research/analysis/runAnalysis';
-import { DEFAULT_OPTIONS } from '../../research/analysis/summary';
-import { exportStudy } from '../../research/exports/exportStudy';
 import type { Store } from '../../lib/storage';
-import type { ImageMode } from '../../research/judge/judgeImages';
-import { judgeStudy } from '../../research/judge/judgeStudy';
-import { providerFromEnv } from '../../research/judge/judgeProvider';
-import { OfflineJudgeProvider } from '../../research/judge/offlineJudge';
-import { loadRubrics } from '../../lib/studyFiles/rubricFiles';
-import { imageFailures, type JudgeSettings } from '../../research/judge/runJudge';
-import { judgeTasksOf } from '../../research/judge/studySource';
 import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
-import type { JudgeRunRequest, RunKind, RunProgress } from '../../common/admin';
+import type { JudgeImageMode, JudgeRunRequest, RunKind, RunProgress } from '../../common/admin';
+import type { ResearchTools } from './researchTools';
 import type { AdminJobRow, LeaseOwner } from '../../lib/storage';
 import { processOwner } from '../cluster/coordination';
 import { JobRowWriter } from './jobRow';
@@ -26,7 +17,7 @@ import { periodicJob, type PeriodicJob } from '../cluster/periodic';
  * Each run is a row of admin_jobs (lib/storage/contract/jobs.ts) claimed by the node that runs it: every node's
  * status shows it, a second start on any node is refused while it runs, and a run whose node died is marked
  * failed ('abandoned') by the abandoned-job sweep once its heartbeat is older than JOB_STALE_MS.
- *  - judge: the judge module's judgeStudy over the study's database sessions (OPENAI_API_KEY → real judge,
+ *  - judge: the research tools' judge over the study's database sessions (OPENAI_API_KEY → real judge,
  *    else the offline demo judge), storing samples and quality Q. `images` is the CLI's `--images`:
  *    `attach` sends uploaded images to the (vision) model; the audit entry records the choice.
  *  - analysis: exports the study (non-pilot, no identities) to a private folder and runs research/analysis/runAnalysis
@@ -38,7 +29,6 @@ export type { RunKind, RunProgress };
 /** What to run: the analysis takes no options; the judge the request's (common/admin.ts JudgeRunRequest). */
 export type RunRequest = ({ kind: 'judge' } & JudgeRunRequest) | { kind: 'analysis' };
 
-const JUDGE_TIMEOUT_MS = 60_000;
 
 /** Timings of the store-backed run rows (tests shorten them). */
 export interface RunTimings {
@@ -55,11 +45,6 @@ export const ABANDONED_JOBS_LOCK = 'admin-jobs-abandoned';
 const RUN_KINDS: readonly RunKind[] = ['judge', 'analysis'];
 
 const progressOf = (j: AdminJobRow): RunProgress => ({ studyId: j.studyId, kind: j.kind as RunKind, state: j.state, done: j.done, total: j.total, message: j.message });
-
-/** The dashboard's judge settings: the judge CLI's defaults (cli/judge.ts), with the model from JUDGE_MODEL. */
-function dashboardJudgeSettings(env: NodeJS.ProcessEnv, images: ImageMode): JudgeSettings {
-  return { model: env.JUDGE_MODEL ?? 'gpt-4o-mini', samples: 3, concurrency: 4, temperature: 0.7, maxTokens: 400, baseSeed: 0, timeoutMs: JUDGE_TIMEOUT_MS, images };
-}
 
 export class AdminRuns {
   /** Who claims this node's runs: the node's name and this process's incarnation. */
@@ -79,6 +64,8 @@ export class AdminRuns {
       env: NodeJS.ProcessEnv;
       owner?: LeaseOwner;
       timings?: Partial<RunTimings>;
+      /** The judge, export and analysis (wiring/researchTools.ts). */
+      tools: ResearchTools;
     },
     private readonly emit: (p: RunProgress) => void,
   ) {
@@ -192,32 +179,17 @@ export class AdminRuns {
     return study ? study.tasks.flatMap((t) => t.fields.filter((f) => f.kind === 'image').map((f) => f.label)) : [];
   }
 
-  private async judge(studyId: string, images: ImageMode, progress: (d: number, t: number, m: string) => void): Promise<string> {
+  private async judge(studyId: string, images: JudgeImageMode, progress: (d: number, t: number, m: string) => void): Promise<string> {
     const study = this.deps.config.studies.get(studyId);
-    const tasks = study ? judgeTasksOf(study) : [];
-    const settings = dashboardJudgeSettings(this.deps.env, images);
-    const chosen = providerFromEnv(this.deps.env, () => new OfflineJudgeProvider(), { timeoutMs: JUDGE_TIMEOUT_MS });
-    const result = await judgeStudy({
+    return this.deps.tools.judgeStudy({
       store: this.deps.store,
       dataDir: this.deps.dataDir,
       studyId,
-      tasks,
-      rubrics: loadRubrics(),
-      settings,
-      provider: chosen.provider,
-      providerInfo: chosen.info,
-      onProgress: (p) => progress(p.done, p.total, `${p.done}/${p.total} judge samples`),
+      tasks: study?.tasks ?? [],
+      images,
+      env: this.deps.env,
+      onProgress: (done, total) => progress(done, total, `${done}/${total} judge samples`),
     });
-    const notes: string[] = [];
-    if (chosen.offline) notes.push('offline demo judge: no OPENAI_API_KEY');
-    if (images === 'attach') notes.push(chosen.offline ? 'images attached and recorded, but the offline demo judge does not look at them' : 'images attached');
-    // As the CLI: a session whose image could not be attached is not judged; say which, so it can be fixed and rerun.
-    const unattached = [...imageFailures(result.samples)];
-    if (unattached.length > 0) {
-      const [sessionId, reason] = unattached[0]!;
-      notes.push(`${unattached.length} session(s) not judged because an image could not be attached, e.g. ${sessionId}: ${reason}`);
-    }
-    return `${result.samples.length}/${result.total} judge samples${notes.length ? ` (${notes.join('; ')})` : ''}`;
   }
 
   private async analysis(studyId: string, progress: (d: number, t: number, m: string) => void): Promise<string> {
@@ -225,7 +197,7 @@ export class AdminRuns {
     const survey = study ? this.deps.config.surveys.get(study.survey) : undefined;
     const dataset = join(this.deps.dataDir, 'admin-analysis', `${studyId}.dataset-${this.deps.now()}`);
     try {
-      const { manifest } = await exportStudy({
+      const exported = await this.deps.tools.exportDataset({
         store: this.deps.store,
         dataDir: this.deps.dataDir,
         studyId,
@@ -235,9 +207,9 @@ export class AdminRuns {
         ...(survey ? { survey } : {}),
         onProgress: (d, t) => progress(d, t, `exporting ${d}/${t} sessions`),
       });
-      progress(manifest.counts.sessions, manifest.counts.sessions, 'analysing');
-      await runAnalysis(dataset, join(this.deps.dataDir, 'admin-analysis', studyId), DEFAULT_OPTIONS);
-      return `analysed ${manifest.counts.sessions} sessions`;
+      progress(exported.sessions, exported.sessions, 'analysing');
+      await this.deps.tools.analyseDataset(dataset, join(this.deps.dataDir, 'admin-analysis', studyId));
+      return `analysed ${exported.sessions} sessions`;
     } finally {
       rmSync(dataset, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@ import type { Namespace, Server } from 'socket.io';
 import { ClusterAdapter } from 'socket.io-adapter';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { InFlightView } from '../services/sessionState';
+import type { InFlightView } from '../services/inFlightReply';
 
 /**
  * Questions one node asks the others about what lives only in their memory: how many sockets a session has

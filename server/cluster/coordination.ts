@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { LeaseOwner, ReplyLeaseRow } from '../../lib/storage/contract/leases';
+import type { LeaseOwner, ReplyLeaseRow } from '../../lib/storage';
 import { nodeIdFromEnv } from './nodeIdentity';
 
 /**

@@ -49,7 +49,7 @@ export async function openSocketAdapter(options: ClusterOptions, databaseUrl: st
   }
   if (options.adapter === 'postgres') {
     log.warn('SOCKET_ADAPTER=postgres: measured to delay and reorder streamed replies under load (docs/cluster.md); use redis for studies');
-    const { openPostgresSocketAdapter } = await import('../../lib/storage/postgres/socketAdapter');
+    const { openPostgresSocketAdapter } = await import('../../lib/storage/postgres');
     let lastWarnAt = 0;
     const pg = await openPostgresSocketAdapter(databaseUrl!, (err) => {
       // The adapter reports every failed publish while PostgreSQL is away: one line per 10 s is enough.

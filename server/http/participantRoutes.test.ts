@@ -3,7 +3,7 @@
  * URL (`?token=`, which leaks into browser history and proxy logs) opens nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../../tests/integration/harness';
+import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../../tests/support/integrationHarness';
 import { tinyPng } from '../../tests/support/png';
 
 let t: TestServer;

@@ -5,14 +5,15 @@ import type { ClientTs } from '../../common/ids';
 import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { requireActive, requireActiveIn } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
-import { messageView, type InFlightView } from './sessionState';
+import { messageView } from './sessionState';
+import type { InFlightView } from './inFlightReply';
 import { DEFAULT_CHECKPOINT_POLICY, ReplyCheckpoints, type CheckpointPolicy } from './replyCheckpoint';
 import { TimeLimitSweep } from './timeLimitSweep';
 import { storeUserMessage } from './userMessage';
 import { abortReply, newInFlight, type InFlight } from './inFlightReply';
-import { runReply, type ReplyRunOptions } from './replyRun';
+import { runReply } from './replyRun';
+import type { ReplyRunOptions } from './replyRunOptions';
 import { adoptReplyLease } from './recovery';
-import { resumeOpenReview } from '../wizard/recoverReviews';
 import { aloneOnStore, coordinationFromEnv, type Coordination } from '../cluster/coordination';
 import type { ReplyLeaseKeeper } from '../cluster/leases';
 import type { ReplyTakeoverSweep } from '../cluster/leasesTakeover';
@@ -78,7 +79,7 @@ export class ChatService {
       },
       resumeReview: async (replyId) => {
         const review = await ctx.store.reviews.get(replyId);
-        return ctx.wizard && review ? resumeOpenReview(ctx, ctx.wizard, this, review) : false;
+        return ctx.wizard && review ? ctx.wizard.resumeOpenReview(review, this) : false;
       },
     }));
   }

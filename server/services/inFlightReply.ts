@@ -1,5 +1,11 @@
-import type { InFlightView } from './sessionState';
 import type { AbortCause } from './replyOutcome';
+
+/** What a session's snapshot (and another node asking) sees of a reply streaming here. */
+export interface InFlightView {
+  replyId: string;
+  replyTo: string;
+  text: string;
+}
 
 /** A reply streaming right now on this node: what it has produced, how to stop it, and how far it was pushed. */
 export interface InFlight extends InFlightView {

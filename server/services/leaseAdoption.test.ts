@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, createTestStoreTarget } from '../../tests/support/testStores';
 import { openStore, type LeaseOwner, type Store, type StoreEngine } from '../../lib/storage';
-import { userMessageRow } from '../../lib/storage/contract/userMessageAck';
+import { userMessageRow } from '../../lib/storage';
 import { coordinationFromEnv, type Coordination } from '../cluster/coordination';
 import { loadConfig } from '../../lib/studyFiles/studyConfig';
 import { adoptReplyLease, takeOverDeadReplies } from './recovery';

@@ -3,7 +3,7 @@ import { countTokens } from '../../common/tokens';
 import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
 import { mayTakeOver, type Coordination } from '../cluster/coordination';
 import { assistantMessageRow } from './replyStore';
-import { OPEN_REVIEW_STATES } from '../../lib/storage/contract/reviews';
+import { OPEN_REVIEW_STATES } from '../../lib/storage';
 
 /**
  * Crash recovery, cluster-safe. A reply whose node died mid-stream has a `reply.started` event and a lease

@@ -1,19 +1,12 @@
 import type { CompletionResult, ProviderError } from '../../lib/llm/provider';
 import type { ServiceContext, SessionContext } from './serviceContext';
 import { buildConversation } from './conversation';
-import type { ReplyCheckpoint, ReplyCheckpoints } from './replyCheckpoint';
+import type { ReplyCheckpoint } from './replyCheckpoint';
+import type { ReplyRunOptions } from './replyRunOptions';
 import { abortReply, type InFlight } from './inFlightReply';
 import { storeReplyRetrying } from './replyStore';
 import { assistantOf } from '../../common/assistantMode';
 
-export interface ReplyRunOptions {
-  /** Hard upper bound for one reply, after which it is aborted and stored as an error. */
-  replyTimeoutMs: number;
-  /** After an abort, how long to wait for the provider to return before storing what had streamed. */
-  abortGraceMs: number;
-  /** The crash checkpoints of streaming replies (one writer for all of this process's replies). */
-  checkpoints: ReplyCheckpoints;
-}
 
 /** setTimeout silently fires at once for delays beyond 2^31−1 ms. */
 const timerDelay = (ms: number) => Math.min(Math.max(0, ms), 2 ** 31 - 1);

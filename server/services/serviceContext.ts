@@ -6,8 +6,10 @@ import type { Condition, Task } from '../../common/study';
 import type { LoadedSurvey } from '../../common/survey';
 import type { ErrorCode } from '../../common/envelope';
 import type { ServerPushName, ServerPush } from '../../common/events';
-import type { StoragePolicy } from './storageBudget';
-import type { WizardDesk } from '../wizard/desk';
+import type { StoragePolicy } from './storagePolicy';
+import type { ReviewRow } from '../../lib/storage';
+import type { InFlight } from './inFlightReply';
+import type { ReplyRunOptions } from './replyRunOptions';
 
 /** Which provider answers a condition. `offline` marks the built-in demo assistant (shown as such). */
 export interface ResolvedProvider {
@@ -34,7 +36,27 @@ export interface ServiceContext {
   /** Disconnects the live sockets of sessions (their tokens were revoked); absent where no socket server runs. */
   sessionSockets?: SessionSockets;
   /** Researcher-in-the-loop replies of `review`/`wizard` conditions (server/wizard/); absent = every reply from the model. */
-  wizard?: WizardDesk;
+  wizard?: ReplyDesk;
+}
+
+/**
+ * Where a `review` or `wizard` condition's replies go instead of straight to the participant: the Wizard-of-Oz
+ * desk (server/wizard/) implements it and is registered as a plug-in at start-up, so the services never import it.
+ */
+export interface ReplyDesk {
+  /** Runs the reply through the researcher console (drafting, review, the researcher's own words). */
+  run(s: SessionContext, f: InFlight, options: ReplyRunOptions): Promise<void>;
+  /**
+   * An open review whose node stopped: resumed here through `chat` (true), closed without a reply when its session
+   * ended meanwhile, or left to the live node that holds its reply's lease (false).
+   */
+  resumeOpenReview(review: ReviewRow, chat: ReplyResumer): Promise<boolean>;
+}
+
+/** Resumes a reply on this node (the chat service). */
+export interface ReplyResumer {
+  /** False when it did not (another live node holds the reply's lease, or the session has a reply in flight here). */
+  resumeReply(s: SessionContext, replyId: string, replyTo: string): Promise<boolean>;
 }
 
 export interface SessionSockets {

@@ -3,17 +3,13 @@ import { publicSurveyItem } from '../../common/survey';
 import { completionRedirectUrl, type CompletionOutcome } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { MessageRow, UploadRow } from '../../lib/storage';
-import type { SessionStateRows } from '../../lib/storage/contract/sessionState';
+import type { SessionStateRows } from '../../lib/storage';
 import { expireIfDue } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
 import { rememberSession } from './userMessage';
 import { deadlineOf, ServiceError, sessionContextOf, type ServiceContext } from './serviceContext';
+import type { InFlightView } from './inFlightReply';
 
-export interface InFlightView {
-  replyId: string;
-  replyTo: string;
-  text: string;
-}
 
 export function messageView(m: MessageRow): ChatMessageView {
   return {

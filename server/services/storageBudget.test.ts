@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STORAGE_POLICY, storagePolicyFromEnv } from './storageBudget';
+import { DEFAULT_STORAGE_POLICY, storagePolicyFromEnv } from './storagePolicy';
 
 describe('storage policy from the environment', () => {
   it('defaults to 20 MB per session and one draft event per 5 s', () => {

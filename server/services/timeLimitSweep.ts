@@ -1,6 +1,7 @@
 import { loadSession, type ServiceContext } from './serviceContext';
 import { expireIfDue, overdueSessions } from './lifecycle';
-import { buildSessionState, type InFlightView } from './sessionState';
+import { buildSessionState } from './sessionState';
+import type { InFlightView } from './inFlightReply';
 import { PeriodicJob } from '../cluster/periodic';
 
 /** What the sweep needs from the chat service: end a session's reply before its session ends. */

@@ -1,9 +1,10 @@
 import { assistantOf, type AssistantConfig } from '../../common/assistantMode';
 import type { MessageRow } from '../../lib/storage';
-import { OPEN_REVIEW_STATES, type DraftMeta, type ReviewMode, type ReviewRow } from '../../lib/storage/contract/reviews';
-import { loadSession, ServiceError, type ServiceContext, type SessionContext } from '../services/serviceContext';
+import { OPEN_REVIEW_STATES, type DraftMeta, type ReviewMode, type ReviewRow } from '../../lib/storage';
+import { loadSession, ServiceError, type ReplyDesk, type ReplyResumer, type ServiceContext, type SessionContext } from '../services/serviceContext';
 import { abortReply, newInFlight, type InFlight } from '../services/inFlightReply';
-import { streamFromProvider, type ReplyRunOptions } from '../services/replyRun';
+import { streamFromProvider } from '../services/replyRun';
+import type { ReplyRunOptions } from '../services/replyRunOptions';
 import type { CompletionResult } from '../../lib/llm/provider';
 import { finishReview, type ReviewOutcome } from './finishReview';
 import { draftChanges, originOf, type ResearcherAction } from './provenance';
@@ -41,7 +42,7 @@ export const MAX_RESEARCHER_REPLY_CHARS = 20_000;
  * fallback. Every end goes through finishReview (one transaction, exactly once). The wait is kept in the store,
  * so a restart resumes it (recoverReviews.ts) instead of losing or double-sending the reply.
  */
-export class WizardDesk {
+export class WizardDesk implements ReplyDesk {
   private readonly waiting = new Map<string, Waiting>();
   feed: ConsoleFeed = silentFeed;
 
@@ -230,6 +231,24 @@ export class WizardDesk {
       }
       throw err;
     }
+  }
+
+  /**
+   * One open review whose node stopped (this node's previous run, or a dead node's, found by the periodic takeover):
+   * resumed on this node through `chat` (true), closed without a reply when its session ended meanwhile, or left to
+   * the live node that holds its reply's lease.
+   */
+  async resumeOpenReview(review: ReviewRow, chat: ReplyResumer): Promise<boolean> {
+    if (!OPEN_REVIEW_STATES.includes(review.state)) return false;
+    let s: SessionContext | undefined;
+    try {
+      s = await loadSession(this.ctx, review.sessionId);
+    } catch (err) {
+      this.ctx.log.warn({ err, replyId: review.replyId }, 'a reviewed reply refers to a session or study that is gone; closing it');
+    }
+    if (s && s.session.status === 'active' && s.session.step === 'workspace') return chat.resumeReply(s, review.replyId, review.replyTo);
+    await this.closeUnanswerable(review.replyId);
+    return false;
   }
 
   /** Closes a review whose session ended while it waited (recovery): no reply is sent. */

@@ -1,7 +1,7 @@
 import { countTokens } from '../../common/tokens';
 import type { ReplyOrigin } from '../../common/assistantMode';
 import type { MessageRow } from '../../lib/storage';
-import type { ReviewResolution, ReviewRow } from '../../lib/storage/contract/reviews';
+import type { ReviewResolution, ReviewRow } from '../../lib/storage';
 import { ServiceError, type ServiceContext } from '../services/serviceContext';
 import { messageView } from '../services/sessionState';
 import { assistantMessageRow } from '../services/replyStore';

@@ -1,17 +1,29 @@
 import type { Express } from 'express';
 import type { Server } from 'socket.io';
 import { AdminSessions } from '../admin/auth';
-import type { ServiceContext } from '../services/serviceContext';
+import type { ReplyResumer, ServiceContext } from '../services/serviceContext';
 import { attachWizardNamespace } from './consoleSocket';
 import { WizardDesk } from './desk';
-import { recoverReviews, type ReplyResumer } from './recoverReviews';
+import { recoverReviews } from './recoverReviews';
 import { wizardRoutes } from './routes';
+import type { ServerPlugin } from '../plugins';
 
 /**
- * Wires researcher-in-the-loop replies into a running server (server/app.ts): the desk on the service context
- * (runReply hands review/wizard replies to it), the /wizard socket namespace, the /api/admin/wizard routes on the
- * admin sub-app, and the resumption of replies that were waiting for a researcher when the process stopped.
+ * Researcher-in-the-loop replies as a plug-in (registered by wiring/plugins.ts, before the admin side whose catch-all
+ * answers unknown admin routes): the desk on the service context (runReply hands review/wizard replies to it), the
+ * /wizard socket namespace, the /api/admin/wizard routes on the admin sub-app, and the resumption of replies that
+ * were waiting for a researcher when the process stopped.
  */
+export function wizardPlugin(): ServerPlugin {
+  return {
+    name: 'wizard',
+    async mount(host) {
+      await mountWizard(host.ctx, host);
+    },
+  };
+}
+
+/** Mounts the desk on a running server's context and returns it. */
 export async function mountWizard(ctx: ServiceContext, deps: { adminApp: Express; io: Server; chat: ReplyResumer }): Promise<WizardDesk> {
   const desk = new WizardDesk(ctx);
   ctx.wizard = desk;

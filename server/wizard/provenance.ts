@@ -1,7 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import { createTwoFilesPatch } from 'diff';
 import type { ReplyOrigin } from '../../common/assistantMode';
-import type { ReviewMode } from '../../lib/storage/contract/reviews';
+import type { ReviewMode } from '../../lib/storage';
 
 /** How the researcher answered: the draft as it is, the draft changed, or words of their own. */
 export type ResearcherAction = 'approve' | 'edit' | 'replace';

@@ -3,7 +3,7 @@ import express, { Router, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import type { Logger } from 'pino';
 import { WizardSendRequest, type WizardQueue, type WizardQueueItem, type WizardReviewDetail, type WizardSent } from '../../common/wizard';
-import type { ReviewRow } from '../../lib/storage/contract/reviews';
+import type { ReviewRow } from '../../lib/storage';
 import { requireAdmin, requireCsrf, type AdminSessions } from '../admin/auth';
 import { sendError, sendFail, sendOk, sendZodFail } from '../http/respond';
 import { ServiceError, type ServiceContext } from '../services/serviceContext';

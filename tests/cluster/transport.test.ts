@@ -9,7 +9,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../common/events';
 import type { ClusterOptions } from '../../server/cluster/clusterOptions';
-import { callOk, call, nextPush, postJson, type ParticipantClient } from '../integration/harness';
+import { callOk, call, nextPush, postJson, type ParticipantClient } from '../support/integrationHarness';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 import pg from 'pg';
 import { MAX_CONNECTIONS_PER_MINUTE, MAX_SOCKETS_PER_SESSION } from '../../server/socket/sessionBudget';

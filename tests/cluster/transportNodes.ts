@@ -6,11 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { io as connect } from 'socket.io-client';
-import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
+import { type RunningServer, type StartServerOptions } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import type { ClusterOptions } from '../../server/cluster/clusterOptions';
 import { createLogger } from '../../lib/logger';
 import { createTestDatabaseUrl } from '../support/postgresTestDatabase';
-import type { ParticipantClient } from '../integration/harness';
+import type { ParticipantClient } from '../support/integrationHarness';
 
 export interface TestCluster {
   nodes: RunningServer[];
@@ -34,7 +35,7 @@ export async function startTestCluster(
   try {
     for (let i = 0; i < count; i++) {
       nodes.push(
-        await startServer({
+        await startTandem({
           dataDir,
           databaseUrl,
           cluster,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardData, SessionListPage } from '../../common/adminSessionList';
 import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../lib/pseudonym';
 import { loginAdmin, TEST_ADMIN_PASSWORD, type AdminClient } from '../support/adminTestServer';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../integration/harness';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { startServerAndBrowser, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'travel-planning';

@@ -2,7 +2,7 @@
  * `npm start` and the command lines agree on where the data is without any setting: the server started
  * in a folder puts its database in ./data, a restart says how to reset the researcher password, and the
  * export and withdraw CLIs run in the same folder open that database and say which file they opened.
- * Real processes (tsx server/main.ts, tsx cli/*.ts) in a temp folder, without DATA_DIR or ADMIN_PASSWORD.
+ * Real processes (tsx wiring/main.ts, tsx cli/*.ts) in a temp folder, without DATA_DIR or ADMIN_PASSWORD.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Starts the server in `folder`, waits for its start-up lines, stops it; returns what it printed. */
 async function startAndStop(): Promise<string> {
-  const child = spawn(TSX, [path.join(ROOT, 'server/main.ts')], { cwd: folder, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, [path.join(ROOT, 'wiring/main.ts')], { cwd: folder, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -23,8 +23,9 @@ import { Package } from 'datapackage';
 import pino from 'pino';
 import { Schema } from 'tableschema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
-import { callOk, nextPush, type ParticipantClient } from '../integration/harness';
+import { type RunningServer } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
+import { callOk, nextPush, type ParticipantClient } from '../support/integrationHarness';
 import { io as connect } from 'socket.io-client';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -98,7 +99,7 @@ async function completed(pid: string, n: number, comments: string | null): Promi
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-readers-'));
   exportDir = path.join(dataDir, 'export');
-  server = await startServer({ dataDir, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, env: {}, logger: pino({ level: 'silent' }) });
+  server = await startTandem({ dataDir, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, env: {}, logger: pino({ level: 'silent' }) });
   await completed('readers-1', 1, 'Helpful, "quoted", with a comma, and a\nsecond line.');
   await completed('readers-2', 2, null);
   const declined = await participant({ PROLIFIC_PID: 'readers-declined' });

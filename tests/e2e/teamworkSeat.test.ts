@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countsFromMessages } from '../../research/analysis/input/messagesFile';
-import { loadConfig } from '../../lib/studyFiles/studyConfig';
+import { loadTandemConfig } from '../../wiring/startTandem';
 import { studyRuns } from '../../research/teamwork/seat/studyRuns';
 import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
@@ -86,7 +86,7 @@ describe('people in the same seat in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    const study = loadConfig({ studiesDir: studiesDirIn(t.dataDir), surveysDir: path.join(ROOT, 'surveys') }).studies.get(STUDY)!;
+    const study = loadTandemConfig({ studiesDir: studiesDirIn(t.dataDir), surveysDir: path.join(ROOT, 'surveys') }).studies.get(STUDY)!;
     const { runs, calls } = await studyRuns(t.server.store, study, {});
     expect(calls).toBe(0); // the offline judges' verdicts come from the store's cache
     expect(runs).toHaveLength(1);

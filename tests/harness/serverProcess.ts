@@ -9,7 +9,7 @@
  * Prints `READY {"url","port"}` once listening, and `STATS {"eventLoopDelayMs":{p50,p99,max},"eventLoopUtilization":{whole,busiest10s}}` on SIGTERM.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { startServer } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import { startEventLoopUse } from './eventLoopUse';
 import { createLogger } from '../../lib/logger';
 import { clusterOptionsFromEnv } from '../../server/cluster/clusterOptions';
@@ -22,7 +22,7 @@ const need = (name: string): string => {
   return v;
 };
 
-const server = await startServer({
+const server = await startTandem({
   dataDir: need('DATA_DIR'),
   databaseUrl: env.DATABASE_URL,
   port: Number(env.PORT ?? 0),

@@ -5,7 +5,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cutStream, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { call, callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import { call, callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import type { StoreEngine } from '../../lib/storage';
 import { STORE_ENGINES } from '../support/testStores';
 

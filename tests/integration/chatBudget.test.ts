@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/studyFiles/studyConfig';
-import { call, callOk, connectSocket, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from './harness';
+import { call, callOk, connectSocket, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { STORE_ENGINES } from '../support/testStores';
 
 describe.each(STORE_ENGINES)('chat budget on the store (%s)', (engine) => {

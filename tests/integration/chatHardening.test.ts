@@ -11,7 +11,7 @@ import { openStore } from '../../lib/storage';
 import { OpenAIProvider } from '../../lib/llm/openaiProvider';
 import type { LlmProvider } from '../../lib/llm/provider';
 import { checkpointStats } from '../../server/services/replyCheckpoint';
-import { call, callOk, connectSocket, joinToWorkspace, nextPush, type TestServer } from './harness';
+import { call, callOk, connectSocket, joinToWorkspace, nextPush, type TestServer } from '../support/integrationHarness';
 import { useScriptedProvider } from './scriptedProvider';
 
 const scripted = useScriptedProvider({ backoffBaseMs: 5, backoffMaxMs: 20, timeoutMs: 5_000 });

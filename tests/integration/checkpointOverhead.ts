@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
 import { openStore } from '../../lib/storage';
 import { checkpointStats, DEFAULT_CHECKPOINT_POLICY } from '../../server/services/replyCheckpoint';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace } from './harness';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace } from '../support/integrationHarness';
 
 const { values } = parseArgs({ options: { replies: { type: 'string', default: '40' }, tokens: { type: 'string', default: '200' }, tps: { type: 'string', default: '50' } } });
 const REPLIES = Number(values.replies);

@@ -17,7 +17,7 @@ import { STORE_ENGINES } from '../support/testStores';
 import type { Coordination } from '../../server/cluster/coordination';
 import { openStore, type Store } from '../../lib/storage';
 import { TIME_LIMIT_SWEEP_LOCK } from '../../server/services/timeLimitSweep';
-import { call, callOk, connectSocket, eventually, join, joinToWorkspace, nextPush, toWorkspace, type ParticipantClient } from './harness';
+import { call, callOk, connectSocket, eventually, join, joinToWorkspace, nextPush, toWorkspace, type ParticipantClient } from '../support/integrationHarness';
 import { killNode, startNodeProcess, type NodeProcess } from './nodeProcess';
 import { useScriptedProvider } from './scriptedProvider';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../support/adminTestServer';

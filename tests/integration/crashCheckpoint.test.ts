@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 import { openStore } from '../../lib/storage';
-import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from './harness';
+import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { startNodeProcess, type NodeProcess } from './nodeProcess';
 
 /** Starts crashServerProcess.ts under tsx (in-process loader, so the pid is the server itself). */

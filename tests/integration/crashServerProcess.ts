@@ -6,14 +6,14 @@
  * repository's studies and surveys (server/wizard/wizardCrash.test.ts).
  * Prints `READY {"url"}` once listening; SIGTERM closes it gracefully.
  */
-import { startServer } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import { createLogger } from '../../lib/logger';
 
 const dataDir = process.env.DATA_DIR;
 const baseURL = process.env.PROVIDER_BASE_URL;
 if (!dataDir || !baseURL) throw new Error('DATA_DIR and PROVIDER_BASE_URL are required');
 
-const server = await startServer({
+const server = await startTandem({
   dataDir,
   ...(process.env.STUDIES_DIR ? { studiesDir: process.env.STUDIES_DIR } : {}),
   ...(process.env.SURVEYS_DIR ? { surveysDir: process.env.SURVEYS_DIR } : {}),

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest, CompletionResult, LlmProvider } from '../../lib/llm/provider';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 
 const open: TestServer[] = [];
 afterEach(async () => {

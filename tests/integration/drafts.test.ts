@@ -6,7 +6,7 @@
  * other's drafts (`conflict`). Sizes and counts are read through store methods, never SQL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from './harness';
+import { call, callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { tinyPng } from '../support/png';
 import { STORE_ENGINES } from '../support/testStores';
 import { actionMessageOf } from '../../client/participant/errorMessages';

@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportStudy } from '../../research/exports/exportStudy';
 import { seedSession, seedStudyRow } from '../support/seedStudy';
-import type { AttachedImage } from '../../lib/storage/contract/judging';
+import type { AttachedImage } from '../../lib/storage';
 import { openDatabase, type SqliteDatabase } from '../../lib/storage/sqlite/database';
 import { listMigrations, migrate } from '../../lib/storage/sqlite/migrate';
 import { DATABASE_FILE_NAME, type JudgementRecord, type JudgementsRepo, type Store } from '../../lib/storage';

@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import { ConfigError } from '../../lib/studyFiles/studyConfig';
 import { createLogger } from '../../lib/logger';
 import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
-import { callOk, connectSocket, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from './harness';
+import { callOk, connectSocket, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 
 const open: TestServer[] = [];
 afterEach(async () => {
@@ -93,7 +93,7 @@ describe('start-up', () => {
       fs.cpSync(path.join(ROOT, 'studies'), path.join(dir, 'studies'), { recursive: true });
       const file = path.join(dir, 'studies', 'travel-planning.yaml');
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('max_tokens: 1024', 'max_tokens: -5'));
-      const attempt = startServer({
+      const attempt = startTandem({
         dataDir: path.join(dir, 'data'),
         port: 0,
         studiesDir: path.join(dir, 'studies'),
@@ -171,7 +171,7 @@ describe('server restart during a reply', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-restart-'));
     const options = { dataDir, port: 0, host: '127.0.0.1', openai: { baseURL: fake.url, apiKey: 'k' }, logger: createLogger('silent') };
     try {
-      const first = await startServer(options);
+      const first = await startTandem(options);
       const t1: TestServer = { server: first, dataDir, sockets: [], close: () => first.close() };
       fake.script(reply('a b c d e f g h i j k l m n o p q r s t u v w x y z', { tokensPerSecond: 20 }));
       const j = await join(t1, 'travel-planning', { PROLIFIC_PID: 'restart-1' });
@@ -184,7 +184,7 @@ describe('server restart during a reply', () => {
       await first.close();
 
       fake.script(reply('A complete plan.'));
-      const second = await startServer(options);
+      const second = await startTandem(options);
       const t2: TestServer = { server: second, dataDir, sockets: [], close: () => second.close() };
       try {
         const again = await connectSocket(t2, j.token);
@@ -212,7 +212,7 @@ describe('crash recovery at start-up', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-crash-'));
     const options = { dataDir, port: 0, host: '127.0.0.1', openai: { baseURL: fake.url, apiKey: 'k' }, logger: createLogger('silent') };
     try {
-      const first = await startServer(options);
+      const first = await startTandem(options);
       const t1: TestServer = { server: first, dataDir, sockets: [], close: () => first.close() };
       fake.script(reply('x '.repeat(200), { tokensPerSecond: 20 }));
       const j = await join(t1, 'travel-planning', { PROLIFIC_PID: 'crash-1' });
@@ -227,7 +227,7 @@ describe('crash recovery at start-up', () => {
       await first.close();
 
       fake.script(reply('Recovered answer.'));
-      const second = await startServer(options);
+      const second = await startTandem(options);
       try {
         const cut = (await second.store.messages.get(ack.replyId!));
         expect(cut).toMatchObject({ status: 'interrupted', interrupted: true, text: '', replyTo: ack.message.id, requestedModel: 'gpt-4o-mini' });
@@ -246,7 +246,7 @@ describe('crash recovery at start-up', () => {
         await second.close();
       }
       // A third start finds nothing left to recover.
-      const third = await startServer(options);
+      const third = await startTandem(options);
       expect((await third.store.messages.listForSession(j.sessionId)).filter((m) => m.status === 'interrupted')).toHaveLength(1);
       await third.close();
     } finally {

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { RunningServer } from '../../server/app';
-import type { TestServer } from './harness';
+import type { TestServer } from '../support/integrationHarness';
 
 export interface NodeProcess {
   process: ChildProcess;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from './harness';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { DATABASE_FILE_NAME } from '../../lib/storage';
 
 const SECRET = 's3cretPW';

@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 import type { StartServerOptions } from '../../server/app';
-import { startTestServer, type TestServer } from './harness';
+import { startTestServer, type TestServer } from '../support/integrationHarness';
 import type { StoreEngine } from '../../lib/storage';
 
 /** Provider settings of a test server; where it connects (the fake) is filled in. */

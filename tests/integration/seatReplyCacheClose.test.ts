@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from '../../lib/storage/replyCacheFile';
-import { callOk, joinToWorkspace, nextPush, startTestServer } from './harness';
+import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from '../../lib/storage';
+import { callOk, joinToWorkspace, nextPush, startTestServer } from '../support/integrationHarness';
 
 const STUDY = 'teamwork-seat'; // studies/teamwork-seat.yaml: every condition is `provider: teamwork`
 

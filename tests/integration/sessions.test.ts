@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { call, callOk, connectSocket, join, nextPush, postJson, startTestServer, toWorkspace, type TestServer } from './harness';
+import { call, callOk, connectSocket, join, nextPush, postJson, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { tinyPng } from '../support/png';
 import { STORE_ENGINES } from '../support/testStores';
 

@@ -5,7 +5,7 @@
  * participants already in a session: their reload (token) and their own link still open it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callOk, connectSocket, join, postJson, startTestServer, toWorkspace, type TestServer } from './harness';
+import { callOk, connectSocket, join, postJson, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { STORE_ENGINES } from '../support/testStores';
 
 describe.each(STORE_ENGINES)('study status on the store (%s)', (engine) => {

@@ -14,10 +14,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 import { STORE_ENGINES } from '../support/testStores';
-import { loadConfig } from '../../lib/studyFiles/studyConfig';
+import { loadTandemConfig } from '../../wiring/startTandem';
 import { studyRuns } from '../../research/teamwork/seat/studyRuns';
 import { isJudgeRequest, judgedText } from '../support/teamworkTestBed';
-import { call, callOk, joinToWorkspace, nextPush, ROOT, startTestServer, type ParticipantClient, type TestServer } from './harness';
+import { call, callOk, joinToWorkspace, nextPush, ROOT, startTestServer, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 
 const STUDY = 'seat-study';
 const TEST_ONLY = 'seat-test-only';
@@ -223,7 +223,7 @@ describe('people in the same seat', () => {
       await callOk(socket, 'artifact:submit', { fields: { route: 'route 12' }, clientTs: Date.now() });
       await callOk(socket, 'survey:submit', { answers: { outcome: 5, teammate_helpful: 5 }, clientTs: Date.now() });
 
-      const study = loadConfig({ studiesDir, surveysDir: path.join(ROOT, 'surveys') }).studies.get(TEST_ONLY)!;
+      const study = loadTandemConfig({ studiesDir, surveysDir: path.join(ROOT, 'surveys') }).studies.get(TEST_ONLY)!;
       const judgeCalls = fake.requests.filter(isJudgeRequest).length;
       const { runs, calls, cacheHits } = await studyRuns(server.server.store, study, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url });
       expect({ calls, cacheHits, judgeCalls: fake.requests.filter(isJudgeRequest).length }).toEqual({ calls: 0, cacheHits: 2, judgeCalls });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { call, callOk, connectSocket, join, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from './harness';
+import { call, callOk, connectSocket, join, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { STORE_ENGINES } from '../support/testStores';
 import { INTERVAL_BINS } from '../../common/telemetryBatch';
 import { emptySummary } from '../../common/telemetrySummary';

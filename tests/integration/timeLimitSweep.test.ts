@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reply, stallStream } from '../support/fakeOpenAI';
-import { callOk, connectSocket, eventually, join, joinToWorkspace, nextPush, type TestServer } from './harness';
+import { callOk, connectSocket, eventually, join, joinToWorkspace, nextPush, type TestServer } from '../support/integrationHarness';
 import { useScriptedProvider } from './scriptedProvider';
 import { STORE_ENGINES } from '../support/testStores';
 

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import { createLogger } from '../../lib/logger';
 import { trustProxyFromEnv } from '../../server/trustProxy';
-import { postJson, ROOT, startTestServer, type TestServer } from './harness';
+import { postJson, ROOT, startTestServer, type TestServer } from '../support/integrationHarness';
 
 describe('TRUST_PROXY parsing', () => {
   it('maps the documented forms to express values; unset or blank means loopback', () => {
@@ -63,7 +63,7 @@ describe('trust proxy on a running server', () => {
   it('startServer refuses a bad value before opening anything', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-trust-'));
     try {
-      const attempt = startServer({ dataDir: path.join(dir, 'data'), port: 0, trustProxy: 'everyone', logger: createLogger('silent') });
+      const attempt = startTandem({ dataDir: path.join(dir, 'data'), port: 0, trustProxy: 'everyone', logger: createLogger('silent') });
       await expect(attempt).rejects.toThrow(/invalid trustProxy option "everyone"/);
       expect(fs.existsSync(path.join(dir, 'data'))).toBe(false);
     } finally {
@@ -71,10 +71,10 @@ describe('trust proxy on a running server', () => {
     }
   });
 
-  it('npm start (server/main.ts) exits 1 with a clear message on a bad TRUST_PROXY', async () => {
+  it('npm start (wiring/main.ts) exits 1 with a clear message on a bad TRUST_PROXY', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-trust-main-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'wiring', 'main.ts')], {
         cwd: ROOT,
         env: { ...process.env, TRUST_PROXY: '10.0.0.0/99', PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', OPENAI_API_KEY: '' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
  * count for good. rng () => 0 breaks ties towards the first condition (baseline, then clarify-first).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callOk, connectSocket, join, startTestServer, type TestServer } from './harness';
+import { callOk, connectSocket, join, startTestServer, type TestServer } from '../support/integrationHarness';
 import { UNCONSENTED_SLOT_MS } from '../../server/services/assignment';
 import { STORE_ENGINES } from '../support/testStores';
 

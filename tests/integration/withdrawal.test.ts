@@ -4,7 +4,7 @@
  * from their sessions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join, postJson, startTestServer, type TestServer } from './harness';
+import { join, postJson, startTestServer, type TestServer } from '../support/integrationHarness';
 import { withdrawParticipant } from '../../server/admin/withdrawal';
 import { STORE_ENGINES } from '../support/testStores';
 

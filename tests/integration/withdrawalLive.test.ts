@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { call, joinToWorkspace, nextPush, startTestServer, type ParticipantClient, type TestServer } from './harness';
+import { call, joinToWorkspace, nextPush, startTestServer, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { STORE_ENGINES } from '../support/testStores';
 
 const PASSWORD = 'withdrawal-live-password-1';

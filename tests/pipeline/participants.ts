@@ -2,7 +2,7 @@
  * Scripted participants for the pipeline test: each one joins the visualization study over HTTP,
  * works over a real socket.io connection (consent, chat, an uploaded PNG plot, submit, survey).
  */
-import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../integration/harness';
+import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { plotPng } from '../support/png';
 
 export interface ScriptedParticipant {

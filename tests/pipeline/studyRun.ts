@@ -5,7 +5,7 @@
  * Also the scripted judge model that gives each participant's artifact its planned scores.
  */
 import { countTokens } from '../../common/tokens';
-import { startTestServer, type TestServer } from '../integration/harness';
+import { startTestServer, type TestServer } from '../support/integrationHarness';
 import { lastUserText, reply, startFakeOpenAI, type FakeResponder } from '../support/fakeOpenAI';
 import { runDecliner, runParticipant, scriptedParticipants, SLOW_REPLY_MARKER, type ScriptedParticipant } from './participants';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join, ROOT } from '../integration/harness';
+import { join, ROOT } from '../support/integrationHarness';
 import { adminLogin, LEAK_PATTERN, startAdminServer, type LoggedServer } from './support';
 
 const ADMIN_PASSWORD = 'security-review-password-3';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPng } from '../support/png';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../integration/harness';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 
 let t: TestServer;
 beforeAll(async () => {

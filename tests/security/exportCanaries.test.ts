@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../integration/harness';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { exportStudy } from '../../research/exports/exportStudy';
 import { openStudyRedactor } from '../../research/exports/studyRedactor';
 import { tinyPng } from '../support/png';

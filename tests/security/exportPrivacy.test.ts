@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../integration/harness';
+import { callOk, connectSocket, join, nextPush, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { exportStudy } from '../../research/exports/exportStudy';
 import { createRedactor, IdentityMatcher } from '../../research/exports/redaction';
 import { sanitizePayload } from '../../research/exports/eventPayload';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
-import { ROOT, startTestServer } from '../integration/harness';
+import { ROOT, startTestServer } from '../support/integrationHarness';
 import { adminLogin, LEAK_PATTERN, startAdminServer, type LoggedServer } from './support';
 
 const ADMIN_PASSWORD = 'security-review-password-1';

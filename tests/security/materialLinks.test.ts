@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join, ROOT, startTestServer, type TestServer } from '../integration/harness';
+import { join, ROOT, startTestServer, type TestServer } from '../support/integrationHarness';
 
 let t: TestServer;
 let studiesDir: string;

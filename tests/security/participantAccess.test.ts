@@ -4,12 +4,12 @@
  * (request log, trajectory, Referer).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, callOk, connectSocket, join, postJson, toWorkspace } from '../integration/harness';
+import { call, callOk, connectSocket, join, postJson, toWorkspace } from '../support/integrationHarness';
 import { hashToken } from '../../server/services/participantTokens';
 import { tinyPng } from '../support/png';
 import { adminLogin, startAdminServer, tryConnect, type LoggedServer } from './support';
 import { io as connect } from 'socket.io-client';
-import { startTestServer } from '../integration/harness';
+import { startTestServer } from '../support/integrationHarness';
 
 const ADMIN_PASSWORD = 'security-review-password-2';
 let t: LoggedServer;

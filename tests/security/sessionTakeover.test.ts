@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { callOk, connectSocket, join, postJson, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../integration/harness';
+import { callOk, connectSocket, join, postJson, startTestServer, toWorkspace, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { STORE_ENGINES } from '../support/testStores';
 
 const STUDY = 'visualization';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientEvents, type ClientEventName } from '../../common/events';
-import { call, connectSocket, join, postJson, startTestServer, toWorkspace, type TestServer } from '../integration/harness';
+import { call, connectSocket, join, postJson, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { MAX_CONNECTIONS_PER_MINUTE, MAX_SOCKETS_PER_SESSION } from '../../server/socket/sessionBudget';
 import { tryConnect } from './support';
 

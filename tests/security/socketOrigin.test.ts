@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { join, startTestServer, type TestServer } from '../integration/harness';
+import { join, startTestServer, type TestServer } from '../support/integrationHarness';
 
 let t: TestServer | undefined;
 afterEach(async () => {

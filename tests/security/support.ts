@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { io as connect, type Socket } from 'socket.io-client';
-import { startTestServer, type TestServer } from '../integration/harness';
+import { startTestServer, type TestServer } from '../support/integrationHarness';
 import type { StartServerOptions } from '../../server/app';
 
 export interface LoggedServer extends TestServer {

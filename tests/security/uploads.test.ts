@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../integration/harness';
+import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { MAX_UPLOADS_PER_SESSION } from '../../server/services/uploads';
 import { tinyPng } from '../support/png';
 import { LEAK_PATTERN } from './support';

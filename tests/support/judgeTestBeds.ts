@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from './fakeOpenAI';
-import { openFileReplyCache } from '../../lib/storage/replyCacheFile';
+import { openFileReplyCache } from '../../lib/storage';
 import type { ModelReplyCache } from '../../lib/storage';
 import { OpenAIProvider } from '../../lib/llm/openaiProvider';
 import { CachedModelClient } from '../../research/judge/cachedModelClient';

@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
+import { type RunningServer, type StartServerOptions } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import { launchBrowser } from './browser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -27,7 +28,7 @@ export type TempDataDirServerOptions = Omit<StartServerOptions, 'dataDir'> | ((d
 export async function startTempDataDirServer(prefix: string, options: TempDataDirServerOptions): Promise<PageServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
   try {
-    const server = await startServer({ ...(typeof options === 'function' ? options(dataDir) : options), dataDir });
+    const server = await startTandem({ ...(typeof options === 'function' ? options(dataDir) : options), dataDir });
     return {
       server,
       url: server.url,

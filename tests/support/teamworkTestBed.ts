@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TeamworkTask } from '../../common/teamworkTask';
 import type { ModelReplyCache } from '../../lib/storage';
-import { openFileReplyCache } from '../../lib/storage/replyCacheFile';
+import { openFileReplyCache } from '../../lib/storage';
 import { contentText, reply, startFakeOpenAI, type FakeBehaviour, type FakeOpenAI, type RecordedRequest } from './fakeOpenAI';
 import { ModelClients } from '../../research/teamwork/runner/clients';
 import type { RunContext } from '../../research/teamwork/runner/context';

@@ -5,6 +5,7 @@ import { DatabaseConnectError } from './errors';
 
 export { openPostgresStore, type PostgresStoreOptions } from './pgStore';
 export { StoreUnavailableError, DatabaseConnectError, describeConnectError, isConnectionError, redactUrl } from './errors';
+export { openPostgresSocketAdapter } from './socketAdapter';
 
 /**
  * The one line start-up prints for a store that failed to open, or undefined when err is not such a failure

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster, type ShutdownMode } from '../../../tests/support/postgresCluster';
-import { call, joinToWorkspace, startTestServer, type ParticipantClient, type TestServer } from '../../../tests/integration/harness';
+import { call, joinToWorkspace, startTestServer, type ParticipantClient, type TestServer } from '../../../tests/support/integrationHarness';
 
 const PARTICIPANTS = 5;
 const MESSAGES_EACH = 12;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { runKey, type TeamworkRun } from '../../../common/teamworkRun';
 import type { TeamworkArm, TeamworkTask } from '../../../common/teamworkTask';
 import type { ModelReplyCache } from '../../../lib/storage';
-import { openFileReplyCache } from '../../../lib/storage/replyCacheFile';
+import { openFileReplyCache } from '../../../lib/storage';
 import { runPool } from '../../judge/workPool';
 import { appendRun, compactRuns, readRunsIn } from '../results/runsFile';
 import { ModelClients, type ProviderSettings } from './clients';

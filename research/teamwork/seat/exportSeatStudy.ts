@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../../../lib/storage';
 import { loadConfig } from '../../../lib/studyFiles/studyConfig';
+import { teamworkSeatProblems } from './seatConditions';
 import { StudyRunsError, studyRuns, type StudyRunsOutcome } from './studyRuns';
 
 export interface ExportSeatStudyOptions {
@@ -18,7 +19,7 @@ export interface ExportSeatStudyOptions {
 }
 
 export async function exportSeatStudy(options: ExportSeatStudyOptions): Promise<StudyRunsOutcome> {
-  const config = loadConfig({ studiesDir: options.studiesDir, surveysDir: options.surveysDir });
+  const config = loadConfig({ studiesDir: options.studiesDir, surveysDir: options.surveysDir }, [teamworkSeatProblems]);
   const study = config.studies.get(options.studyId);
   if (!study) throw new StudyRunsError(`--study: no study "${options.studyId}" in ${options.studiesDir} (known: ${[...config.studies.keys()].join(', ') || 'none'})`);
   const storeConfig = storeConfigFromEnv(options.dataDir, options.env);

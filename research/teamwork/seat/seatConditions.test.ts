@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type ConfigProblem } from '../../../lib/studyFiles/studyConfig';
+import { teamworkSeatProblems } from './seatConditions';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const STUDY = fs.readFileSync(path.join(ROOT, 'studies/teamwork-seat.yaml'), 'utf8');
@@ -30,7 +31,7 @@ function problemsWith(edit: (text: string) => string, extra: Record<string, stri
     fs.writeFileSync(path.join(studiesDir, name), content);
   }
   try {
-    loadConfig({ studiesDir, surveysDir: path.join(ROOT, 'surveys') });
+    loadConfig({ studiesDir, surveysDir: path.join(ROOT, 'surveys') }, [teamworkSeatProblems]);
     return { problems: [], file, text };
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
@@ -43,7 +44,7 @@ const lineOf = (text: string, needle: string, nth = 0): number => text.split('\n
 describe('teamwork-seat conditions at load', () => {
   it('loads the example study, resolving the shipped task path and filling the condition defaults', () => {
     expect(problemsWith((t) => t).problems).toEqual([]);
-    const config = loadConfig({ studiesDir: path.join(ROOT, 'studies'), surveysDir: path.join(ROOT, 'surveys') });
+    const config = loadConfig({ studiesDir: path.join(ROOT, 'studies'), surveysDir: path.join(ROOT, 'surveys') }, [teamworkSeatProblems]);
     const test = config.studies.get('teamwork-seat')!.conditions.find((c) => c.id === 'test')!;
     expect(test.teamwork!.task).toBe(path.join(ROOT, 'teamwork/tasks/suite/info-flood-route.yaml'));
     expect(test).toMatchObject({ provider: 'teamwork', model: 'teammate:info-flood-route/test', assistant_label: 'your team', teamwork: { arm: 'test', referee: 'offline-judge', answer_field: 'route' } });

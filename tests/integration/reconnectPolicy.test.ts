@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_RATE_LIMITED, REFUSAL_TOO_MANY_CONNECTIONS, refusalNotice, retryDelayMs } from './reconnectPolicy';
+import { REFUSAL_RATE_LIMITED, REFUSAL_TOO_MANY_CONNECTIONS, refusalNotice, retryDelayMs } from '../../common/reconnectPolicy';
 import { MemoryStore } from 'express-rate-limit';
 import pino from 'pino';
-import { MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from '../server/socket/sessionBudget';
-import { windowCounter } from '../server/cluster/rateLimitStore';
+import { MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from '../../server/socket/sessionBudget';
+import { windowCounter } from '../../server/cluster/rateLimitStore';
 
 describe('retryDelayMs', () => {
   it('doubles from the base up to the cap, with no jitter at the top of the range', () => {

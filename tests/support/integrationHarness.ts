@@ -8,12 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { createLogger } from '../../lib/logger';
-import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
+import { type RunningServer, type StartServerOptions } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import type { Envelope } from '../../common/envelope';
 import type { AckData, ClientEventName, ClientPayload, ClientToServerEvents, ServerToClientEvents } from '../../common/events';
 import type { JoinedSession } from '../../common/http';
 import type { StoreEngine } from '../../lib/storage';
-import { createTestStoreTarget } from '../support/testStores';
+import { createTestStoreTarget } from './testStores';
 
 export type ParticipantClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -29,7 +30,7 @@ export async function startTestServer(options: Partial<StartServerOptions> & { e
   const target = engine === 'sqlite' ? { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-server-')), databaseUrl: undefined } : await createTestStoreTarget(engine, 'server');
   const dataDir = rest.dataDir ?? target.dataDir;
   options = rest;
-  const server = await startServer({ dataDir, databaseUrl: target.databaseUrl, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, offline: { tokensPerSecond: 0 }, env: {}, logger: createLogger('error'), ...options });
+  const server = await startTandem({ dataDir, databaseUrl: target.databaseUrl, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, offline: { tokensPerSecond: 0 }, env: {}, logger: createLogger('error'), ...options });
   const sockets: ParticipantClient[] = [];
   return {
     server,

@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reply, startFakeOpenAI } from '../../tests/support/fakeOpenAI';
-import { startServer } from '../app';
+import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
+import { startTandem } from '../../wiring/startTandem';
 import { createLogger } from '../../lib/logger';
-import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../../tests/integration/harness';
-import { loginAdmin, TEST_ADMIN_PASSWORD } from '../../tests/support/adminTestServer';
-import { REPO_ROOT, until, wizardStudiesDir } from '../../tests/support/wizardTestSupport';
+import { callOk, connectSocket, join, nextPush, toWorkspace, type TestServer } from '../support/integrationHarness';
+import { loginAdmin, TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
+import { REPO_ROOT, until, wizardStudiesDir } from '../support/wizardTestSupport';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-woz-restart-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ describe('restart while a reviewed reply is drafting', () => {
     fake.script(reply(slow, { tokensPerSecond: 20 }), reply(draft));
     const studiesDir = wizardStudiesDir({ review: { timeout_seconds: 600 } });
     const start = () =>
-      startServer({
+      startTandem({
         dataDir,
         studiesDir,
         surveysDir: path.join(REPO_ROOT, 'surveys'),

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { loadRubricFile, loadRubrics, rubricForTask, DEFAULT_RUBRICS_DIR } from '../lib/studyFiles/rubricFiles';
-import { canonicalJson, parseRubric, RubricValidationError } from './rubric';
+import { loadRubricFile, loadRubrics, rubricForTask, DEFAULT_RUBRICS_DIR } from './rubricFiles';
+import { canonicalJson, parseRubric, RubricValidationError } from '../../common/rubric';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tandem-rubric-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -4,9 +4,9 @@
  * "reconnecting" — it reports `refused` with a message and retries with backoff until it gets in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSocket, join, startTestServer, type ParticipantClient, type TestServer } from '../../tests/integration/harness';
+import { connectSocket, join, startTestServer, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { MAX_CONNECTIONS_PER_MINUTE, MAX_SOCKETS_PER_SESSION } from '../../server/socket/sessionBudget';
-import { SessionSocket, type ConnectionState } from './sessionSocket';
+import { SessionSocket, type ConnectionState } from '../../client/socket/sessionSocket';
 
 let t: TestServer;
 beforeAll(async () => {

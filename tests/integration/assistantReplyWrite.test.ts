@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, STORE_ENGINES } from '../../tests/support/testStores';
+import { openTestStore, STORE_ENGINES } from '../support/testStores';
 import { assistantMessageRow } from '../../server/services/replyStore';
-import type { AssistantReplyWrite } from './contract/assistantReplyWrite';
-import type { Store } from '.';
+import type { AssistantReplyWrite } from '../../lib/storage';
+import type { Store } from '../../lib/storage';
 
 const OWNER = { node: 'node-test', incarnation: 'run-1' };
 const NOW = 50_000;

@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORE_ENGINES, createTestStoreTarget } from '../../tests/support/testStores';
-import { openStore, type LeaseOwner, type Store, type StoreEngine } from '.';
-import { loadConfig } from '../studyFiles/studyConfig';
+import { STORE_ENGINES, createTestStoreTarget } from '../support/testStores';
+import { openStore, type LeaseOwner, type Store, type StoreEngine } from '../../lib/storage';
+import { loadConfig } from '../../lib/studyFiles/studyConfig';
 import { recoverInterruptedReplies, takeOverDeadReplies } from '../../server/services/recovery';
 import { coordinationFromEnv, type Coordination } from '../../server/cluster/coordination';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deriveIntegrity, finalTextChars, histogramMedian, LONG_AWAY_S, MIN_TEXT_CHARS, raisedFlags } from './integrityFlags';
-import { TelemetryBatch } from './telemetryBatch';
-import { emptySummary, mergeBatch, type TelemetrySummary } from './telemetrySummary';
-import { IntegrityRecorder } from '../client/participant/telemetry/integrityRecorder';
+import { deriveIntegrity, finalTextChars, histogramMedian, LONG_AWAY_S, MIN_TEXT_CHARS, raisedFlags } from '../../../common/integrityFlags';
+import { TelemetryBatch } from '../../../common/telemetryBatch';
+import { emptySummary, mergeBatch, type TelemetrySummary } from '../../../common/telemetrySummary';
+import { IntegrityRecorder } from './integrityRecorder';
 
 const UA = { device: 'desktop', browser: 'chrome' } as const;
 

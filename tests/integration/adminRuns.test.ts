@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORE_ENGINES, createTestStoreTarget } from '../../tests/support/testStores';
+import { STORE_ENGINES, createTestStoreTarget } from '../support/testStores';
 import { openStore, type Store, type StoreEngine } from '../../lib/storage';
 import { loadConfig } from '../../lib/studyFiles/studyConfig';
 import { createLogger } from '../../lib/logger';
 import type { RunProgress } from '../../common/admin';
-import { AdminRuns } from './runs';
+import { AdminRuns } from '../../server/admin/runs';
+import { researchTools } from '../../wiring/researchTools';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const config = loadConfig({ studiesDir: path.join(ROOT, 'studies'), surveysDir: path.join(ROOT, 'surveys') });
@@ -33,7 +34,7 @@ async function nodeRuns(engine: StoreEngine, target: { dataDir: string; database
   dirs.push(dataDir);
   const emitted: RunProgress[] = [];
   const runs = new AdminRuns(
-    { store, config, dataDir, log, now, env: {}, owner: { node: name, incarnation }, timings: { heartbeatMs: 100, staleMs: 1_000, sweepMs: 0 } },
+    { store, config, dataDir, log, now, env: {}, tools: researchTools, owner: { node: name, incarnation }, timings: { heartbeatMs: 100, staleMs: 1_000, sweepMs: 0 } },
     (p) => emitted.push(p),
   );
   open.push(runs);
@@ -53,7 +54,7 @@ describe.each(STORE_ENGINES)('dashboard runs as jobs (%s)', (engine) => {
     for (const d of [interrupted, running]) fs.mkdirSync(d, { recursive: true });
     // Another node is analysing `visualization` right now (its job row is fresh).
     expect(await store.adminJobs.claim({ id: 'analysis-elsewhere', kind: 'analysis', studyId: 'visualization', actor: 'r', owner: { node: 'node-z', incarnation: 'z1' }, now: Date.now(), message: 'analysing' })).toBe(true);
-    const runs = new AdminRuns({ store, config, dataDir, log, now: Date.now, env: {}, owner: { node: 'node-a', incarnation: 'a1' }, timings: { heartbeatMs: 100, staleMs: 60_000, sweepMs: 0 } }, () => {});
+    const runs = new AdminRuns({ store, config, dataDir, log, now: Date.now, env: {}, tools: researchTools, owner: { node: 'node-a', incarnation: 'a1' }, timings: { heartbeatMs: 100, staleMs: 60_000, sweepMs: 0 } }, () => {});
     open.push(runs);
     await runs.markAbandoned();
     expect(fs.existsSync(interrupted)).toBe(false);

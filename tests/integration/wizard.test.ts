@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../../tests/support/fakeOpenAI';
-import { STORE_ENGINES } from '../../tests/support/testStores';
-import { callOk, joinToWorkspace, nextPush, startTestServer, type TestServer } from '../../tests/integration/harness';
-import { loginAdmin, TEST_ADMIN_PASSWORD, type AdminClient } from '../../tests/support/adminTestServer';
+import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
+import { STORE_ENGINES } from '../support/testStores';
+import { callOk, joinToWorkspace, nextPush, startTestServer, type TestServer } from '../support/integrationHarness';
+import { loginAdmin, TEST_ADMIN_PASSWORD, type AdminClient } from '../support/adminTestServer';
 import { exportStudy } from '../../research/exports/exportStudy';
-import { REPO_ROOT, until, watchConsole, wizardStudiesDir } from '../../tests/support/wizardTestSupport';
+import { REPO_ROOT, until, watchConsole, wizardStudiesDir } from '../support/wizardTestSupport';
 
 const MODEL = 'gpt-4o-mini-2024-07-18';
 const DRAFT = 'Lisbon is lovely in spring. Stay in Alfama.';

@@ -10,15 +10,15 @@
  * name; default host:pid:random). GET /healthz reports the node, its database and its adapter.
  */
 import path from 'node:path';
-import { startServer } from './app';
+import { startTandem } from './startTandem';
 import { ConfigError } from '../lib/studyFiles/studyConfig';
 import { createLogger } from '../lib/logger';
-import { trustProxyFromEnv, type TrustProxy } from './trustProxy';
-import { storagePolicyFromEnv, type StoragePolicy } from './services/storageBudget';
+import { trustProxyFromEnv, type TrustProxy } from '../server/trustProxy';
+import { storagePolicyFromEnv, type StoragePolicy } from '../server/services/storagePolicy';
 import { prolificStudyLink, testStudyLink } from '../common/studyLink';
-import { clusterOptionsFromEnv, type ClusterOptions } from './cluster/clusterOptions';
-import { nodeIdFromEnv } from './cluster/nodeIdentity';
-import { RedisConnectError } from './cluster/redisConnection';
+import { clusterOptionsFromEnv, type ClusterOptions } from '../server/cluster/clusterOptions';
+import { nodeIdFromEnv } from '../server/cluster/nodeIdentity';
+import { RedisConnectError } from '../server/cluster/redisConnection';
 
 const log = createLogger();
 const providerThread = process.env.PROVIDER_THREAD ?? 'off';
@@ -47,7 +47,7 @@ try {
 }
 
 try {
-  const server = await startServer({
+  const server = await startTandem({
     trustProxy,
     storage,
     dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),

@@ -4,10 +4,10 @@
  */
 import { resolveObjectURL } from 'node:buffer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../../tests/integration/harness';
-import { tinyPng } from '../../tests/support/png';
-import { RequestError } from '../socket/errors';
-import { downloadSessionFile, fetchSessionFile } from './sessionFiles';
+import { connectSocket, join, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
+import { tinyPng } from '../support/png';
+import { RequestError } from '../../client/socket/errors';
+import { downloadSessionFile, fetchSessionFile } from '../../client/participant/sessionFiles';
 
 let t: TestServer;
 beforeAll(async () => {
