@@ -93,6 +93,7 @@ export async function buildSessionState(ctx: ServiceContext, sessionId: string, 
     assistant: {
       label: resolved.offline ? `${condition.assistant_label} (offline demo)` : condition.assistant_label,
       offline: resolved.offline,
+      ...(condition.teamwork ? { seat: condition.teamwork.arm === 'alone' ? ('alone' as const) : ('team' as const) } : {}),
     },
     limits: { maxMessageChars: study.chat.max_message_chars, maxUploadBytes: MAX_UPLOAD_BYTES, uploadTypes: [...UPLOAD_TYPES] },
     deadline: deadlineOf(s),

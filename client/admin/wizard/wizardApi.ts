@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WizardQueue, WizardReviewDetail, WizardSendRequest, WizardSent } from '../../../common/wizard';
+import { WizardQueue, WizardReviewDetail, WizardReviewOutcome, WizardSendRequest, WizardSent } from '../../../common/wizard';
 import { adminGet, adminPost } from '../api';
 
 const review = (replyId: string) => `/api/admin/wizard/reviews/${encodeURIComponent(replyId)}`;
@@ -9,6 +9,7 @@ const Empty = z.object({}).passthrough();
 export const wizardApi = {
   queue: (studyId: string) => adminGet(`/api/admin/wizard/studies/${encodeURIComponent(studyId)}/queue`, WizardQueue),
   review: (replyId: string) => adminGet(review(replyId), WizardReviewDetail),
+  outcome: (replyId: string) => adminGet(`${review(replyId)}/outcome`, WizardReviewOutcome),
   claim: (replyId: string) => adminPost(`${review(replyId)}/claim`, Empty),
   release: (replyId: string) => adminPost(`${review(replyId)}/release`, Empty),
   send: (replyId: string, body: WizardSendRequest) => adminPost(`${review(replyId)}/send`, WizardSent, body, WizardSendRequest),

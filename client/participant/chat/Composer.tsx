@@ -1,6 +1,9 @@
 import { useId, useState, type KeyboardEvent } from 'react';
+import { touchKeyboard } from './seatWording';
 
 interface ComposerProps {
+  /** The box's visible label: who the message goes to. */
+  label: string;
   maxLength: number;
   /** True while a reply streams or a send is in flight: sending is paused, typing is not. */
   busy: boolean;
@@ -9,7 +12,7 @@ interface ComposerProps {
 }
 
 /** Chat input: Enter sends, Shift+Enter adds a line; a visible counter enforces the length limit. */
-export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
+export function Composer({ label, maxLength, busy, onSend, onPaste }: ComposerProps) {
   const [text, setText] = useState('');
   const inputId = useId();
   const counterId = useId();
@@ -38,7 +41,7 @@ export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
         send();
       }}
     >
-      <label htmlFor={inputId}>Message the assistant</label>
+      <label htmlFor={inputId}>{label}</label>
       <textarea
         id={inputId}
         value={text}
@@ -48,7 +51,7 @@ export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
         onPaste={(event) => onPaste?.(event.clipboardData.getData('text').length)}
         aria-describedby={counterId}
         aria-invalid={tooLong}
-        placeholder="Type a message. Enter sends, Shift+Enter adds a line."
+        placeholder={touchKeyboard() ? 'Type a message, then press Send.' : 'Type a message. Enter sends, Shift+Enter adds a line.'}
       />
       <div className="composer-footer">
         <span id={counterId} className={tooLong ? 'counter over' : 'counter'}>
