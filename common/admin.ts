@@ -138,6 +138,20 @@ export const TranscriptMessage = z.object({
   model: z.string().nullable(),
   ttftMs: z.number().nullable(),
   durationMs: z.number().nullable(),
+  /**
+   * For a reply of a review or wizard condition: where its words came from (origin), the model's draft and how
+   * far the sent text is from it, and the review's end (sent, fallback, discarded). Absent for model replies.
+   */
+  provenance: z
+    .object({
+      mode: z.enum(['review', 'wizard']),
+      state: z.enum(['waiting', 'claimed', 'sent', 'fallback', 'discarded']),
+      origin: z.enum(['model', 'model_edited', 'wizard', 'fallback']).nullable(),
+      modelDraft: z.string().nullable(),
+      editDistance: z.number().nullable(),
+      waitMs: z.number().nullable(),
+    })
+    .optional(),
 });
 export type TranscriptMessage = z.infer<typeof TranscriptMessage>;
 

@@ -20,7 +20,7 @@ export default function ParticipantApp({ studyId }: { studyId: string }) {
   if (view.phase === 'loading') return <p className="page-status" role="status">{view.message}</p>;
   if (view.phase === 'preview') return <PreviewPage study={view.study} />;
   if (view.phase === 'error') return <ProblemPage problem={view.problem} />;
-  if (view.phase === 'resume') return <ResumeCodePage submit={view.submit} />;
+  if (view.phase === 'resume') return <ResumeCodePage submit={view.submit} movedAway={view.movedAway} knownCode={view.knownCode} />;
 
   const { live, actions, token, connection, connectionNotice, resumeCode } = view;
   return (

@@ -1,6 +1,7 @@
 import { zScores } from '../../lib/stats';
 import type { AdminQueriesRepo, Store } from '../../lib/storage';
-import type { SessionDetail } from '../../common/admin';
+import type { SessionDetail, TranscriptMessage } from '../../common/admin';
+import type { ReviewRow } from '../../lib/storage/contract/reviews';
 import { deriveIntegrity, finalTextChars, raisedFlags, type IntegrityMeasures } from '../../common/integrityFlags';
 import type { IntegrityView } from '../../common/integrityView';
 
@@ -20,12 +21,17 @@ export async function sessionPz(queries: AdminQueriesRepo, studyId: string, task
   return zq[i]! - zc[i]!;
 }
 
+function provenanceOf(r: ReviewRow | undefined): Pick<TranscriptMessage, 'provenance'> {
+  if (!r) return {};
+  return { provenance: { mode: r.mode, state: r.state, origin: r.origin, modelDraft: r.draftText, editDistance: r.editDistance, waitMs: r.waitMs } };
+}
+
 /** Everything the dashboard shows about one session: transcript and trajectory for replay, artifacts, survey, judge. */
 export async function sessionDetail(store: Store, sessionId: string): Promise<SessionDetail | undefined> {
   const s = await store.sessions.get(sessionId);
   if (!s) return undefined;
   const queries = store.adminQueries;
-  const [messages, events, versions, uploads, answers, quality, samples, pz, telemetry] = await Promise.all([
+  const [messages, events, versions, uploads, answers, quality, samples, pz, telemetry, reviews] = await Promise.all([
     store.messages.listForSession(sessionId),
     store.events.listForSession(sessionId),
     store.artifacts.listVersions(sessionId),
@@ -35,7 +41,9 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
     queries.judgeSamples(sessionId),
     sessionPz(queries, s.studyId, s.taskId, sessionId),
     store.telemetry.get(sessionId),
+    store.reviews.listForSession(sessionId),
   ]);
+  const reviewOf = new Map(reviews.map((r) => [r.replyId, r]));
   const finalText = finalTextChars(
     messages.reduce((n, m) => (m.role === 'user' ? n + m.text.length : n), 0),
     versions.at(-1)?.fields ?? null,
@@ -66,6 +74,7 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
       model: m.model,
       ttftMs: m.ttftMs,
       durationMs: m.durationMs,
+      ...provenanceOf(reviewOf.get(m.id)),
     })),
     timeline: events.map((e) => ({ seq: e.seq, type: e.type, serverTs: e.serverTs, clientTs: e.clientTs, payload: e.payload })),
     artifactVersions: versions.map((a) => ({ version: a.version, fields: a.fields, submittedAt: a.submittedAt })),

@@ -53,7 +53,8 @@ beforeAll(async () => {
 
 afterAll(() => t?.close());
 
-const completeReplies = (count: number) => document.querySelectorAll('.messages li.assistant[data-status="complete"]').length >= count;
+/** Each of the team's replies carries one round marker (or the after-the-last-round one). */
+const completeReplies = (count: number) => document.querySelectorAll('.messages [data-testid="seat-round"]').length >= count;
 
 describe('people in the same seat in Chromium', () => {
   it('a participant plays the test arm at desktop width (the brief as instructions, each speaker by name, the round), and the session scores as a run', async () => {
