@@ -60,6 +60,10 @@ export const WizardReviewOutcome = z.object({
 });
 export type WizardReviewOutcome = z.infer<typeof WizardReviewOutcome>;
 
+/** GET /api/admin/wizard/studies/:id/uses: does the study have a review or wizard condition (the console's link is shown then). */
+export const WizardUse = z.object({ uses: z.boolean() });
+export type WizardUse = z.infer<typeof WizardUse>;
+
 export const WizardSent = z.object({ messageId: z.string(), origin: ReplyOrigin, editDistance: z.number().nullable() });
 export type WizardSent = z.infer<typeof WizardSent>;
 

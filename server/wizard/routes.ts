@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import type { Logger } from 'pino';
-import { WizardSendRequest, type WizardQueue, type WizardReviewOutcome, type WizardQueueItem, type WizardReviewDetail, type WizardSent } from '../../common/wizard';
+import { WizardSendRequest, type WizardQueue, type WizardReviewOutcome, type WizardUse, type WizardQueueItem, type WizardReviewDetail, type WizardSent } from '../../common/wizard';
 import type { ReviewRow } from '../../lib/storage/contract/reviews';
 import { requireAdmin, requireCsrf, type AdminSessions } from '../admin/auth';
 import { sendError, sendFail, sendOk, sendZodFail } from '../http/respond';
@@ -62,6 +62,16 @@ export function wizardRoutes(ctx: ServiceContext, desk: WizardDesk, sessions: Ad
       const me = researcherId(req);
       const items = await Promise.all((await ctx.store.reviews.listOpen(studyId)).map((r) => itemOf(r, me)));
       sendOk<WizardQueue>(res, { studyId, serverNow: ctx.now(), items });
+    }),
+  );
+
+  // Whether the study has a review or wizard condition: the dashboard links the console only from such studies.
+  guarded.get(
+    '/api/admin/wizard/studies/:studyId/uses',
+    handle('wizard uses', async (req, res) => {
+      const study = ctx.config.studies.get(String(req.params.studyId));
+      if (!study) return sendFail(res, 'not_found', `no study "${String(req.params.studyId)}"`);
+      sendOk<WizardUse>(res, { uses: study.conditions.some((c) => c.assistant !== undefined && c.assistant.mode !== 'model') });
     }),
   );
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WizardQueue, WizardReviewDetail, WizardReviewOutcome, WizardSendRequest, WizardSent } from '../../../common/wizard';
+import { WizardQueue, WizardReviewDetail, WizardReviewOutcome, WizardUse, WizardSendRequest, WizardSent } from '../../../common/wizard';
 import { adminGet, adminPost } from '../api';
 
 const review = (replyId: string) => `/api/admin/wizard/reviews/${encodeURIComponent(replyId)}`;
@@ -7,6 +7,7 @@ const Empty = z.object({}).passthrough();
 
 /** The wizard console's routes (server/wizard/routes.ts), validated against common/wizard.ts. */
 export const wizardApi = {
+  uses: (studyId: string) => adminGet(`/api/admin/wizard/studies/${encodeURIComponent(studyId)}/uses`, WizardUse),
   queue: (studyId: string) => adminGet(`/api/admin/wizard/studies/${encodeURIComponent(studyId)}/queue`, WizardQueue),
   review: (replyId: string) => adminGet(review(replyId), WizardReviewDetail),
   outcome: (replyId: string) => adminGet(`${review(replyId)}/outcome`, WizardReviewOutcome),

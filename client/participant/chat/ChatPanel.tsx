@@ -118,6 +118,7 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
       )}
       <Composer
         label={wording.composerLabel}
+        restore={chatError?.unsentText}
         maxLength={state.limits.maxMessageChars}
         busy={streaming !== null || pending.length > 0}
         onSend={actions.sendChat}

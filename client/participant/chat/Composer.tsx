@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { touchKeyboard } from './seatWording';
 
 interface ComposerProps {
@@ -9,13 +9,18 @@ interface ComposerProps {
   busy: boolean;
   onSend: (text: string) => void;
   onPaste?: (length: number) => void;
+  /** A message the server refused for good: put back in the box (when it is empty) so the typed words are not lost. */
+  restore?: string | undefined;
 }
 
 /** Chat input: Enter sends, Shift+Enter adds a line; a visible counter enforces the length limit. */
-export function Composer({ label, maxLength, busy, onSend, onPaste }: ComposerProps) {
+export function Composer({ label, maxLength, busy, onSend, onPaste, restore }: ComposerProps) {
   const [text, setText] = useState('');
   const inputId = useId();
   const counterId = useId();
+  useEffect(() => {
+    if (restore) setText((current) => (current === '' ? restore : current));
+  }, [restore]);
   const trimmed = text.trim();
   const tooLong = text.length > maxLength;
   const canSend = !busy && trimmed.length > 0 && !tooLong;

@@ -104,7 +104,8 @@ export function useParticipantSession(studyId: string): SessionView {
         send: (m) => s.emit('chat:send', m),
         isConnected: () => s.connected,
         onAck: (ack) => dispatch({ type: 'sent', ack }),
-        onRefused: (_m, error) => dispatch({ type: 'chatError', message: `Your message was not sent: ${actionMessageOf(error)}`, retryable: false }),
+        onRefused: (m, error) =>
+          dispatch({ type: 'chatError', message: `Your message was not sent: ${actionMessageOf(error)}`, retryable: false, unsentText: m.text }),
         onChange: (pending) => dispatch({ type: 'pending', pending }),
       });
       outbox = ob;
