@@ -41,7 +41,9 @@ export function ReplyProvenance({ provenance: p, sent }: { provenance: Provenanc
       {p.modelDraft !== null && (
         <details className="admin-draft">
           <summary>{changed ? 'Model draft and the changes' : 'Model draft'}</summary>
+          <h4 className="admin-draft-label">The model’s draft</h4>
           <p className="admin-msg-text" data-testid="reply-model-draft">{p.modelDraft || '(empty draft)'}</p>
+          {changed && <h4 className="admin-draft-label">Changes to it (<ins>added</ins>, <del>removed</del>)</h4>}
           {changed && (
             <p className="admin-msg-text admin-diff" data-testid="reply-diff" aria-label="Changes from the draft to the reply sent">
               {diffWords(p.modelDraft!, sent).map((part, i) =>

@@ -68,8 +68,10 @@ function StepView({ live, actions, token, resumeCode }: { live: LiveSession; act
   const key = stepKeyOf(state);
   const mainRef = useRef<HTMLElement>(null);
   // Move focus to the new step's heading so screen-reader and keyboard users start at the top.
+  // Without scrolling to the heading: the page starts at its top, with the header (progress, time, code) in view.
   useEffect(() => {
-    mainRef.current?.querySelector<HTMLElement>('h1')?.focus();
+    mainRef.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
   }, [key]);
 
   return (

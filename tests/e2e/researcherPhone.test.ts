@@ -60,6 +60,10 @@ describe('researcher pages on a phone, and chat details', () => {
     await p.goto(`${t.url}/study/${STUDY}?PROLIFIC_PID=phone-researcher-1`);
     await p.getByRole('button', { name: 'I agree and want to take part' }).click();
     await p.getByRole('button', { name: 'Start the task' }).click();
+    // The task's heading takes focus without scrolling the header (progress, time, resume code) off the screen.
+    await expect.poll(() => p.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(await p.evaluate(() => window.scrollY)).toBe(0);
+    expect((await p.locator('header.topbar').boundingBox())!.y).toBe(0);
     const box = p.getByLabel('Message the assistant');
     expect(await box.getAttribute('placeholder')).toBe('Type a message, then press Send.');
     expect(await p.locator('.chat-empty').textContent()).not.toContain('Shift+Enter');

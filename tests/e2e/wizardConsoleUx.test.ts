@@ -120,6 +120,7 @@ describe('wizard console, what people see', () => {
     await item.getByTestId('wizard-item-status').filter({ hasText: 'Draft ready' }).waitFor({ timeout: 20_000 });
     await r.page.getByRole('heading', { name: 'Model draft (finished)' }).waitFor();
     expect(await r.page.getByRole('button', { name: 'Approve draft' }).isEnabled()).toBe(true);
+    await expect.poll(() => r.page.getByTestId('wizard-notice').count()).toBe(0); // the "still writing" note went with the wait
 
     // The researcher starts typing; the participant presses Stop. The text stays, with the reason.
     const editor = r.page.getByLabel('Reply (edit the draft)');
@@ -131,6 +132,9 @@ describe('wizard console, what people see', () => {
     expect(await editor.inputValue()).toBe('Let me check the opening hours for you: the Gulbenkian garden is open.');
     expect(await r.page.getByRole('button', { name: 'Copy your text' }).isVisible()).toBe(true);
     expect(await r.page.getByRole('button', { name: 'Send edited draft' }).isDisabled()).toBe(true);
+    // Nobody holds a closed reply, and its shortcuts are gone with it.
+    expect(await r.page.getByText('Another researcher holds this reply.').count()).toBe(0);
+    expect(await r.page.getByTestId('wizard-shortcuts').count()).toBe(0);
     await r.page.screenshot({ path: path.join(SHOTS, 'wizard-stopped-1280.png') });
     await p.page.getByTestId('reply-note').filter({ hasText: 'You stopped this reply.' }).waitFor();
     expect(await widthOf(p.page)).toBeLessThanOrEqual(PHONE.width);

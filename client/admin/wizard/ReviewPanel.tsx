@@ -38,6 +38,11 @@ export function ReviewPanel({
   const [notice, setNotice] = useState<string | null>(null);
   const editor = useRef<HTMLTextAreaElement>(null);
 
+  // The "still drafting" note is over once the draft is finished.
+  useEffect(() => {
+    if (item.draftDone) setNotice(null);
+  }, [item.draftDone]);
+
   // Until the researcher types, the editor follows the draft as it streams in.
   useEffect(() => {
     if (!touched && !replacing) setText(draft);
@@ -138,9 +143,12 @@ export function ReviewPanel({
           {remaining > 0 ? <>the {item.mode === 'review' ? 'draft' : 'holding message'} goes out in {waitLabel(remaining)}.</> : <>the fallback is going out.</>}
         </p>
       )}
-      <p className="hint wizard-shortcuts" data-testid="wizard-shortcuts">
-        Shortcuts: {shortcuts.map(([k, what], i) => <span key={k}>{i > 0 ? ', ' : ''}<kbd>{k}</kbd> {what}</span>)}.
-      </p>
+      {closed === null && (
+        <p className="hint wizard-shortcuts" data-testid="wizard-shortcuts">
+          Shortcuts: {shortcuts.map(([k, what], i) => <span key={k}>{i > 0 ? ', ' : ''}<kbd>{k}</kbd> {what}</span>)}.
+        </p>
+      )}
+      {closed === null && (
       <div className="wizard-claim">
         {item.claimed === 'you' ? (
           <><span>You hold this reply.</span> <button type="button" className="secondary" onClick={() => void release()} disabled={busy}>Release</button></>
@@ -150,6 +158,7 @@ export function ReviewPanel({
           <button type="button" onClick={() => void claim()} disabled={busy}>Claim</button>
         )}
       </div>
+      )}
       <ol className="wizard-transcript" aria-label="Transcript">
         {detail.transcript.map((m, i) => (
           <li key={i} className={`wizard-line wizard-${m.role}`}>
