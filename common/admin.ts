@@ -178,7 +178,14 @@ export const AdminUploadView = z.object({
 });
 export type AdminUploadView = z.infer<typeof AdminUploadView>;
 
-export const SurveyAnswerView = z.object({ itemId: z.string(), kind: z.string(), value: z.union([z.number(), z.string()]).nullable() });
+export const SurveyAnswerView = z.object({
+  itemId: z.string(),
+  kind: z.string(),
+  value: z.union([z.number(), z.string()]).nullable(),
+  /** The item's question, and for a scale point its label ("4 of 5: Agree"), when the study's survey is known. */
+  prompt: z.string().optional(),
+  valueLabel: z.string().optional(),
+});
 export type SurveyAnswerView = z.infer<typeof SurveyAnswerView>;
 
 export const JudgeSampleView = z.object({
