@@ -127,8 +127,9 @@ function formatBytes(bytes: number): string {
  * reported as an image) that is not one is refused as invalid input, which here means "not an image".
  */
 export function uploadFailure(err: unknown, uploadTypes: string[]): string {
-  const kinds = uploadTypes.map((t) => t.replace('image/', '').toUpperCase()).join(' or ');
+  const names = uploadTypes.map((t) => t.replace('image/', '').toUpperCase());
+  const kinds = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'image');
   if (err instanceof RequestError && err.code === 'invalid_input')
-    return `This file is not a ${kinds} image (its content is something else), so it was not uploaded. Please choose an image file, for example a screenshot saved as ${kinds.split(' or ')[0]}.`;
+    return `This file is not a ${kinds} image (its content is something else), so it was not uploaded. Please choose an image file, for example a screenshot saved as ${names[0] ?? 'PNG'}.`;
   return `The upload failed: ${actionMessageOf(err)}`;
 }
