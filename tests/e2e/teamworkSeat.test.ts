@@ -110,6 +110,7 @@ describe('people in the same seat in Chromium', () => {
     await page.getByRole('heading', { name: 'A few questions about the task' }).waitFor();
     await page.locator('#item-outcome input[value="4"]').check();
     await page.locator('#item-teammate_helpful input[value="5"]').check();
+    expect(await page.locator('#item-brief_enough').count()).toBe(0);
     await page.getByRole('button', { name: 'Submit the survey' }).click();
     await page.getByRole('heading', { name: /Thank you/ }).waitFor();
     expect(await page.getByTestId('completion-code').textContent()).toBe('C1TWS2026');
@@ -172,6 +173,20 @@ describe('people in the same seat in Chromium', () => {
     await alonePage.screenshot({ path: path.join(SHOTS, 'seat-alone-390.png') });
     await alonePage.getByRole('log', { name: 'Conversation' }).scrollIntoViewIfNeeded();
     await alonePage.screenshot({ path: path.join(SHOTS, 'seat-alone-390-chat.png') });
+
+    // The survey of the alone arm asks about the brief, not about a teammate.
+    await alonePage.getByLabel('The route you choose').fill('route 12');
+    await alonePage.getByRole('button', { name: 'Submit my answer' }).click();
+    await alonePage.getByRole('button', { name: 'Yes, submit' }).click();
+    await alonePage.getByRole('heading', { name: 'A few questions about the task' }).waitFor();
+    expect(await alonePage.locator('main').textContent()).toContain('The brief gave me the information I needed.');
+    expect(await alonePage.locator('main').textContent()).not.toMatch(/teammate/i);
+    expect(await alonePage.locator('#item-teammate_helpful').count()).toBe(0);
+    await alonePage.screenshot({ path: path.join(SHOTS, 'seat-alone-survey-390.png') });
+    await alonePage.locator('#item-outcome input[value="4"]').check();
+    await alonePage.locator('#item-brief_enough input[value="5"]').check();
+    await alonePage.getByRole('button', { name: 'Submit the survey' }).click();
+    await alonePage.getByRole('heading', { name: /Thank you/ }).waitFor();
 
     // Meanwhile the team participant's chat speaks of the team, in its own browser.
     await teamPage.getByRole('heading', { name: 'Chat with your team' }).waitFor();

@@ -210,6 +210,9 @@ describe('wizard console, what people see', () => {
     await p.page.locator('.messages li.assistant', { hasText: 'check first' }).waitFor();
     await p.context.close();
 
+    // A study with a review condition links its wizard console (travel-planning, without one, does not: adminStatusSwitch.test.ts).
+    await r.page.goto(`${t.url}/admin/studies/woz-review`);
+    await r.page.getByRole('link', { name: 'Wizard console' }).waitFor();
     const sessionId = await sessionOf('woz-review', 'woz-ux-provenance');
     const model = (await t.server.store.messages.listForSession(sessionId)).find((m) => m.role === 'assistant')!.model!;
     for (const viewport of [DESKTOP, PHONE]) {

@@ -95,7 +95,15 @@ async function play(pid: string, lines: (arm: string) => string[], route: (arm: 
   const replies: string[] = [];
   for (const line of lines(arm)) replies.push(await say(joined.socket, line));
   await callOk(joined.socket, 'artifact:submit', { fields: { route: route(arm) }, clientTs: Date.now() });
-  await callOk(joined.socket, 'survey:submit', { answers: { outcome: 4, teammate_helpful: 4 }, clientTs: Date.now() });
+  // The survey per arm (surveys/teamwork-seat-post.yaml): the alone arm is not asked about a teammate, and cannot answer it.
+  const survey = (await callOk(joined.socket, 'session:state', {})) as { survey: { items: Array<{ id: string }> } };
+  const items = survey.survey.items.map((i) => i.id);
+  expect(items).toEqual(arm === 'alone' ? ['outcome', 'brief_enough', 'comments'] : ['outcome', 'teammate_helpful', 'comments']);
+  if (arm === 'alone') {
+    const refused = await call(joined.socket, 'survey:submit', { answers: { outcome: 4, teammate_helpful: 4 }, clientTs: Date.now() });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'unknown survey item "teammate_helpful"' } });
+  }
+  await callOk(joined.socket, 'survey:submit', { answers: arm === 'alone' ? { outcome: 4, brief_enough: 4 } : { outcome: 4, teammate_helpful: 4 }, clientTs: Date.now() });
   return { sessionId: joined.sessionId, arm, replies };
 }
 
