@@ -101,11 +101,16 @@ describe('wizard console, what people see', () => {
     expect(await item.textContent()).toContain('Check the model’s draft · condition reviewed');
     expect(await item.textContent()).not.toMatch(/review · reviewed|wizard · wizard/);
     expect(await item.getByTestId('wizard-item-status').textContent()).toBe('Model drafting…');
+    // Unselected, an item is dark text on white (not a blue button with grey text on it).
+    expect(await item.evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color])).toEqual(['rgb(255, 255, 255)', 'rgb(28, 31, 36)']);
 
     await item.click();
     // The open item stands out: aria-current, and a background unlike an unselected button's.
     expect(await item.getAttribute('aria-current')).toBe('true');
     expect(await item.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(232, 239, 255)');
+    // …with dark text on it (the session and the wait stay readable).
+    expect(await item.locator('.wizard-queue-session').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(28, 31, 36)');
+    expect(await item.getByTestId('wizard-wait').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(28, 31, 36)');
     await r.page.getByRole('heading', { name: 'Model draft (the model is still writing…)' }).waitFor();
     // Alt+A before the draft is finished: a sentence, not the server's refusal in red.
     await r.page.keyboard.press('Alt+a');
