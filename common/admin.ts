@@ -138,6 +138,20 @@ export const TranscriptMessage = z.object({
   model: z.string().nullable(),
   ttftMs: z.number().nullable(),
   durationMs: z.number().nullable(),
+  /**
+   * For a reply of a review or wizard condition: where its words came from (origin), the model's draft and how
+   * far the sent text is from it, and the review's end (sent, fallback, discarded). Absent for model replies.
+   */
+  provenance: z
+    .object({
+      mode: z.enum(['review', 'wizard']),
+      state: z.enum(['waiting', 'claimed', 'sent', 'fallback', 'discarded']),
+      origin: z.enum(['model', 'model_edited', 'wizard', 'fallback']).nullable(),
+      modelDraft: z.string().nullable(),
+      editDistance: z.number().nullable(),
+      waitMs: z.number().nullable(),
+    })
+    .optional(),
 });
 export type TranscriptMessage = z.infer<typeof TranscriptMessage>;
 
@@ -164,7 +178,14 @@ export const AdminUploadView = z.object({
 });
 export type AdminUploadView = z.infer<typeof AdminUploadView>;
 
-export const SurveyAnswerView = z.object({ itemId: z.string(), kind: z.string(), value: z.union([z.number(), z.string()]).nullable() });
+export const SurveyAnswerView = z.object({
+  itemId: z.string(),
+  kind: z.string(),
+  value: z.union([z.number(), z.string()]).nullable(),
+  /** The item's question, and for a scale point its label ("4 of 5: Agree"), when the study's survey is known. */
+  prompt: z.string().optional(),
+  valueLabel: z.string().optional(),
+});
 export type SurveyAnswerView = z.infer<typeof SurveyAnswerView>;
 
 export const JudgeSampleView = z.object({

@@ -79,6 +79,8 @@ export const SessionListPage = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
   rows: z.array(SessionListRow),
+  /** True when the search text matched a platform id (looked up in the identity table; the id itself is never sent back). */
+  matchedPlatformId: z.boolean().optional(),
 });
 export type SessionListPage = z.infer<typeof SessionListPage>;
 
@@ -116,3 +118,15 @@ export const DashboardData = z.object({
   ),
 });
 export type DashboardData = z.infer<typeof DashboardData>;
+
+/** POST /api/admin/studies/:studyId/withdrawal-preview: what a withdrawal of this platform id would delete. */
+export const WithdrawalPreviewRequest = z
+  .object({ participant: z.string().trim().min(1, 'must be the platform id (e.g. PROLIFIC_PID)').max(200) })
+  .strict();
+export type WithdrawalPreviewRequest = z.infer<typeof WithdrawalPreviewRequest>;
+
+/** The sessions of that platform id in the study, by pseudonym (the id is not repeated back). */
+export const WithdrawalPreview = z.object({
+  sessions: z.array(z.object({ pseudonym: z.string(), status: z.string(), isPilot: z.boolean(), createdAt: z.number() })),
+});
+export type WithdrawalPreview = z.infer<typeof WithdrawalPreview>;

@@ -71,8 +71,11 @@ export const SessionState = z.object({
     materials: z.array(MaterialView),
     fields: z.array(ArtifactField),
   }),
-  /** Only the public label; the condition id is never sent to the participant. */
-  assistant: z.object({ label: z.string(), offline: z.boolean() }),
+  /**
+   * Only the public label; the condition id is never sent to the participant. `seat`: the participant sits in
+   * a teamwork task's seat, with a team or on their own (never which team arm: calm and test look alike).
+   */
+  assistant: z.object({ label: z.string(), offline: z.boolean(), seat: z.enum(['team', 'alone']).optional() }),
   limits: z.object({
     maxMessageChars: z.number(),
     maxUploadBytes: z.number(),

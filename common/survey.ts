@@ -3,6 +3,12 @@ import { Slug } from './ids';
 
 /** A post-task survey instrument, loaded from surveys/<id>.yaml. */
 
+/**
+ * Who sees an item in a teamwork-seat study (docs/teamwork.md): `team` only participants working with a team,
+ * `alone` only those in the alone arm; absent = everyone. Outside a seat condition every item is shown.
+ */
+const seat = { seat: z.enum(['team', 'alone']).optional() };
+
 const LikertScale = {
   /** Number of scale points (2–11); answers are integers 1..points. */
   points: z.number().int().min(2).max(11),
@@ -11,7 +17,7 @@ const LikertScale = {
 };
 
 export const LikertItem = z
-  .object({ id: Slug, kind: z.literal('likert'), prompt: z.string().min(1), ...LikertScale, required: z.boolean().default(true) })
+  .object({ id: Slug, kind: z.literal('likert'), prompt: z.string().min(1), ...LikertScale, required: z.boolean().default(true), ...seat })
   .strict();
 export type LikertItem = z.infer<typeof LikertItem>;
 
@@ -22,13 +28,14 @@ export const FreeTextItem = z
     prompt: z.string().min(1),
     required: z.boolean().default(false),
     max_length: z.number().int().positive().max(20_000).default(2000),
+    ...seat,
   })
   .strict();
 export type FreeTextItem = z.infer<typeof FreeTextItem>;
 
 /** A Likert-style item with one correct answer ("please select 'Agree'"); always required. */
 export const AttentionCheckItem = z
-  .object({ id: Slug, kind: z.literal('attention_check'), prompt: z.string().min(1), ...LikertScale, expected: z.number().int().min(1) })
+  .object({ id: Slug, kind: z.literal('attention_check'), prompt: z.string().min(1), ...LikertScale, expected: z.number().int().min(1), ...seat })
   .strict();
 export type AttentionCheckItem = z.infer<typeof AttentionCheckItem>;
 
@@ -44,6 +51,17 @@ export function publicSurveyItem(item: SurveyItem): PublicSurveyItem {
   if (item.kind !== 'attention_check') return item;
   const { expected: _expected, ...shown } = item;
   return shown;
+}
+
+/** The survey as a participant in this seat answers it (`seat` undefined: not a teamwork seat, every item). */
+export function surveyForSeat<S extends { items: readonly SurveyItem[] }>(survey: S, seat: 'team' | 'alone' | undefined): S {
+  if (seat === undefined) return survey;
+  return { ...survey, items: survey.items.filter((i) => i.seat === undefined || i.seat === seat) };
+}
+
+/** The seat of a condition: with a team, alone, or none (not a teamwork-seat condition). */
+export function seatOfCondition(condition: { teamwork?: { arm: string } | undefined }): 'team' | 'alone' | undefined {
+  return condition.teamwork ? (condition.teamwork.arm === 'alone' ? 'alone' : 'team') : undefined;
 }
 
 export const Survey = z

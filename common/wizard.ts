@@ -24,6 +24,8 @@ export const WizardQueueItem = z.object({
   waitingSince: z.number(),
   deadlineAt: z.number(),
   draftDone: z.boolean(),
+  /** The start of the participant's message that waits for this reply (as typed; rendered as text). */
+  preview: z.string().optional(),
 });
 export type WizardQueueItem = z.infer<typeof WizardQueueItem>;
 
@@ -43,6 +45,24 @@ export const WizardReviewDetail = z.object({
   holdingMessage: z.string(),
 });
 export type WizardReviewDetail = z.infer<typeof WizardReviewDetail>;
+
+/**
+ * How a reply that left the queue ended, for the researcher who had it open: sent (by whom), the fallback,
+ * or closed without a reply (the participant pressed Stop, the session ended, or a researcher discarded it).
+ */
+export const WizardReviewOutcome = z.object({
+  replyId: z.string(),
+  state: z.enum(['waiting', 'claimed', 'sent', 'fallback', 'discarded']),
+  /** 'you' or 'other' for a sent or discarded reply when a researcher did it; null for the timeout, the participant or the system. */
+  by: z.enum(['you', 'other']).nullable(),
+  /** For a discarded reply: why (researcher, participant = pressed Stop, time_limit, watchdog, session_ended); null otherwise or unknown. */
+  reason: z.string().nullable(),
+});
+export type WizardReviewOutcome = z.infer<typeof WizardReviewOutcome>;
+
+/** GET /api/admin/wizard/studies/:id/uses: does the study have a review or wizard condition (the console's link is shown then). */
+export const WizardUse = z.object({ uses: z.boolean() });
+export type WizardUse = z.infer<typeof WizardUse>;
 
 export const WizardSent = z.object({ messageId: z.string(), origin: ReplyOrigin, editDistance: z.number().nullable() });
 export type WizardSent = z.infer<typeof WizardSent>;

@@ -6,6 +6,7 @@ import { StudyPage } from './StudyPage';
 import { SessionPage } from './SessionPage';
 import { SessionsPage } from './SessionsPage';
 import { WizardConsole } from './wizard/WizardConsole';
+import { wizardApi } from './wizard/wizardApi';
 import { AdminLink, focusNextHeading } from './AdminLink';
 import './admin.css';
 
@@ -31,6 +32,22 @@ export default function AdminApp({ subPath }: { subPath: string }) {
     window.scrollTo(0, 0);
   }, [subPath, firstPath]);
 
+  const study = /^\/studies\/([a-z0-9_-]+)\/?$/.exec(subPath);
+  const session = /^\/sessions\/([A-Za-z0-9_-]+)\/?$/.exec(subPath);
+  const sessions = /^\/studies\/([a-z0-9_-]+)\/sessions\/?$/.exec(subPath);
+  const wizard = /^\/studies\/([a-z0-9_-]+)\/wizard\/?$/.exec(subPath);
+  const studyOfPage = study?.[1] ?? sessions?.[1] ?? wizard?.[1];
+  const home = subPath === '/' || subPath === '';
+  // The wizard console is linked only from studies with a review or wizard condition.
+  const [usesWizard, setUsesWizard] = useState<string | null>(null);
+  useEffect(() => {
+    if (!studyOfPage || auth !== 'in') return;
+    let current = true;
+    wizardApi.uses(studyOfPage).then((r) => current && setUsesWizard(r.uses ? studyOfPage : null), () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [studyOfPage, auth]);
   const logout = async () => {
     await adminApi.logout().catch(() => undefined);
     setAuth('out');
@@ -47,19 +64,13 @@ export default function AdminApp({ subPath }: { subPath: string }) {
     );
   if (auth === 'out') return <LoginPage onLoggedIn={() => setAuth('in')} />;
 
-  const study = /^\/studies\/([a-z0-9_-]+)\/?$/.exec(subPath);
-  const session = /^\/sessions\/([A-Za-z0-9_-]+)\/?$/.exec(subPath);
-  const sessions = /^\/studies\/([a-z0-9_-]+)\/sessions\/?$/.exec(subPath);
-  const wizard = /^\/studies\/([a-z0-9_-]+)\/wizard\/?$/.exec(subPath);
-  const studyOfPage = study?.[1] ?? sessions?.[1] ?? wizard?.[1];
-  const home = subPath === '/' || subPath === '';
   return (
     <div className="admin">
       <header className="topbar admin-topbar">
         <AdminLink to="/admin" className="admin-brand">Tandem <span>researcher dashboard</span></AdminLink>
         <nav aria-label="Dashboard" className="admin-nav">
           <AdminLink to="/admin" {...(home ? { 'aria-current': 'page' as const } : {})}>Studies</AdminLink>
-          {studyOfPage && (
+          {studyOfPage && (wizard || usesWizard === studyOfPage) && (
             <AdminLink to={`/admin/studies/${studyOfPage}/wizard`} {...(wizard ? { 'aria-current': 'page' as const } : {})}>Wizard console</AdminLink>
           )}
           <button type="button" className="secondary" onClick={() => void logout()}>Log out</button>

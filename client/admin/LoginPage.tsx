@@ -18,7 +18,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
       await adminApi.login({ password });
       onLoggedIn();
     } catch (err) {
-      setError((err as Error).message);
+      setError(loginMessage((err as Error).message));
     } finally {
       setBusy(false);
     }
@@ -55,4 +55,12 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
       </div>
     </main>
   );
+}
+
+/** The server's terse refusal, as a sentence that says what to do. */
+export function loginMessage(message: string): string {
+  if (message === 'wrong password')
+    return 'Wrong password: check it and try again. It was printed once when the server first started, unless ADMIN_PASSWORD sets it.';
+  const t = message.trim();
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.');
 }

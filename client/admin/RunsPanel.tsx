@@ -8,7 +8,7 @@ const LABELS: Record<RunKind, { button: string; what: string }> = {
 };
 
 /** Judge and analysis buttons with live progress, and the analysis report (server-rendered SVG plots) in a sandboxed frame. */
-export function RunsPanel({ studyId, runs }: { studyId: string; runs: Partial<Record<RunKind, RunProgress>> }) {
+export function RunsPanel({ studyId, runs, refresh = 0 }: { studyId: string; runs: Partial<Record<RunKind, RunProgress>>; refresh?: number }) {
   const [known, setKnown] = useState<Partial<Record<RunKind, RunProgress>>>({});
   const [hasReport, setHasReport] = useState(false);
   const [reportVersion, setReportVersion] = useState(0);
@@ -25,7 +25,7 @@ export function RunsPanel({ studyId, runs }: { studyId: string; runs: Partial<Re
       },
       () => undefined,
     );
-  }, [studyId, runs.analysis?.state]);
+  }, [studyId, runs.analysis?.state, refresh]);
   useEffect(() => {
     if (runs.analysis?.state === 'done') setReportVersion((v) => v + 1);
   }, [runs.analysis?.state]);
@@ -48,6 +48,11 @@ export function RunsPanel({ studyId, runs }: { studyId: string; runs: Partial<Re
         <p role="status" data-testid={`run-${kind}`} className={`admin-run admin-run-${r.state}`}>
           {kind}: {r.state} — {r.message}
         </p>
+        {kind === 'analysis' && r.state === 'done' && !hasReport && (
+          <p className="admin-warning" data-testid="run-analysis-stale">
+            Its report is gone: a withdrawal removes the report, which may still count that person. Run the analysis again for a new one.
+          </p>
+        )}
         {r.state === 'running' && r.total > 0 && <progress max={r.total} value={r.done} aria-label={`${kind} progress`} />}
       </div>
     );

@@ -73,8 +73,8 @@ export function SessionFilters({
       <h2 id="filters-title" className="visually-hidden">Filters</h2>
       <form className="admin-filters" role="search" onSubmit={(e) => (e.preventDefault(), onChange({ ...filters, q: search }))}>
         <div className="admin-filter admin-filter-wide">
-          <label htmlFor="f-q">Pseudonym or session id</label>
-          <input id="f-q" type="search" value={search} placeholder="p3f2a… or the start of a session id" onChange={(e) => setSearch(e.target.value)} />
+          <label htmlFor="f-q">Pseudonym, session id or platform id</label>
+          <input id="f-q" type="search" value={search} placeholder="p3f2a…, a session id, or a Prolific ID" onChange={(e) => setSearch(e.target.value)} />
         </div>
         <div className="admin-filter">
           <label htmlFor="f-status">Outcome</label>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SessionDetail, TimelineEvent } from '../../common/admin';
+import { modelLabel, ReplyProvenance } from './ReplyProvenance';
 import { SafeMarkdown } from '../participant/chat/SafeMarkdown';
 import { adminApi } from './api';
 import { AdminLink, PageHeading, pageTitle } from './AdminLink';
@@ -141,12 +142,13 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             <li key={m.id} className={`admin-msg admin-msg-${m.role}`} data-testid="transcript-message">
               <div className="admin-msg-meta">
                 <span className="admin-who">{m.role === 'user' ? 'participant' : 'assistant'}</span>
-                {m.model && <span>{m.model}</span>}
+                {m.model && <span>{modelLabel(m.model, m.provenance)}</span>}
                 <span>{formatClock(m.createdAt, range.start)}</span>
                 <span>{m.tokens} tokens</span>
                 {m.ttftMs !== null && <span>first token after {formatLatency(m.ttftMs)}</span>}
                 {m.status !== 'complete' && <span className="admin-msg-status">{m.status}</span>}
               </div>
+              {m.provenance && <ReplyProvenance provenance={m.provenance} sent={m.text} />}
               {m.role === 'assistant' && !rawText ? (
                 <div className="admin-msg-markdown" data-testid="transcript-markdown">
                   <SafeMarkdown text={m.text} />

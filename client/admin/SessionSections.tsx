@@ -51,10 +51,13 @@ export function SurveyAnswers({ detail }: { detail: SessionDetail }) {
           <tbody>
             {detail.survey.map((a) => (
               <tr key={a.itemId}>
-                <th scope="row">{a.itemId}</th>
+                <th scope="row">
+                  {a.prompt ?? a.itemId}
+                  {a.prompt && <span className="hint admin-id"> ({a.itemId})</span>}
+                </th>
                 <td>{a.kind.replace(/_/g, ' ')}</td>
-                <td className="admin-msg-text">
-                  {a.value === null || a.value === '' ? <span className="hint">(no answer)</span> : typeof a.value === 'number' ? `${a.value}` : a.value}
+                <td className="admin-msg-text" data-testid="survey-answer">
+                  {a.value === null || a.value === '' ? <span className="hint">(no answer)</span> : (a.valueLabel ?? `${a.value}`)}
                 </td>
               </tr>
             ))}

@@ -106,7 +106,11 @@ export function SessionsPage({ studyId }: { studyId: string }) {
         <div className="admin-heading">
           <h2 id="sessions-title">Sessions</h2>
           <p className="hint" role="status" data-testid="sessions-count">
-            {data === null ? 'Loading…' : data.total === 0 ? 'No session matches.' : `${formatCount(first)}–${formatCount(last)} of ${formatCount(data.total)}`}
+            {data === null
+              ? 'Loading…'
+              : data.total === 0
+                ? 'No session matches (searched pseudonyms, session ids and platform ids such as a Prolific ID, typed exactly).'
+                : `${formatCount(first)}–${formatCount(last)} of ${formatCount(data.total)}${data.matchedPlatformId ? ' · found by platform id (shown by pseudonym only)' : ''}`}
           </p>
         </div>
         <div className="admin-scroll" tabIndex={0} role="region" aria-label="Sessions table (scrolls sideways on small screens)">

@@ -14,6 +14,8 @@ import { StatusBadge, STUDY_STATUS_HELP } from './StatusBadge';
 import { useAdminSocket } from './useAdminSocket';
 import { useLiveVersion } from './useLiveVersion';
 import { WithdrawPanel } from './WithdrawPanel';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { CopyButton } from '../ui/CopyButton';
 
 const STATUSES: StudyStatus[] = ['draft', 'pilot', 'live', 'closed'];
 
@@ -22,6 +24,8 @@ export function StudyPage({ studyId }: { studyId: string }) {
   const [study, setStudy] = useState<StudySummary | null | undefined>(undefined);
   const [audit, setAudit] = useState<AuditEntryView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Counts withdrawals on this page: the runs panel reloads (a withdrawal removes the analysis report). */
+  const [withdrawals, setWithdrawals] = useState(0);
   const live = useAdminSocket(studyId);
   const liveVersion = useLiveVersion(live.snapshot, live.runs);
 
@@ -79,8 +83,14 @@ export function StudyPage({ studyId }: { studyId: string }) {
       <LiveMonitor snapshot={live.snapshot} connected={live.connected} />
       <DashboardPlots studyId={studyId} version={liveVersion} />
       <ExportPanel studyId={studyId} progress={live.exportProgress} onDone={reload} />
-      <RunsPanel studyId={studyId} runs={live.runs} />
-      <WithdrawPanel studyId={studyId} onDone={reload} />
+      <RunsPanel studyId={studyId} runs={live.runs} refresh={withdrawals} />
+      <WithdrawPanel
+        studyId={studyId}
+        onDone={() => {
+          reload();
+          setWithdrawals((n) => n + 1);
+        }}
+      />
       <AuditLog entries={audit} />
     </>
   );
@@ -95,10 +105,11 @@ function StudyLinkNote({ study }: { study: StudySummary }) {
   const link = prolificStudyLink(window.location.origin, study.id);
   return (
     <>
-      <p className="hint admin-meta">
-        Participant link for Prolific: <code data-testid="study-link">{link}</code>
+      <p className="hint admin-meta admin-study-link">
+        Participant link for Prolific: <code data-testid="study-link">{link}</code> <CopyButton text={link} label="Copy the participant link" className="secondary" />
         {' '}(MTurk: <code>?workerId=…&amp;assignmentId=…&amp;hitId=…</code>)
       </p>
+      <PreviewLink study={study} />
       {study.sessionsWithoutVisitId > 0 && (
         <p className="error-box" role="alert" data-testid="no-visit-id-warning">
           {study.sessionsWithoutVisitId} session{study.sessionsWithoutVisitId === 1 ? ' was' : 's were'} opened from a link without a per-visit id
@@ -110,31 +121,52 @@ function StudyLinkNote({ study }: { study: StudySummary }) {
   );
 }
 
-/** What switching to `to` does to the sessions in progress, for the confirmation; null when nothing to confirm. */
-export function statusChangeWarning(from: StudyStatus, to: StudyStatus, inProgress: number): string | null {
-  if (from === to || (to !== 'draft' && to !== 'closed')) return null;
-  if (from !== 'live' && from !== 'pilot') return null;
-  const sessions = `${inProgress} session${inProgress === 1 ? ' is' : 's are'} in progress`;
-  const effect = to === 'draft' ? 'The study link will answer "not found" to new visitors' : 'New participants will be refused';
-  return `Switch "${from}" to "${to}"? ${sessions}: they can finish (reloading keeps their session). ${effect}.`;
+/**
+ * "Preview as participant": a fresh visit of the study link in a new tab (its own made-up PROLIFIC_PID and
+ * SESSION_ID), offered while the study is in pilot, so the session is marked pilot and left out of balance,
+ * exports and analysis. In draft the link refuses visitors; live or closed, a preview would count as a participant.
+ */
+function PreviewLink({ study }: { study: StudySummary }) {
+  const [visit] = useState(() => Math.random().toString(36).slice(2, 10));
+  if (study.status !== 'pilot')
+    return (
+      <p className="hint admin-meta" data-testid="preview-note">
+        Preview as participant: switch the study to <strong>pilot</strong> to open a test session (marked pilot, left out of the data).
+      </p>
+    );
+  const href = `/study/${encodeURIComponent(study.id)}?PROLIFIC_PID=preview-${visit}&SESSION_ID=preview-${visit}`;
+  return (
+    <p className="admin-meta">
+      <a href={href} target="_blank" rel="noopener" data-testid="preview-link">
+        Preview as participant
+      </a>{' '}
+      <span className="hint">(opens a pilot session in a new tab)</span>
+    </p>
+  );
 }
 
-/** The study status, including the pilot switch. */
+/** What switching to `to` does, for the confirmation; null when nothing to confirm (only draft and closed turn people away). */
+export function statusChangeWarning(from: StudyStatus, to: StudyStatus, inProgress: number): string | null {
+  if (from === to || (to !== 'draft' && to !== 'closed')) return null;
+  const sessions =
+    from === 'live' || from === 'pilot'
+      ? `${inProgress === 0 ? 'No session is' : `${inProgress} session${inProgress === 1 ? ' is' : 's are'}`} in progress${inProgress > 0 ? ': they can finish (reloading keeps their session)' : ''}. `
+      : '';
+  const effect = to === 'draft' ? 'The study link will answer "not found" to new visitors' : 'New participants will be refused';
+  return `Switch "${from}" to "${to}"? ${sessions}${effect}.`;
+}
+
+/** The study status, including the pilot switch; switching to draft or closed asks first, in an in-page dialog. */
 function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: () => void }) {
   const [status, setStatus] = useState<StudyStatus>(study.status);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [question, setQuestion] = useState<string | null>(null);
   useEffect(() => setStatus(study.status), [study.status]);
-  const apply = async () => {
+  const change = async () => {
+    setQuestion(null);
     setBusy(true);
     try {
-      // Fresh count: the summary on screen may be a few seconds old.
-      const fresh = (await adminApi.studies()).find((s) => s.id === study.id) ?? study;
-      const warning = statusChangeWarning(fresh.status, status, fresh.sessionsInProgress);
-      if (warning && !window.confirm(warning)) {
-        setMessage({ text: 'Status not changed.', error: false });
-        return;
-      }
       await adminApi.setStatus(study.id, { status });
       setMessage({ text: `Status set to ${status}.`, error: false });
       onChanged();
@@ -144,12 +176,32 @@ function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: (
       setBusy(false);
     }
   };
+  const apply = async () => {
+    setMessage(null);
+    try {
+      // Fresh count: the summary on screen may be a few seconds old.
+      const fresh = (await adminApi.studies()).find((s) => s.id === study.id) ?? study;
+      const warning = statusChangeWarning(fresh.status, status, fresh.sessionsInProgress);
+      if (warning) setQuestion(warning);
+      else await change();
+    } catch (e) {
+      setMessage({ text: (e as Error).message, error: true });
+    }
+  };
   return (
     <section className="card" aria-labelledby="status-title">
       <h2 id="status-title">Status</h2>
       <div className="admin-inline-form admin-status-form">
         <label htmlFor="study-status">Study status</label>
-        <select id="study-status" value={status} onChange={(e) => setStatus(e.target.value as StudyStatus)} aria-describedby="study-status-help">
+        <select
+          id="study-status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value as StudyStatus);
+            setMessage(null); // "Status set to …" belongs to the last change, not to the new choice
+          }}
+          aria-describedby="study-status-help"
+        >
           {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
         </select>
         <button type="button" onClick={() => void apply()} disabled={busy || status === study.status}>Apply</button>
@@ -158,6 +210,18 @@ function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: (
         <strong>{status}</strong>: {STUDY_STATUS_HELP[status]}.
       </p>
       {message && <p role="status" className={message.error ? 'error' : 'success'}>{message.text}</p>}
+      <ConfirmDialog
+        open={question !== null}
+        title={`Switch the study to ${status}?`}
+        confirmLabel={`Switch to ${status}`}
+        onConfirm={() => void change()}
+        onCancel={() => {
+          setQuestion(null);
+          setMessage({ text: 'Status not changed.', error: false });
+        }}
+      >
+        <p data-testid="status-question">{question}</p>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import type { WithdrawalPreview } from '../../common/adminSessionList';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { adminApi } from './api';
 
@@ -6,12 +7,20 @@ import { adminApi } from './api';
 export function WithdrawPanel({ studyId, onDone }: { studyId: string; onDone: () => void }) {
   const [participant, setParticipant] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const [preview, setPreview] = useState<WithdrawalPreview | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const ask = (e: FormEvent) => {
+  // The confirmation names what will go: the number of sessions and their pseudonyms (looked up on the server).
+  const ask = async (e: FormEvent) => {
     e.preventDefault();
     setMessage(null);
-    setConfirming(true);
+    try {
+      setPreview(await adminApi.withdrawalPreview(studyId, { participant }));
+      setConfirming(true);
+    } catch (err) {
+      setMessage({ text: (err as Error).message, error: true });
+    }
   };
+  const count = preview?.sessions.length ?? 0;
   const withdraw = async () => {
     setConfirming(false);
     try {
@@ -36,7 +45,7 @@ export function WithdrawPanel({ studyId, onDone }: { studyId: string; onDone: ()
         Deletes everything this person did in this study (messages, artifacts, uploads, survey, judge results) and keeps only
         a tombstone without personal data, so later exports and analyses leave them out. This cannot be undone.
       </p>
-      <form onSubmit={ask} className="admin-inline-form">
+      <form onSubmit={(e) => void ask(e)} className="admin-inline-form">
         <label htmlFor="withdraw-id">Platform id</label>
         <input
           id="withdraw-id"
@@ -51,10 +60,35 @@ export function WithdrawPanel({ studyId, onDone }: { studyId: string; onDone: ()
         <button type="submit" className="danger" disabled={participant.trim().length === 0}>Withdraw and delete data</button>
       </form>
       {message && <p role="status" className={message.error ? 'error' : 'success'}>{message.text}</p>}
-      <ConfirmDialog open={confirming} title="Withdraw this participant?" confirmLabel="Delete their data" onConfirm={() => void withdraw()} onCancel={() => setConfirming(false)}>
-        <p>
-          All data of <strong className="admin-msg-text">{participant.trim()}</strong> in study <code>{studyId}</code> will be deleted. This cannot be undone.
-        </p>
+      <ConfirmDialog
+        open={confirming}
+        title={count === 0 ? 'No session has this platform id' : `Withdraw this participant: ${count} session${count === 1 ? '' : 's'}?`}
+        confirmLabel={count === 0 ? 'Record a tombstone anyway' : `Delete ${count} session${count === 1 ? '' : 's'}`}
+        onConfirm={() => void withdraw()}
+        onCancel={() => setConfirming(false)}
+      >
+        {count === 0 ? (
+          <p data-testid="withdraw-none">
+            No session in study <code>{studyId}</code> was started with <strong className="admin-msg-text">{participant.trim()}</strong>. Check
+            the id for a typo. Withdrawing anyway deletes nothing, but records a tombstone that keeps any later session with this id out of
+            exports.
+          </p>
+        ) : (
+          <>
+            <p data-testid="withdraw-count">
+              {count} session{count === 1 ? '' : 's'} of <strong className="admin-msg-text">{participant.trim()}</strong> in study{' '}
+              <code>{studyId}</code> will be deleted, with everything in {count === 1 ? 'it' : 'them'}. This cannot be undone.
+            </p>
+            <ul className="admin-withdraw-list" data-testid="withdraw-pseudonyms">
+              {preview!.sessions.map((s) => (
+                <li key={s.pseudonym}>
+                  <code>{s.pseudonym}</code> · {s.status}
+                  {s.isPilot ? ' · pilot' : ''} · started {new Date(s.createdAt).toLocaleString()}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
       </ConfirmDialog>
     </section>
   );

@@ -17,7 +17,7 @@ import {
   WithdrawRequest,
   type RunKind,
 } from '../../common/admin';
-import { SessionListPage, type PilotFilter } from '../../common/adminSessionList';
+import { SessionListPage, WithdrawalPreview, WithdrawalPreviewRequest, type PilotFilter } from '../../common/adminSessionList';
 import { Envelope } from '../../common/envelope';
 
 /**
@@ -96,6 +96,8 @@ export const adminApi = {
   audit: (studyId: string) => get(`${study(studyId)}/audit`, AuditList),
   session: (sessionId: string) => get(`/api/admin/sessions/${encodeURIComponent(sessionId)}`, SessionDetail),
   exportStudy: (studyId: string, body: z.input<typeof ExportRequest>) => post(`${study(studyId)}/exports`, ExportTicket, body, ExportRequest),
+  withdrawalPreview: (studyId: string, body: WithdrawalPreviewRequest) =>
+    post(`${study(studyId)}/withdrawal-preview`, WithdrawalPreview, body, WithdrawalPreviewRequest),
   withdraw: (studyId: string, body: WithdrawRequest) => post(`${study(studyId)}/withdrawals`, WithdrawalResult, body, WithdrawRequest),
   startRun: (studyId: string, kind: RunKind) => post(`${study(studyId)}/runs/${kind}`, RunStarted),
   startJudge: (studyId: string, body: z.input<typeof JudgeRunRequest>) => post(`${study(studyId)}/runs/judge`, RunStarted, body, JudgeRunRequest),

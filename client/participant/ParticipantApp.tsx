@@ -20,7 +20,7 @@ export default function ParticipantApp({ studyId }: { studyId: string }) {
   if (view.phase === 'loading') return <p className="page-status" role="status">{view.message}</p>;
   if (view.phase === 'preview') return <PreviewPage study={view.study} />;
   if (view.phase === 'error') return <ProblemPage problem={view.problem} />;
-  if (view.phase === 'resume') return <ResumeCodePage submit={view.submit} />;
+  if (view.phase === 'resume') return <ResumeCodePage submit={view.submit} movedAway={view.movedAway} knownCode={view.knownCode} />;
 
   const { live, actions, token, connection, connectionNotice, resumeCode } = view;
   return (
@@ -68,8 +68,10 @@ function StepView({ live, actions, token, resumeCode }: { live: LiveSession; act
   const key = stepKeyOf(state);
   const mainRef = useRef<HTMLElement>(null);
   // Move focus to the new step's heading so screen-reader and keyboard users start at the top.
+  // Without scrolling to the heading: the page starts at its top, with the header (progress, time, code) in view.
   useEffect(() => {
-    mainRef.current?.querySelector<HTMLElement>('h1')?.focus();
+    mainRef.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
   }, [key]);
 
   return (

@@ -38,7 +38,10 @@ export function SessionHeader({
         </nav>
       )}
       <span className="conn-group">
-        {active && state.deadline !== null && <TimeLeft deadline={state.deadline} serverNow={state.serverNow} />}{' '}
+        {/* The time limit ends the instructions and the task only (server/services/lifecycle.ts): the survey has no clock. */}
+        {active && state.deadline !== null && (state.step === 'instructions' || state.step === 'workspace') && (
+          <TimeLeft deadline={state.deadline} serverNow={state.serverNow} />
+        )}{' '}
         {active && resumeCode && (
           <span className="conn resume-code" title="With this code you can reopen your session in another browser" data-testid="resume-code">
             Resume code: <code>{resumeCode}</code>

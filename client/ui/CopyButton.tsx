@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /** Copies `text` to the clipboard and says so; falls back to selecting the text when the API is missing. */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, className }: { text: string; label: string; className?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -13,7 +13,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   };
   return (
     <>
-      <button type="button" onClick={() => void copy()} aria-label={label}>
+      <button type="button" className={className} onClick={() => void copy()} aria-label={label}>
         {state === 'copied' ? 'Copied' : 'Copy'}
       </button>
       <span role="status" className="hint">

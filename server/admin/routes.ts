@@ -185,7 +185,11 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
   });
 
   guarded.get('/api/admin/sessions/:sessionId', async (req, res) => {
-    const detail = await sessionDetail(store, String(req.params.sessionId));
+    const surveyOf = (studyId: string) => {
+      const study = deps.config.studies.get(studyId);
+      return study ? deps.config.surveys.get(study.survey) : undefined;
+    };
+    const detail = await sessionDetail(store, String(req.params.sessionId), surveyOf);
     if (!detail) return sendFail(res, 'not_found', 'no such session');
     sendOk<SessionDetail>(res, detail);
   });

@@ -1,6 +1,8 @@
 import { zScores } from '../../lib/stats';
 import type { AdminQueriesRepo, Store } from '../../lib/storage';
-import type { SessionDetail } from '../../common/admin';
+import type { SessionDetail, TranscriptMessage } from '../../common/admin';
+import type { ReviewRow } from '../../lib/storage';
+import type { Survey, SurveyItem } from '../../common/survey';
 import { deriveIntegrity, finalTextChars, raisedFlags, type IntegrityMeasures } from '../../common/integrityFlags';
 import type { IntegrityView } from '../../common/integrityView';
 
@@ -20,12 +22,28 @@ export async function sessionPz(queries: AdminQueriesRepo, studyId: string, task
   return zq[i]! - zc[i]!;
 }
 
-/** Everything the dashboard shows about one session: transcript and trajectory for replay, artifacts, survey, judge. */
-export async function sessionDetail(store: Store, sessionId: string): Promise<SessionDetail | undefined> {
+function provenanceOf(r: ReviewRow | undefined): Pick<TranscriptMessage, 'provenance'> {
+  if (!r) return {};
+  return { provenance: { mode: r.mode, state: r.state, origin: r.origin, modelDraft: r.draftText, editDistance: r.editDistance, waitMs: r.waitMs } };
+}
+
+/** A Likert or attention-check value as a person reads it: "4 of 5: Agree" (end labels only name the ends). */
+export function scaleLabel(item: SurveyItem, value: number): string | undefined {
+  if (item.kind === 'text') return undefined;
+  const { points, anchors } = item;
+  const anchor = anchors.length === points ? anchors[value - 1] : value === 1 ? anchors[0] : value === points ? anchors[anchors.length - 1] : undefined;
+  return `${value} of ${points}${anchor ? `: ${anchor}` : ''}`;
+}
+
+/**
+ * Everything the dashboard shows about one session: transcript and trajectory for replay, artifacts, survey, judge.
+ * `surveyOf` (the loaded study files' survey of a study) adds each answer's question and scale label.
+ */
+export async function sessionDetail(store: Store, sessionId: string, surveyOf?: (studyId: string) => Survey | undefined): Promise<SessionDetail | undefined> {
   const s = await store.sessions.get(sessionId);
   if (!s) return undefined;
   const queries = store.adminQueries;
-  const [messages, events, versions, uploads, answers, quality, samples, pz, telemetry] = await Promise.all([
+  const [messages, events, versions, uploads, answers, quality, samples, pz, telemetry, reviews] = await Promise.all([
     store.messages.listForSession(sessionId),
     store.events.listForSession(sessionId),
     store.artifacts.listVersions(sessionId),
@@ -35,7 +53,9 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
     queries.judgeSamples(sessionId),
     sessionPz(queries, s.studyId, s.taskId, sessionId),
     store.telemetry.get(sessionId),
+    store.reviews.listForSession(sessionId),
   ]);
+  const reviewOf = new Map(reviews.map((r) => [r.replyId, r]));
   const finalText = finalTextChars(
     messages.reduce((n, m) => (m.role === 'user' ? n + m.text.length : n), 0),
     versions.at(-1)?.fields ?? null,
@@ -66,6 +86,7 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
       model: m.model,
       ttftMs: m.ttftMs,
       durationMs: m.durationMs,
+      ...provenanceOf(reviewOf.get(m.id)),
     })),
     timeline: events.map((e) => ({ seq: e.seq, type: e.type, serverTs: e.serverTs, clientTs: e.clientTs, payload: e.payload })),
     artifactVersions: versions.map((a) => ({ version: a.version, fields: a.fields, submittedAt: a.submittedAt })),
@@ -76,7 +97,12 @@ export async function sessionDetail(store: Store, sessionId: string): Promise<Se
       bytes: u.bytes,
       url: `/api/admin/sessions/${encodeURIComponent(sessionId)}/uploads/${encodeURIComponent(u.id)}`,
     })),
-    survey: answers.map((a) => ({ itemId: a.itemId, kind: a.itemKind, value: a.valueNum ?? a.valueText })),
+    survey: answers.map((a) => {
+      const item = surveyOf?.(s.studyId)?.items.find((i) => i.id === a.itemId);
+      const value = a.valueNum ?? a.valueText;
+      const label = item && typeof value === 'number' ? scaleLabel(item, value) : undefined;
+      return { itemId: a.itemId, kind: a.itemKind, value, ...(item ? { prompt: item.prompt } : {}), ...(label ? { valueLabel: label } : {}) };
+    }),
     judge: {
       quality,
       samples: samples.map((j) => ({ artifactVersion: j.artifactVersion, rubricId: j.rubricId, model: j.model, sample: j.sample, score: j.score, parseOk: j.parseOk })),

@@ -1,10 +1,12 @@
-import type { Request, Response, Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import {
   DashboardQuery,
   type DashboardData,
   SessionListQuery,
   type SessionListPage,
+  type WithdrawalPreview,
+  WithdrawalPreviewRequest,
 } from '../../common/adminSessionList';
 import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../lib/pseudonym';
 import type { SessionListFilter, Store } from '../../lib/storage';
@@ -65,13 +67,19 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
       if (q.qualityMax !== undefined) filter.qualityMax = q.qualityMax;
       if (q.from) filter.createdFrom = Date.parse(q.from);
       if (q.to) filter.createdTo = Date.parse(q.to) + (isDateOnly(q.to) ? DAY_MS : 1);
+      let matchedPlatformId = false;
       if (q.q) {
         // Pseudonyms are keyed HMACs of session ids: compare in code (a prefix of either matches).
         const needle = q.q.toLowerCase();
-        filter.sessionIds = (await repo.sessionIds(study.id)).filter((id) => id.toLowerCase().startsWith(needle) || pseudonymOf(id).startsWith(needle));
+        const byId = (await repo.sessionIds(study.id)).filter((id) => id.toLowerCase().startsWith(needle) || pseudonymOf(id).startsWith(needle));
+        // A platform id (PROLIFIC_PID, workerId…) exactly as typed, through the identity table: the rows show pseudonyms only.
+        const byPlatform = await deps.store.withdrawals.findSessionIds(study.id, q.q.trim());
+        matchedPlatformId = byPlatform.length > 0;
+        filter.sessionIds = [...new Set([...byId, ...byPlatform])];
       }
       const { total, rows } = await repo.listPage(study.id, filter, q.sort, q.order, q.pageSize, (q.page - 1) * q.pageSize);
       sendOk<SessionListPage>(res, {
+        ...(q.q ? { matchedPlatformId } : {}),
         total,
         page: q.page,
         pageSize: q.pageSize,
@@ -92,6 +100,26 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
           cost: costOf(r),
           quality: r.quality,
         })),
+      });
+    }),
+  );
+
+  // Before a withdrawal: how many sessions that platform id has here, by pseudonym, so the researcher confirms
+  // what will be deleted (and sees a mistyped id match nothing). POST: the id stays out of URLs and access logs.
+  guarded.post(
+    '/api/admin/studies/:studyId/withdrawal-preview',
+    express.json({ limit: '4kb' }),
+    handle(async (req, res) => {
+      const parsed = WithdrawalPreviewRequest.safeParse(req.body);
+      if (!parsed.success) return sendZodFail(res, parsed.error, 'POST withdrawal-preview');
+      const study = await studyOr404(req, res);
+      if (!study) return;
+      const ids = await deps.store.withdrawals.findSessionIds(study.id, parsed.data.participant);
+      const sessions = (await Promise.all(ids.map((id) => deps.store.sessions.get(id)))).filter((s) => s !== undefined);
+      sendOk<WithdrawalPreview>(res, {
+        sessions: sessions
+          .sort((a, b) => a.createdAt - b.createdAt)
+          .map((s) => ({ pseudonym: pseudonymOf(s.id), status: s.status, isPilot: s.isPilot, createdAt: s.createdAt })),
       });
     }),
   );

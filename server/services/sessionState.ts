@@ -1,5 +1,5 @@
 import type { SessionState, ChatMessageView, UploadView } from '../../common/session';
-import { publicSurveyItem } from '../../common/survey';
+import { publicSurveyItem, seatOfCondition, surveyForSeat } from '../../common/survey';
 import { completionRedirectUrl, type CompletionOutcome } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { MessageRow, UploadRow } from '../../lib/storage';
@@ -89,6 +89,7 @@ export async function buildSessionState(ctx: ServiceContext, sessionId: string, 
     assistant: {
       label: resolved.offline ? `${condition.assistant_label} (offline demo)` : condition.assistant_label,
       offline: resolved.offline,
+      ...(seatOfCondition(condition) ? { seat: seatOfCondition(condition)! } : {}),
     },
     limits: { maxMessageChars: study.chat.max_message_chars, maxUploadBytes: MAX_UPLOAD_BYTES, uploadTypes: [...UPLOAD_TYPES] },
     deadline: deadlineOf(s),
@@ -99,7 +100,7 @@ export async function buildSessionState(ctx: ServiceContext, sessionId: string, 
     draft: draft ? { fields: draft.fields, savedAt: draft.savedAt, version: draft.version } : null,
     uploads: uploads.map(uploadView),
     artifactVersions: versions.map((v) => ({ version: v.version, fields: v.fields, submittedAt: v.submittedAt })),
-    survey: { id: survey.id, title: survey.title, ...(survey.intro !== undefined ? { intro: survey.intro } : {}), items: survey.items.map(publicSurveyItem) },
+    survey: { id: survey.id, title: survey.title, ...(survey.intro !== undefined ? { intro: survey.intro } : {}), items: surveyForSeat(survey, seatOfCondition(condition)).items.map(publicSurveyItem) },
     surveySubmitted,
     completion: outcome && code ? { outcome, code, redirectUrl: completionRedirectUrl(study.completion, code) } : null,
   };

@@ -1,27 +1,28 @@
 import type { SurveySubmit } from '../../common/events';
-import { checkSurveyAnswers } from '../../common/survey';
+import { checkSurveyAnswers, seatOfCondition, surveyForSeat } from '../../common/survey';
 import { ServiceError, type ServiceContext } from './serviceContext';
 import { endSession, requireActive, requireActiveIn } from './lifecycle';
 
 /** Stores the survey answers (validated against the survey definition) and completes the session. */
 export async function submitSurvey(ctx: ServiceContext, sessionId: string, p: SurveySubmit): Promise<void> {
   const s = await requireActive(ctx, sessionId, ['survey']);
-  const problem = checkSurveyAnswers(s.survey, p.answers);
+  const survey = surveyForSeat(s.survey, seatOfCondition(s.condition)); // a teamwork seat answers only its arm's items
+  const problem = checkSurveyAnswers(survey, p.answers);
   if (problem) throw new ServiceError('invalid_input', problem.message, problem.field);
-  const check = s.survey.items.find((i) => i.kind === 'attention_check');
+  const check = survey.items.find((i) => i.kind === 'attention_check');
   const attentionCheckPassed = check && check.kind === 'attention_check' ? p.answers[check.id] === check.expected : null;
   const now = ctx.now();
   await ctx.store.transaction(async (tx) => {
     // Re-checked on the locked row: a second submit (another socket) finds the session completed.
     const locked = await requireActiveIn(ctx, tx, sessionId, ['survey']);
-    const seq = await tx.events.append(sessionId, 'survey.submitted', { surveyId: s.survey.id, answers: p.answers, attentionCheckPassed }, now, p.clientTs);
-    const answered = s.survey.items.filter((item) => p.answers[item.id] !== undefined);
+    const seq = await tx.events.append(sessionId, 'survey.submitted', { surveyId: survey.id, answers: p.answers, attentionCheckPassed }, now, p.clientTs);
+    const answered = survey.items.filter((item) => p.answers[item.id] !== undefined);
     await tx.surveyAnswers.insert(
       answered.map((item) => {
         const value = p.answers[item.id];
         return {
           sessionId,
-          surveyId: s.survey.id,
+          surveyId: survey.id,
           itemId: item.id,
           itemKind: item.kind,
           valueNum: typeof value === 'number' ? value : null,

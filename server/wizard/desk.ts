@@ -117,8 +117,11 @@ export class WizardDesk implements ReplyDesk {
     // Cut by a shutdown: not stored, so the restart drafts it again (a half draft would pass for the whole).
     if (w.f.abortedBy === 'shutdown') return;
     const text = w.draft.text.length > 0 ? w.draft.text : result.text;
-    if (await this.ctx.store.reviews.saveDraft(w.f.replyId, text, draftMeta(result), this.ctx.now()))
+    if (await this.ctx.store.reviews.saveDraft(w.f.replyId, text, draftMeta(result), this.ctx.now())) {
       if (w.draftVisible) this.feed.draft(studyId, w.f.replyId, text, true);
+      // The queue shows whether each draft is ready: every console reloads it (not only the one watching this reply).
+      this.feed.queueChanged(studyId);
+    }
   }
 
   /** The model's draft so far, if the researcher may see it and it is streaming on this node. */

@@ -12,6 +12,13 @@ export type ReviewOutcome =
   | { kind: 'discarded'; actor: string | null; reason: 'researcher' | 'participant' | 'time_limit' | 'watchdog' | 'session_ended' };
 
 /**
+ * The error kind of a reply closed without text for a reason other than the participant's own Stop
+ * ("discarded:researcher", "discarded:time_limit"…): the participant's chat then says no reply was sent
+ * (not "you stopped it"), and the console can tell the researcher why the reply left the queue.
+ */
+export const DISCARDED_KIND = 'discarded:';
+
+/**
  * Stores the end of a reviewed reply in one transaction: the review's resolution (conditional: open, and not
  * claimed by someone else), the reply.finished event and the assistant message, with its provenance (origin,
  * the model's draft, edit distance, diff, wait). Resolves after COMMIT, then tells the session's sockets.
@@ -66,7 +73,10 @@ export async function finishReview(ctx: ServiceContext, review: ReviewRow, outco
       finishReason: sent ? (modelWords && origin === 'model' ? (draft?.finishReason ?? 'stop') : 'stop') : 'aborted',
       interrupted: false,
       attempts: draft?.attempts ?? null,
-      error: null,
+      error:
+        outcome.kind === 'discarded' && outcome.reason !== 'participant'
+          ? { kind: `${DISCARDED_KIND}${outcome.reason}`, message: 'no reply was sent', retryable: false }
+          : null,
     };
     const seq = await tx.events.append(
       review.sessionId,

@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import type { Logger } from 'pino';
-import { WizardSendRequest, type WizardQueue, type WizardQueueItem, type WizardReviewDetail, type WizardSent } from '../../common/wizard';
+import { WizardSendRequest, type WizardQueue, type WizardReviewOutcome, type WizardUse, type WizardQueueItem, type WizardReviewDetail, type WizardSent } from '../../common/wizard';
 import type { ReviewRow } from '../../lib/storage';
 import { requireAdmin, requireCsrf, type AdminSessions } from '../admin/auth';
 import { sendError, sendFail, sendOk, sendZodFail } from '../http/respond';
 import { ServiceError, type ServiceContext } from '../services/serviceContext';
 import type { WizardDesk } from './desk';
+import { DISCARDED_KIND } from './finishReview';
 
 /**
  * The researcher's id for claims and the audit log: the admin actor plus a tag of the login session, so two
@@ -15,6 +16,12 @@ import type { WizardDesk } from './desk';
  */
 export function researcherId(req: Request): string {
   return `${req.admin!.actor}#${createHash('sha256').update(req.admin!.tokenHash).digest('hex').slice(0, 8)}`;
+}
+
+/** The first line or so of a participant's message, for the queue. */
+function previewOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
 }
 
 /**
@@ -41,6 +48,7 @@ export function wizardRoutes(ctx: ServiceContext, desk: WizardDesk, sessions: Ad
     waitingSince: r.createdAt,
     deadlineAt: r.deadlineAt,
     draftDone: r.draftText !== null,
+    preview: previewOf((await ctx.store.messages.get(r.replyTo))?.text ?? ''),
   });
 
   const handle = (name: string, fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) =>
@@ -54,6 +62,16 @@ export function wizardRoutes(ctx: ServiceContext, desk: WizardDesk, sessions: Ad
       const me = researcherId(req);
       const items = await Promise.all((await ctx.store.reviews.listOpen(studyId)).map((r) => itemOf(r, me)));
       sendOk<WizardQueue>(res, { studyId, serverNow: ctx.now(), items });
+    }),
+  );
+
+  // Whether the study has a review or wizard condition: the dashboard links the console only from such studies.
+  guarded.get(
+    '/api/admin/wizard/studies/:studyId/uses',
+    handle('wizard uses', async (req, res) => {
+      const study = ctx.config.studies.get(String(req.params.studyId));
+      if (!study) return sendFail(res, 'not_found', `no study "${String(req.params.studyId)}"`);
+      sendOk<WizardUse>(res, { uses: study.conditions.some((c) => c.assistant !== undefined && c.assistant.mode !== 'model') });
     }),
   );
 
@@ -74,6 +92,22 @@ export function wizardRoutes(ctx: ServiceContext, desk: WizardDesk, sessions: Ad
         cannedReplies: cfg.canned_replies,
         holdingMessage: cfg.fallback.holding_message,
       });
+    }),
+  );
+
+  guarded.get(
+    '/api/admin/wizard/reviews/:replyId/outcome',
+    handle('wizard review outcome', async (req, res) => {
+      const review = await ctx.store.reviews.get(String(req.params.replyId));
+      if (!review) throw new ServiceError('not_found', 'no such reply');
+      const me = researcherId(req);
+      const message = review.state === 'discarded' ? await ctx.store.messages.get(review.replyId) : undefined;
+      // Who ended it, as the console may say it (the holder of the claim): researcher ids never leave the server.
+      const by = review.claimedBy !== null ? (review.claimedBy === me ? 'you' : 'other') : review.state === 'sent' ? 'other' : null;
+      // finishReview stores the reason of a discard other than the participant's Stop as the message's error kind.
+      const kind = message?.error?.kind ?? '';
+      const reason = review.state !== 'discarded' || !message ? null : kind.startsWith(DISCARDED_KIND) ? kind.slice(DISCARDED_KIND.length) : 'participant';
+      sendOk<WizardReviewOutcome>(res, { replyId: review.replyId, state: review.state, by, reason });
     }),
   );
 

@@ -177,7 +177,7 @@ describe('the sessions page and dashboard in Chromium', () => {
 
     // Search by pseudonym
     const pseudonym = sessionPseudonym(loadOrCreatePseudonymKey(t.dataDir), ids.recent!);
-    await page.getByLabel('Pseudonym or session id').fill(pseudonym);
+    await page.getByLabel('Pseudonym, session id or platform id').fill(pseudonym);
     await page.getByTestId('sessions-count').filter({ hasText: '1–1 of 1' }).waitFor();
     expect(await page.getByTestId('session-row').innerText()).toContain(ids.recent!.slice(0, 8));
     await page.getByRole('button', { name: 'Clear filters' }).click();

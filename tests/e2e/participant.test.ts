@@ -357,7 +357,7 @@ describe('participant flow in Chromium', () => {
     await page.locator('.messages li[data-status="streaming"] .markdown').first().waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Stop the reply' }).click();
     await page.locator('.messages li.assistant[data-status="stopped"]').waitFor({ timeout: 15_000 });
-    await page.getByText('Stopped before the end.').waitFor();
+    await page.getByText('You stopped this reply.').waitFor();
 
     // A stream that dies mid-reply: a clear message and Retry, which brings a full reply
     fake.script(cutStream('This reply will break off somewhere in the', 3));

@@ -6,6 +6,8 @@
  *
  * Needs the built client (dist/client): built here if missing.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
@@ -22,9 +24,11 @@ beforeAll(async () => {
 
 afterAll(() => t?.close());
 
-async function freshBrowser(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results');
+
+async function freshBrowser(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
   // A new context is a separate profile: no localStorage, so no token of anyone's session.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport, ...(viewport.width < 500 ? { isMobile: true, hasTouch: true } : {}) });
   return { context, page: await context.newPage() };
 }
 
@@ -71,5 +75,57 @@ describe('resuming a session in another browser', () => {
     expect(sessions).toBe(1);
     await victim.context.close();
     await other.context.close();
+  }, 120_000);
+
+  it('the wording agrees with what happens: a phone takes the session over, the desktop tab is told where it went and can take it back', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const link = `${t.url}/study/visualization?PROLIFIC_PID=e2e-takeover-words`;
+    const desk = await freshBrowser(t.browser);
+    await desk.page.goto(link);
+    await desk.page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
+    const receipt = (await desk.page.getByTestId('consent-receipt').textContent())!;
+    expect(receipt).toContain('if that browser asks for a resume code, type this one');
+    expect(receipt).not.toContain('you will be asked for it');
+    const code = (await desk.page.getByTestId('receipt-resume-code').textContent())!;
+    await desk.page.getByRole('button', { name: 'I agree and want to take part' }).click();
+    await desk.page.getByRole('button', { name: 'Start the task' }).click();
+    await desk.page.getByRole('heading', { name: 'Chat with' }).waitFor();
+
+    const phone = await freshBrowser(t.browser, { width: 390, height: 844 });
+    await phone.page.goto(link);
+    await phone.page.getByRole('heading', { name: 'Resume your session' }).waitFor();
+    const input = phone.page.getByLabel('Resume code');
+    // The field is styled like the others: a monospace code, a border, within the phone's width.
+    expect(await input.evaluate((el) => getComputedStyle(el).fontFamily)).toContain('monospace');
+    expect(await input.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('solid');
+    const box = (await input.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await input.fill(code.startsWith('2') ? `3${code.slice(1)}` : `2${code.slice(1)}`);
+    await phone.page.getByRole('button', { name: 'Continue my session' }).click();
+    const alert = phone.page.getByRole('alert');
+    await alert.filter({ hasText: /does not match/ }).waitFor();
+    expect((await alert.textContent())!.trim()).toMatch(/^That resume code does not match this study link; .*\.$/);
+    await phone.page.screenshot({ path: path.join(SHOTS, 'resume-wrong-code-390.png') });
+    await input.fill(code);
+    await phone.page.getByRole('button', { name: 'Continue my session' }).click();
+    await phone.page.getByRole('heading', { name: 'Chat with' }).waitFor();
+    expect(await phone.page.getByTestId('resume-code').textContent()).toContain(code);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // The desktop tab lost the session: it says where it went, and repeats the code it showed, not "the browser where you started".
+    await desk.page.getByRole('heading', { name: 'Resume your session' }).waitFor({ timeout: 20_000 });
+    const moved = (await desk.page.getByTestId('resume-moved').textContent())!;
+    expect(moved).toContain('Your session was opened in another browser with its resume code, so it now continues there');
+    expect(moved).not.toContain('the browser where you started');
+    expect(await desk.page.getByTestId('resume-known-code').textContent()).toBe(code);
+    expect(await desk.page.evaluate(() => document.activeElement?.tagName)).not.toBe('INPUT');
+    await desk.page.screenshot({ path: path.join(SHOTS, 'resume-moved-1280.png') });
+    await desk.page.getByLabel('Resume code').fill(code);
+    await desk.page.getByRole('button', { name: 'Continue my session' }).click();
+    await desk.page.getByRole('heading', { name: 'Chat with' }).waitFor();
+    expect(await desk.page.getByTestId('resume-code').textContent()).toContain(code);
+    await phone.page.getByRole('heading', { name: 'Resume your session' }).waitFor({ timeout: 20_000 });
+    await desk.context.close();
+    await phone.context.close();
   }, 120_000);
 });

@@ -156,7 +156,7 @@ describe('wizard console', () => {
     await r.page.getByTestId('wizard-queue-item').first().click();
     await r.page.getByText('Claim', { exact: true }).click();
     await r.page.getByText('You hold this reply.').waitFor();
-    await other.page.getByTestId('wizard-queue-item').filter({ hasText: 'claimed by another researcher' }).waitFor();
+    await other.page.getByTestId('wizard-queue-item').filter({ hasText: 'Another researcher holds it' }).waitFor();
     await other.page.getByTestId('wizard-queue-item').first().click();
     await other.page.getByText('Another researcher holds this reply.').waitFor();
     expect(await other.page.getByRole('button', { name: 'Send reply' }).isDisabled()).toBe(true);

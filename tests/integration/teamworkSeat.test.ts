@@ -17,6 +17,7 @@ import { STORE_ENGINES } from '../support/testStores';
 import { loadTandemConfig } from '../../wiring/startTandem';
 import { studyRuns } from '../../research/teamwork/seat/studyRuns';
 import { isJudgeRequest, judgedText } from '../support/teamworkTestBed';
+import { parseSeatReply, SEAT_NOTES } from '../../common/seatReply';
 import { call, callOk, joinToWorkspace, nextPush, ROOT, startTestServer, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 
 const STUDY = 'seat-study';
@@ -94,7 +95,15 @@ async function play(pid: string, lines: (arm: string) => string[], route: (arm: 
   const replies: string[] = [];
   for (const line of lines(arm)) replies.push(await say(joined.socket, line));
   await callOk(joined.socket, 'artifact:submit', { fields: { route: route(arm) }, clientTs: Date.now() });
-  await callOk(joined.socket, 'survey:submit', { answers: { outcome: 4, teammate_helpful: 4 }, clientTs: Date.now() });
+  // The survey per arm (surveys/teamwork-seat-post.yaml): the alone arm is not asked about a teammate, and cannot answer it.
+  const survey = (await callOk(joined.socket, 'session:state', {})) as { survey: { items: Array<{ id: string }> } };
+  const items = survey.survey.items.map((i) => i.id);
+  expect(items).toEqual(arm === 'alone' ? ['outcome', 'brief_enough', 'comments'] : ['outcome', 'teammate_helpful', 'comments']);
+  if (arm === 'alone') {
+    const refused = await call(joined.socket, 'survey:submit', { answers: { outcome: 4, teammate_helpful: 4 }, clientTs: Date.now() });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'unknown survey item "teammate_helpful"' } });
+  }
+  await callOk(joined.socket, 'survey:submit', { answers: arm === 'alone' ? { outcome: 4, brief_enough: 4 } : { outcome: 4, teammate_helpful: 4 }, clientTs: Date.now() });
   return { sessionId: joined.sessionId, arm, replies };
 }
 
@@ -115,15 +124,22 @@ describe('people in the same seat', () => {
     const byArm = (list: Played[], arm: string) => list.find((p) => p.arm === arm)!;
     // The first reply: the arm's brief, then round 1's posts.
     expect(byArm(first, 'alone').replies[0]).toContain('The regional dispatch office has issued a flood warning');
-    expect(byArm(first, 'alone').replies[0]).toContain('You are working on your own.');
+    expect(byArm(first, 'alone').replies[0]).toContain('You are working on your own');
+    // The reply is the structured seat reply (common/seatReply.ts): the brief, the round with what is expected, each post by its speaker.
+    expect(parseSeatReply(byArm(first, 'alone').replies[0]!)?.map((p) => p.kind)).toEqual(['brief', 'round']);
+    expect(parseSeatReply(byArm(first, 'alone').replies[0]!)?.[1]).toEqual({ kind: 'round', round: 1, rounds: 4, note: SEAT_NOTES.alone });
     expect(byArm(first, 'test').replies[0]).toContain('with Dana, the dispatcher');
-    expect(byArm(first, 'test').replies[0]).toContain('Dana: Morning. Convoy is loaded and the drivers are ready.');
+    expect(parseSeatReply(byArm(first, 'test').replies[0]!)?.slice(1)).toEqual([
+      { kind: 'round', round: 1, rounds: 4, note: SEAT_NOTES.team },
+      { kind: 'post', speaker: 'Dana', seat: 'teammate', text: 'Morning. Convoy is loaded and the drivers are ready.' },
+    ]);
     expect(byArm(first, 'test').replies[0]).not.toContain('flood');
-    expect(byArm(first, 'calm').replies[0]).toContain('Dana: Heads up: the route 9 bridge at Kell is closed');
+    expect(byArm(first, 'test').replies[0]).not.toContain('"Name: message"');
+    expect(byArm(first, 'calm').replies[0]).toContain('**Dana** (teammate): Heads up: the route 9 bridge at Kell is closed');
     // Branching on the judges' label: asking about the roads brings the warning, "any updates?" the convoy report.
     expect(byArm(first, 'test').replies[1]).toContain(FLOOD);
     const general = second.find((p) => p.arm === 'test')!;
-    expect(general.replies[1]).toBe(`Dana: ${CONVOY}`);
+    expect(general.replies[1]).toBe(`**Round 2 of 4** · ${SEAT_NOTES.team}\n\n**Dana** (teammate): ${CONVOY}`);
     expect(general.replies.join('\n')).not.toContain('flood');
 
     // Every participant message after the first is judged once per rater, though each turn replays the conversation.
@@ -209,7 +225,7 @@ describe('people in the same seat', () => {
     const server = await startTestServer({ engine, studiesDir, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url } });
     try {
       const { socket, sessionId } = await joinToWorkspace(server, TEST_ONLY, { PROLIFIC_PID: `P-retry-${engine}` });
-      expect(await say(socket, 'ready')).toContain('Dana: Morning. Convoy is loaded');
+      expect(await say(socket, 'ready')).toContain('**Dana** (teammate): Morning. Convoy is loaded');
       // Both judges get a 400 (not retried by the provider): the team cannot answer, and says so retryably.
       fake.script(httpError(400), httpError(400));
       const failed = nextPush(socket, 'chat:error');

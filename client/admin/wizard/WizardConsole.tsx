@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { WizardDraftPush, WizardQueue, WizardReviewDetail } from '../../../common/wizard';
+import type { WizardDraftPush, WizardQueue, WizardReviewDetail, WizardReviewOutcome } from '../../../common/wizard';
 import { AdminLink, PageHeading, pageTitle } from '../AdminLink';
 import { ReviewPanel } from './ReviewPanel';
 import { wizardApi } from './wizardApi';
 import { useWizardFeed } from './useWizardFeed';
 import { waitLabel } from './waitLabel';
+import { itemStatus, modeLabel, researcherMessage } from './queueWording';
 import './wizard.css';
 
 /**
@@ -19,6 +20,8 @@ export function WizardConsole({ studyId }: { studyId: string }) {
   const [detail, setDetail] = useState<WizardReviewDetail | null>(null);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The open reply left the queue (answered elsewhere, Stop, timeout): the panel stays, with what the researcher typed. */
+  const [closed, setClosed] = useState<WizardReviewOutcome | 'unknown' | null>(null);
   const [now, setNow] = useState(Date.now());
   const offset = useRef(0); // server clock − browser clock
   const selectedRef = useRef<string | null>(null);
@@ -29,6 +32,11 @@ export function WizardConsole({ studyId }: { studyId: string }) {
     const tick = setInterval(() => setNow(Date.now()), 500);
     return () => clearInterval(tick);
   }, [studyId]);
+
+  const markClosed = useCallback(async (replyId: string) => {
+    const outcome = await wizardApi.outcome(replyId).catch(() => null);
+    if (selectedRef.current === replyId) setClosed(outcome ?? 'unknown');
+  }, []);
 
   const loadDetail = useCallback(async (replyId: string) => {
     try {
@@ -42,12 +50,9 @@ export function WizardConsole({ studyId }: { studyId: string }) {
       setDraft((prev) => (snapshot.length >= prev.length ? snapshot : prev));
     } catch {
       // Answered or discarded meanwhile: it left the queue.
-      if (selectedRef.current === replyId) {
-        setSelected(null);
-        setDetail(null);
-      }
+      if (selectedRef.current === replyId) void markClosed(replyId);
     }
-  }, []);
+  }, [markClosed]);
 
   const loadQueue = useCallback(async () => {
     try {
@@ -56,24 +61,24 @@ export function WizardConsole({ studyId }: { studyId: string }) {
       setQueue(q);
       setError(null);
       const current = selectedRef.current;
-      if (current && !q.items.some((i) => i.replyId === current)) {
-        setSelected(null);
-        setDetail(null);
-      } else if (current) void loadDetail(current);
+      if (current && !q.items.some((i) => i.replyId === current)) void markClosed(current);
+      else if (current) void loadDetail(current);
     } catch (e) {
-      setError((e as Error).message);
+      setError(researcherMessage((e as Error).message));
     }
-  }, [studyId, loadDetail]);
+  }, [studyId, loadDetail, markClosed]);
 
   useEffect(() => void loadQueue(), [loadQueue]);
   useWizardFeed(studyId, () => void loadQueue(), (d: WizardDraftPush) => {
     if (d.replyId !== selectedRef.current) return;
     setDraft((prev) => (d.done ? d.text : prev + d.text));
+    if (d.done) void loadQueue(); // the item and the panel say the draft is ready
   });
 
   const open = (replyId: string) => {
     setSelected(replyId);
     setDetail(null);
+    setClosed(null);
     setDraft('');
     void loadDetail(replyId);
   };
@@ -95,9 +100,8 @@ export function WizardConsole({ studyId }: { studyId: string }) {
       <p className="admin-back"><AdminLink to={`/admin/studies/${studyId}`}>← study</AdminLink></p>
       <PageHeading>Wizard console</PageHeading>
       <p className="hint">
-        Participants of <strong>{studyId}</strong> waiting for a reply. Shortcuts: <kbd>j</kbd>/<kbd>k</kbd> next/previous,{' '}
-        <kbd>Alt</kbd>+<kbd>C</kbd> claim, <kbd>Alt</kbd>+<kbd>A</kbd> approve the draft, <kbd>Ctrl</kbd>+<kbd>Enter</kbd> send,{' '}
-        <kbd>Alt</kbd>+<kbd>R</kbd> replace, <kbd>Alt</kbd>+<kbd>1</kbd>…<kbd>9</kbd> canned reply, <kbd>Alt</kbd>+<kbd>D</kbd> discard.
+        Participants of <strong>{studyId}</strong> waiting for a reply. <kbd>j</kbd>/<kbd>k</kbd> (or the arrow keys) move through the queue; the
+        open reply lists its own shortcuts.
       </p>
       {error && <p className="error-box" role="alert">{error}</p>}
       <div className="wizard-layout">
@@ -114,19 +118,34 @@ export function WizardConsole({ studyId }: { studyId: string }) {
                   data-testid="wizard-queue-item"
                   onClick={() => open(item.replyId)}
                 >
-                  <span className="wizard-queue-session">{item.sessionId.slice(0, 8)}</span>
-                  <span className="wizard-queue-mode">{item.mode} · {item.conditionId}</span>
-                  <span className="wizard-queue-wait" data-testid="wizard-wait">waiting {waitLabel(serverNow - item.waitingSince)}</span>
-                  <span className="wizard-queue-claim">
-                    {item.claimed === 'you' ? 'claimed by you' : item.claimed === 'other' ? 'claimed by another researcher' : item.draftDone || item.mode === 'wizard' ? 'open' : 'drafting…'}
+                  <span className="wizard-queue-session">
+                    Session {item.sessionId.slice(0, 8)}
+                    {item.replyId === selected && <span className="visually-hidden"> (open)</span>}
                   </span>
+                  {item.preview && <span className="wizard-queue-preview" data-testid="wizard-preview">“{item.preview}”</span>}
+                  <span className="wizard-queue-mode">{modeLabel(item.mode)} · condition {item.conditionId}</span>
+                  <span className="wizard-queue-wait" data-testid="wizard-wait">Waiting {waitLabel(serverNow - item.waitingSince)}</span>
+                  <span className="wizard-queue-claim" data-testid="wizard-item-status">{itemStatus(item)}</span>
                 </button>
               </li>
             ))}
           </ul>
         </section>
         {selected && detail ? (
-          <ReviewPanel key={selected} detail={detail} draft={draft} serverNow={serverNow} onChanged={() => void loadQueue()} onError={setError} />
+          <ReviewPanel
+            key={selected}
+            detail={detail}
+            draft={draft}
+            serverNow={serverNow}
+            closed={closed}
+            onChanged={() => void loadQueue()}
+            onError={(m) => setError(m === null ? null : researcherMessage(m))}
+            onDone={() => {
+              setSelected(null);
+              setDetail(null);
+              setClosed(null);
+            }}
+          />
         ) : (
           <section className="card wizard-review">
             <p className="hint">{selected ? 'Loading…' : 'Choose a waiting participant.'}</p>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WizardQueue, WizardReviewDetail, WizardSendRequest, WizardSent } from '../../../common/wizard';
+import { WizardQueue, WizardReviewDetail, WizardReviewOutcome, WizardUse, WizardSendRequest, WizardSent } from '../../../common/wizard';
 import { adminGet, adminPost } from '../api';
 
 const review = (replyId: string) => `/api/admin/wizard/reviews/${encodeURIComponent(replyId)}`;
@@ -7,8 +7,10 @@ const Empty = z.object({}).passthrough();
 
 /** The wizard console's routes (server/wizard/routes.ts), validated against common/wizard.ts. */
 export const wizardApi = {
+  uses: (studyId: string) => adminGet(`/api/admin/wizard/studies/${encodeURIComponent(studyId)}/uses`, WizardUse),
   queue: (studyId: string) => adminGet(`/api/admin/wizard/studies/${encodeURIComponent(studyId)}/queue`, WizardQueue),
   review: (replyId: string) => adminGet(review(replyId), WizardReviewDetail),
+  outcome: (replyId: string) => adminGet(`${review(replyId)}/outcome`, WizardReviewOutcome),
   claim: (replyId: string) => adminPost(`${review(replyId)}/claim`, Empty),
   release: (replyId: string) => adminPost(`${review(replyId)}/release`, Empty),
   send: (replyId: string, body: WizardSendRequest) => adminPost(`${review(replyId)}/send`, WizardSent, body, WizardSendRequest),

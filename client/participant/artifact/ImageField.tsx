@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ArtifactField } from '../../../common/study';
 import type { UploadView } from '../../../common/session';
 import { actionMessageOf } from '../errorMessages';
+import { RequestError } from '../../socket/errors';
 import { uploadImage } from '../api';
 import { useSessionFileUrl } from '../sessionFiles';
 import { ErrorAlert, FieldLabel } from '../../ui/formParts';
@@ -61,7 +62,7 @@ export function ImageField({
       ]);
       onChange(uploaded.uploadId);
     } catch (err) {
-      setError(`The upload failed: ${actionMessageOf(err)}`);
+      setError(uploadFailure(err, limits.uploadTypes));
     } finally {
       setProgress(null);
     }
@@ -119,4 +120,16 @@ function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${bytes} bytes`;
+}
+
+/**
+ * Why an upload was refused, for the participant. The server reads the file's content: a file named .png (or
+ * reported as an image) that is not one is refused as invalid input, which here means "not an image".
+ */
+export function uploadFailure(err: unknown, uploadTypes: string[]): string {
+  const names = uploadTypes.map((t) => t.replace('image/', '').toUpperCase());
+  const kinds = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'image');
+  if (err instanceof RequestError && err.code === 'invalid_input')
+    return `This file is not a ${kinds} image (its content is something else), so it was not uploaded. Please choose an image file, for example a screenshot saved as ${names[0] ?? 'PNG'}.`;
+  return `The upload failed: ${actionMessageOf(err)}`;
 }

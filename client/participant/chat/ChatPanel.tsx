@@ -2,8 +2,11 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { actionMessageOf } from '../errorMessages';
 import type { LiveSession } from '../session/liveSession';
 import type { SessionActions } from '../session/useParticipantSession';
+import { parseSeatReply } from '../../../common/seatReply';
 import { Composer } from './Composer';
 import { MessageBubble } from './MessageBubble';
+import { SeatReply } from './SeatReply';
+import { chatWording, touchKeyboard } from './seatWording';
 
 /**
  * The chat: an aria-live log of messages (busy while a reply streams, so screen readers announce
@@ -11,7 +14,9 @@ import { MessageBubble } from './MessageBubble';
  */
 export function ChatPanel({ live, actions }: { live: LiveSession; actions: SessionActions }) {
   const { state, streaming, pending, chatError } = live;
-  const label = state.assistant.label;
+  const wording = chatWording(state.assistant);
+  const label = wording.speaker;
+  const seat = state.assistant.seat !== undefined;
   const [actionError, setActionError] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -20,6 +25,10 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
   const lastFailed = last?.role === 'assistant' && (last.status === 'interrupted' || last.status === 'error');
   const unanswered = last?.role === 'user' && !streaming && pending.length === 0;
   const canRetry = !streaming && (lastFailed || unanswered || chatError?.retryable === true);
+  // A reply closed with no text for a reason other than the participant's Stop (a researcher had no answer): say
+  // so, and offer to send the message again (a stopped reply counts as answered, so Retry does not apply).
+  const unsent = !streaming && pending.length === 0 && last?.role === 'assistant' && last.status === 'stopped' && last.text === '' && last.error !== null;
+  const unsentText = unsent ? state.messages.find((m) => m.id === last.replyTo)?.text ?? null : null;
   const shownError = chatError?.message ?? (lastFailed ? last.error ?? 'The reply failed.' : unanswered ? 'No reply arrived yet.' : null);
 
   useLayoutEffect(() => {
@@ -38,7 +47,7 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
 
   return (
     <section className="card chat" aria-labelledby="chat-heading">
-      <h2 id="chat-heading">Chat with {label}</h2>
+      <h2 id="chat-heading">{wording.heading}</h2>
       {state.assistant.offline && <p className="hint">Demo assistant: it runs without an AI service and gives simple, scripted answers.</p>}
       <div
         ref={listRef}
@@ -55,9 +64,15 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
       >
         <ol className="message-list">
           {state.messages.length === 0 && pending.length === 0 && !streaming && (
-            <li className="chat-empty">Ask {label} anything about the task. Enter sends, Shift+Enter adds a line.</li>
+            <li className="chat-empty">
+              {wording.empty} {touchKeyboard() ? 'Press Send to send.' : 'Enter sends, Shift+Enter adds a line.'}
+            </li>
           )}
-          {state.messages.map((message) => (
+          {state.messages.map((message, i) => {
+            // A teamwork seat's reply is shown as its parts (round, each speaker); anything else as one bubble.
+            const parts = seat && message.role === 'assistant' && message.text ? parseSeatReply(message.text) : null;
+            if (parts) return <SeatReply key={message.id} parts={parts} latest={i === state.messages.length - 1} />;
+            return (
             <MessageBubble
               key={message.id}
               role={message.role}
@@ -66,7 +81,8 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
               status={message.status}
               error={message.error}
             />
-          ))}
+            );
+          })}
           {pending.map((message) => (
             <MessageBubble key={message.clientId} role="user" text={message.text} assistantLabel={label} pending />
           ))}
@@ -83,6 +99,16 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
           )}
         </div>
       )}
+      {unsent && !shownError && !actionError && (
+        <div className="error-box chat-error" role="status" data-testid="chat-unsent">
+          <span>No reply was sent to your last message. You can send it again, or write a new one.</span>
+          {unsentText && (
+            <button type="button" className="secondary" onClick={() => actions.sendChat(unsentText)}>
+              Send it again
+            </button>
+          )}
+        </div>
+      )}
       {streaming && (
         <div className="actions">
           <button type="button" className="danger" onClick={() => void run(actions.stopReply)}>
@@ -91,6 +117,8 @@ export function ChatPanel({ live, actions }: { live: LiveSession; actions: Sessi
         </div>
       )}
       <Composer
+        label={wording.composerLabel}
+        restore={chatError?.unsentText}
         maxLength={state.limits.maxMessageChars}
         busy={streaming !== null || pending.length > 0}
         onSend={actions.sendChat}

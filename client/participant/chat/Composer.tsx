@@ -1,18 +1,26 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { touchKeyboard } from './seatWording';
 
 interface ComposerProps {
+  /** The box's visible label: who the message goes to. */
+  label: string;
   maxLength: number;
   /** True while a reply streams or a send is in flight: sending is paused, typing is not. */
   busy: boolean;
   onSend: (text: string) => void;
   onPaste?: (length: number) => void;
+  /** A message the server refused for good: put back in the box (when it is empty) so the typed words are not lost. */
+  restore?: string | undefined;
 }
 
 /** Chat input: Enter sends, Shift+Enter adds a line; a visible counter enforces the length limit. */
-export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
+export function Composer({ label, maxLength, busy, onSend, onPaste, restore }: ComposerProps) {
   const [text, setText] = useState('');
   const inputId = useId();
   const counterId = useId();
+  useEffect(() => {
+    if (restore) setText((current) => (current === '' ? restore : current));
+  }, [restore]);
   const trimmed = text.trim();
   const tooLong = text.length > maxLength;
   const canSend = !busy && trimmed.length > 0 && !tooLong;
@@ -38,7 +46,7 @@ export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
         send();
       }}
     >
-      <label htmlFor={inputId}>Message the assistant</label>
+      <label htmlFor={inputId}>{label}</label>
       <textarea
         id={inputId}
         value={text}
@@ -48,7 +56,7 @@ export function Composer({ maxLength, busy, onSend, onPaste }: ComposerProps) {
         onPaste={(event) => onPaste?.(event.clipboardData.getData('text').length)}
         aria-describedby={counterId}
         aria-invalid={tooLong}
-        placeholder="Type a message. Enter sends, Shift+Enter adds a line."
+        placeholder={touchKeyboard() ? 'Type a message, then press Send.' : 'Type a message. Enter sends, Shift+Enter adds a line.'}
       />
       <div className="composer-footer">
         <span id={counterId} className={tooLong ? 'counter over' : 'counter'}>

@@ -28,3 +28,18 @@ describe('SafeMarkdown', () => {
     expect(out).toContain('>plot</a>');
   });
 });
+
+describe('SafeMarkdown with GitHub tables', () => {
+  it('renders a pipe table as a table, with HTML in its cells still shown as text', () => {
+    const out = html('| city | days |\n| --- | ---: |\n| Porto <b>x</b> | 3 |\n| Lisbon | `2` |');
+    expect(out).toMatch(/<table>.*<th>city<\/th>.*<th style="text-align:right">days<\/th>/s);
+    expect(out).toContain('<td>Porto &lt;b&gt;x&lt;/b&gt;</td>');
+    expect(out).toContain('<td style="text-align:right"><code>2</code></td>');
+    expect(out).not.toContain('<b>');
+  });
+
+  it('gives a fenced code block a copy button', () => {
+    const out = html('```\nnpm test\n```');
+    expect(out).toMatch(/<div class="code-block"><pre><code>npm test\n<\/code><\/pre><button type="button" class="secondary copy-code" aria-label="Copy the code">Copy<\/button>/);
+  });
+});

@@ -11,7 +11,7 @@ export interface LiveSession {
   /** The reply being generated, with the text so far. */
   streaming: { replyId: string; text: string } | null;
   /** The last reply failure, shown with a Retry button until the next reply starts. */
-  chatError: { message: string; retryable: boolean } | null;
+  chatError: { message: string; retryable: boolean; unsentText?: string } | null;
   pending: PendingMessage[];
 }
 
@@ -25,7 +25,8 @@ export type LiveAction =
   | { type: 'done'; message: ChatMessageView }
   | { type: 'failed'; failure: ChatError }
   | { type: 'retrying'; replyId: string }
-  | { type: 'chatError'; message: string; retryable: boolean };
+  /** `unsentText`: a message the server refused for good (e.g. the message limit), given back to the composer. */
+  | { type: 'chatError'; message: string; retryable: boolean; unsentText?: string };
 
 function upsert(messages: ChatMessageView[], message: ChatMessageView): ChatMessageView[] {
   const index = messages.findIndex((m) => m.id === message.id);
@@ -94,6 +95,6 @@ export function liveReducer(live: LiveSession, action: LiveAction): LiveSession 
     case 'retrying':
       return { ...live, streaming: { replyId: action.replyId, text: '' }, chatError: null };
     case 'chatError':
-      return { ...live, chatError: { message: action.message, retryable: action.retryable } };
+      return { ...live, chatError: { message: action.message, retryable: action.retryable, ...(action.unsentText !== undefined ? { unsentText: action.unsentText } : {}) } };
   }
 }

@@ -51,6 +51,10 @@ export type SessionView =
 export interface ResumePrompt {
   phase: 'resume';
   submit(code: string): Promise<void>;
+  /** True when this browser had the session until it was reopened in another browser (its token was revoked). */
+  movedAway: boolean;
+  /** The resume code this browser showed before it lost the session (its header had it), or null. */
+  knownCode: string | null;
 }
 
 type Boot =
@@ -83,6 +87,7 @@ export function useParticipantSession(studyId: string): SessionView {
     let socket: SessionSocket | null = null;
     let outbox: ChatOutbox | null = null;
     let rejoined = false;
+    let lostCode: string | null = null;
     const launch = readLaunchParams(window.location.search);
     const platform = platformOf(launch);
 
@@ -99,7 +104,8 @@ export function useParticipantSession(studyId: string): SessionView {
         send: (m) => s.emit('chat:send', m),
         isConnected: () => s.connected,
         onAck: (ack) => dispatch({ type: 'sent', ack }),
-        onRefused: (_m, error) => dispatch({ type: 'chatError', message: `Your message was not sent: ${actionMessageOf(error)}`, retryable: false }),
+        onRefused: (m, error) =>
+          dispatch({ type: 'chatError', message: `Your message was not sent: ${actionMessageOf(error)}`, retryable: false, unsentText: m.text }),
         onChange: (pending) => dispatch({ type: 'pending', pending }),
       });
       outbox = ob;
@@ -146,6 +152,8 @@ export function useParticipantSession(studyId: string): SessionView {
         if (state === 'unauthorized') {
           s.close();
           ob.dispose();
+          // The code this browser showed in its header: the resume prompt may repeat it here.
+          lostCode = loadResumeCode(studyId);
           forgetToken(studyId);
           // A token may be stale (the database was reset) or revoked (the session was reopened in another
           // browser): go through the link again, once per page load, so two browsers of one session cannot
@@ -179,7 +187,7 @@ export function useParticipantSession(studyId: string): SessionView {
           return;
         }
         if ('resumeCodeRequired' in joined) {
-          setBoot({ phase: 'resume', submit: submitCode });
+          setBoot({ phase: 'resume', submit: submitCode, movedAway: rejoined, knownCode: lostCode });
           return;
         }
         connect(joined.token);

@@ -69,8 +69,9 @@ function ConsentReceipt({ state, resumeCode }: { state: SessionState; resumeCode
     <section className="card consent-receipt" aria-labelledby="receipt-heading" data-testid="consent-receipt">
       <h2 id="receipt-heading">Your receipt</h2>
       <p>
-        Your resume code is <code data-testid="receipt-resume-code">{resumeCode}</code>. Write it down: if you open the study in another
-        browser or device, you will be asked for it. It is also shown at the top of the page while you work.
+        Your resume code is <code data-testid="receipt-resume-code">{resumeCode}</code>. Write it down: to continue in another browser
+        or device, open your study link there; if that browser asks for a resume code, type this one. It is also shown at the top of the
+        page while you work.
       </p>
       <a href={href} download={`consent-${state.consent.version}.txt`}>
         Download a copy of this consent form and your code

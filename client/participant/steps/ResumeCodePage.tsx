@@ -8,7 +8,21 @@ import { ErrorAlert } from '../../ui/formParts';
  * them (no session token here, no matching per-visit id in the link). Their session opens only with its
  * resume code; nothing about the session is shown before.
  */
-export function ResumeCodePage({ submit }: { submit: (code: string) => Promise<void> }) {
+/** A server sentence (they start lowercase, as clauses) as a sentence on the page. */
+function sentence(text: string): string {
+  const t = text.trim();
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.');
+}
+
+export function ResumeCodePage({
+  submit,
+  movedAway = false,
+  knownCode = null,
+}: {
+  submit: (code: string) => Promise<void>;
+  movedAway?: boolean;
+  knownCode?: string | null;
+}) {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +38,7 @@ export function ResumeCodePage({ submit }: { submit: (code: string) => Promise<v
     } catch (err) {
       // The server's words for a wrong or malformed code and for the attempt limit are written for participants.
       const own = err instanceof RequestError && ['forbidden', 'invalid_input', 'rate_limited'].includes(err.code);
-      setError(own ? (err as RequestError).message : actionMessageOf(err));
+      setError(own ? sentence((err as RequestError).message) : actionMessageOf(err));
       setBusy(false);
     }
   };
@@ -32,10 +46,26 @@ export function ResumeCodePage({ submit }: { submit: (code: string) => Promise<v
     <main className="page narrow" data-step="resume">
       <h1 tabIndex={-1}>Resume your session</h1>
       <section className="card">
-        <p>
-          This study was already started with your participant id. To continue that session in this browser, type its resume code: it is
-          on your consent receipt and at the top of the page in the browser where you started.
-        </p>
+        {movedAway ? (
+          <p data-testid="resume-moved">
+            Your session was opened in another browser with its resume code, so it now continues there; this browser stopped showing it. To
+            bring it back here, type the resume code
+            {knownCode ? (
+              <>
+                {' '}
+                (this browser showed it: <code data-testid="resume-known-code">{knownCode}</code>)
+              </>
+            ) : (
+              ' (it is on your consent receipt and at the top of the page in the other browser)'
+            )}
+            . The other browser then stops showing it.
+          </p>
+        ) : (
+          <p>
+            This study was already started with your participant id, in another browser. To continue that session in this browser, type its
+            resume code: it is on your consent receipt and at the top of the page in the browser where you started.
+          </p>
+        )}
         <form onSubmit={(e) => void onSubmit(e)} className="resume-form">
           <label htmlFor="resume-code">Resume code</label>{' '}
           <input

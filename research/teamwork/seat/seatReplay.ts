@@ -11,6 +11,7 @@
  * models are labelled alike.
  */
 import { countTokens } from '../../../common/tokens';
+import { SEAT_NOTES, seatBriefText, seatLastText, seatPostText, seatRoundText } from '../../../common/seatReply';
 import type { RunEvent, RunMessage } from '../../../common/teamworkRun';
 import type { TeamworkArm, TeamworkTask } from '../../../common/teamworkTask';
 import { isCompletedReply } from '../../judge/cachedModelClient';
@@ -24,12 +25,25 @@ export type SeatContext = JudgeContext & Pick<RunContext, 'partnerFor' | 'temper
 export const PARTICIPANT_SPEAKER = 'participant';
 /** The seed of LLM partner calls in the seat (one conversation, one seed: the cache key must not vary). */
 export const SEAT_SEED = 1;
-export const ROUND_LIMIT_REPLY = '(That was your last turn. The team is waiting for your answer: write it in the answer form and submit it.)';
+export const ROUND_LIMIT_REPLY = seatLastText();
+/** The last-turn reply as sessions before the structured seat reply (common/seatReply.ts) stored it. */
+const LEGACY_ROUND_LIMIT_REPLY = '(That was your last turn. The team is waiting for your answer: write it in the answer form and submit it.)';
 
 export class SeatCallFailed extends Error {}
 
 /** What the participant is told, in place of the model's system prompt: the same brief and materials, the form instead of a tool. */
 export function participantBrief(task: TeamworkTask, arm: TeamworkArm): string {
+  const { teammates, environment } = seatsIn(task, arm);
+  const parts = [task.brief[arm]];
+  for (const m of task.materials.filter((x) => x.arms.includes(arm))) parts.push(`--- ${m.name} ---\n${m.text}`);
+  const others = [...teammates.map((t) => t.name), ...environment.map((e) => e.name)];
+  parts.push(others.length > 0 ? `You are working with: ${others.join(', ')}. Their messages appear in the chat under their names.` : 'You are working on your own: nobody else takes part in this task.');
+  parts.push(`When you are ready, write your answer in the answer form and submit it. You have at most ${task.rounds} turns.`);
+  return parts.join('\n\n');
+}
+
+/** The brief as sessions before the structured seat reply were shown it. */
+function legacyBrief(task: TeamworkTask, arm: TeamworkArm): string {
   const { teammates, environment } = seatsIn(task, arm);
   const parts = [task.brief[arm]];
   for (const m of task.materials.filter((x) => x.arms.includes(arm))) parts.push(`--- ${m.name} ---\n${m.text}`);
@@ -51,6 +65,8 @@ export interface SeatReplay {
   reply: string;
   /** The reply after each participant message, in order (the last is `reply`). */
   replies: string[];
+  /** The same replies as sessions stored them before the structured seat reply ("Name: message" lines), to compare old sessions with. */
+  legacyReplies: string[];
   roundsPlayed: number;
   judgeTokens: { input: number; output: number };
   events: RunEvent[];
@@ -94,10 +110,14 @@ export async function replaySeat(task: TeamworkTask, arm: TeamworkArm, participa
   }
 
   /** The posts of a round (environment, then teammates), pushed to the trajectory and heard by everyone. */
-  async function othersSpeak(round: number, at?: string): Promise<string> {
-    if (arm === 'alone') return incomingText([]);
+  async function othersSpeak(round: number, at?: string): Promise<{ text: string; legacy: string }> {
+    if (arm === 'alone') return { text: seatRoundText(round, task.rounds, SEAT_NOTES.alone), legacy: incomingText([]) };
+    const kinds = new Map<string, 'teammate' | 'environment'>();
     const posts = environmentPosts(task, arm, round);
-    for (const p of posts) push({ round, speaker: p.speaker, seat: 'environment', role: 'assistant', text: p.text, model: null, ...(at ? { created_at: at } : {}) });
+    for (const p of posts) {
+      kinds.set(p.speaker, 'environment');
+      push({ round, speaker: p.speaker, seat: 'environment', role: 'assistant', text: p.text, model: null, ...(at ? { created_at: at } : {}) });
+    }
     const state: BranchState = { round, lastLabel, everLabels };
     for (const mate of teammates) {
       if (mate.kind === 'scripted') {
@@ -110,26 +130,36 @@ export async function replaySeat(task: TeamworkTask, arm: TeamworkArm, participa
       }
     }
     for (const p of posts) heard.push(p);
-    return incomingText(posts);
+    const shown = posts.map((p) => seatPostText(p.speaker, kinds.get(p.speaker) ?? 'teammate', p.text));
+    const marker = seatRoundText(round, task.rounds, posts.length > 0 ? SEAT_NOTES.team : SEAT_NOTES.quiet);
+    return { text: [marker, ...shown].join('\n\n'), legacy: incomingText(posts) };
   }
 
   const brief = participantBrief(task, arm);
   push({ round: 0, speaker: 'system', seat: 'system', role: 'system', text: brief, model: null });
   let reply = '';
+  let legacy = '';
   const replies: string[] = [];
+  const legacyReplies: string[] = [];
   let roundsPlayed = 0;
   for (const [k, line] of participant.entries()) {
-    if (k > 0) replies.push(reply);
+    if (k > 0) {
+      replies.push(reply);
+      legacyReplies.push(legacy);
+    }
     const at = line.created_at ? { created_at: line.created_at } : {};
     if (k === 0) {
       push({ round: 0, speaker: PARTICIPANT_SPEAKER, seat: 'subject', role: 'user', text: line.text, model: null, ...at });
-      reply = `${brief}\n\n${await othersSpeak(1, line.created_at)}`;
+      const first = await othersSpeak(1, line.created_at);
+      reply = `${seatBriefText(brief)}\n\n${first.text}`;
+      legacy = `${legacyBrief(task, arm)}\n\n${first.legacy}`;
       continue;
     }
     if (k > task.rounds) {
       push({ round: null, speaker: PARTICIPANT_SPEAKER, seat: 'subject', role: 'user', text: line.text, model: null, ...at });
       events.push({ type: 'after_round_limit', round: null, detail: `message ${k} came after the last round (${task.rounds}); not labelled` });
       reply = ROUND_LIMIT_REPLY;
+      legacy = LEGACY_ROUND_LIMIT_REPLY;
       continue;
     }
     roundsPlayed = k;
@@ -141,8 +171,13 @@ export async function replaySeat(task: TeamworkTask, arm: TeamworkArm, participa
     lastLabel = judged.labels.final;
     everLabels.add(lastLabel);
     heard.push({ speaker: 'model', text: line.text });
-    reply = k < task.rounds ? await othersSpeak(k + 1, line.created_at) : ROUND_LIMIT_REPLY;
+    const next = k < task.rounds ? await othersSpeak(k + 1, line.created_at) : { text: ROUND_LIMIT_REPLY, legacy: LEGACY_ROUND_LIMIT_REPLY };
+    reply = next.text;
+    legacy = next.legacy;
   }
-  if (participant.length > 0) replies.push(reply);
-  return { messages, reply, replies, roundsPlayed, judgeTokens, events };
+  if (participant.length > 0) {
+    replies.push(reply);
+    legacyReplies.push(legacy);
+  }
+  return { messages, reply, replies, legacyReplies, roundsPlayed, judgeTokens, events };
 }

@@ -78,7 +78,7 @@ export async function studyRuns(store: Store, study: StudyDefinition, env: NodeJ
         events.push(...replay.events);
         userRows.forEach((row, k) => {
           const shown = stored.find((m) => m.role === 'assistant' && m.replyTo === row.id && (m.status === 'complete' || m.status === 'stopped'));
-          if (shown && shown.text !== replay!.replies[k]) events.push({ type: 'replay_mismatch', round: k + 1, detail: 'the stored reply differs from the replayed one (task file or judges changed since the session?)' });
+          if (shown && shown.text !== replay!.replies[k] && shown.text !== replay!.legacyReplies[k]) events.push({ type: 'replay_mismatch', round: k + 1, detail: 'the stored reply differs from the replayed one (task file or judges changed since the session?)' });
         });
       } catch (error) {
         if (!(error instanceof JudgeFailed || error instanceof SeatCallFailed)) throw error;
