@@ -20,9 +20,9 @@ export class PreregistrationsRepository implements Sync<PreregistrationsRepo> {
       this.db,
       `INSERT INTO preregistrations (study_id, version, plan_hash, study_hash, locked_at, locked_by, document)
        SELECT ?, ?, ?, ?, ?, ?, ?
-       WHERE ?2 = 1 + (SELECT COALESCE(MAX(version), 0) FROM preregistrations WHERE study_id = ?1)
+       WHERE ? = 1 + (SELECT COALESCE(MAX(version), 0) FROM preregistrations WHERE study_id = ?)
        ON CONFLICT (study_id, version) DO NOTHING`,
-    ).run(...preregistrationValues(row));
+    ).run(...preregistrationValues(row), row.version, row.studyId);
     return r.changes === 1;
   }
 
