@@ -4,4 +4,4 @@ export { studyFingerprint, fingerprintHash, fingerprintChanges } from './fingerp
 export { lockPreregistration, preregistrationFile, writePreregistrationJson, preregistrationJsonPath, NoPlanError, type LockInput } from './lock';
 export { recordDeviations, stopDateEnd, type DeviationFinding } from './deviations';
 export { checkPreregistrationsAtStart } from './startupCheck';
-export { preregistrationStatus } from './status';
+export { preregistrationStatus, needsLockBeforeLive } from './status';

@@ -43,3 +43,15 @@ export async function preregistrationStatus(store: Store, input: { study: StudyD
     })),
   };
 }
+
+/** Whether going live must ask for a lock first: the study has a plan file and no version of it was ever locked. */
+export async function needsLockBeforeLive(store: Store, study: StudyDefinition): Promise<boolean> {
+  let hasPlan: boolean;
+  try {
+    hasPlan = readPlanFile(study.dir, study.id) !== null;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    hasPlan = true;
+  }
+  return hasPlan && (await store.preregistrations.latest(study.id)) === undefined;
+}
