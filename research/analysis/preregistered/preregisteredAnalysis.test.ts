@@ -1,5 +1,5 @@
 /**
- * `analyze --prereg` on a dataset with a planted effect and planted exclusions (plantedDataset.ts): each reason is
+ * `analyze --prereg` on a dataset with a planted effect and planted exclusions (tests/support/plantedPreregDataset.ts): each reason is
  * counted, the primary test on the kept rows equals scipy on the same rows, summary.json puts the section first,
  * the report's sections come in the order Pre-registered analysis, Deviations, Exploratory, and without --prereg
  * nothing changes. Reference (scipy 1.10, pandas; rows kept as the plan says):
@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runAnalysis } from '../runAnalysis';
 import { DEFAULT_OPTIONS } from '../summary';
 import { DatasetError } from '../input/datasetError';
-import { plantedRows, writePlantedDataset } from './plantedDataset';
+import { plantedRows, writePlantedDataset } from '../../../tests/support/plantedPreregDataset';
 import type { PreregisteredSection } from './preregisteredSection';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-prereg-analysis-'));

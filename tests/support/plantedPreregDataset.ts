@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { seededRandom } from '../../../lib/stats/seededRandom';
-import type { PreregistrationFile, PreregistrationPlan } from '../../../common/preregistration';
+import { seededRandom } from '../../lib/stats/seededRandom';
+import type { PreregistrationFile, PreregistrationPlan } from '../../common/preregistration';
 
 export const PLANTED_PLAN: PreregistrationPlan = {
   title: 'Planted effect',
