@@ -112,4 +112,38 @@ describe.each(STORE_ENGINES)('pre-registration lock (%s)', (engine) => {
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ kind: 'changed_after_lock', field: 'conditions.1.system_prompt', detectedAt: T0 + 10_000, justification: null });
   });
+
+  it('records a sample beyond the stopping rule per condition, and sessions after the stop date, once each', async () => {
+    const config = files.load();
+    const study = config.studies.get('visualization')!;
+    await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, 'live', T0);
+    const addSession = async (id: string, condition: string, createdAt: number) => {
+      await store.sessions.insert({ id, studyId: study.id, taskId: 'study-habits', conditionId: condition, isPilot: false, createdAt });
+      await store.sessions.update(id, { consentedAt: createdAt + 1, step: 'instructions' }, createdAt + 1);
+    };
+    files.edit(files.planFile, 'stopping_rule:\n  n_per_condition: 60', 'stopping_rule:\n  n_per_condition: 1');
+    await lock(T0);
+    await addSession('s1', 'baseline', T0 + 1);
+    const check = (now: number) => {
+      const c = files.load();
+      const st = c.studies.get('visualization')!;
+      return recordDeviations(store, { study: st, survey: c.surveys.get(st.survey), now });
+    };
+    expect((await check(T0 + 2)).recorded).toEqual([]);
+    await addSession('s2', 'baseline', T0 + 3);
+    await addSession('s3', 'baseline', T0 + 4);
+    expect((await check(T0 + 5)).recorded.map((d) => `${d.field}: ${d.message}`)).toEqual([
+      'stopping_rule.n_per_condition.baseline: condition "baseline" has 3 sessions, beyond the stopping rule\'s 1 per condition',
+    ]);
+    expect((await check(T0 + 6)).recorded).toEqual([]);
+
+    // A stop date instead: the day of the lock; a session the next day is after it.
+    files.edit(files.planFile, 'stopping_rule:\n  n_per_condition: 1', 'stopping_rule:\n  date: 2026-11-01');
+    expect((await lock(T0 + 10)).version).toBe(2);
+    expect((await check(T0 + 11)).recorded).toEqual([]);
+    await addSession('s4', 'clarify-first', Date.UTC(2026, 10, 2, 8));
+    expect((await check(T0 + 12)).recorded.map((d) => `${d.kind} ${d.field}: ${d.message}`)).toEqual([
+      'session_after_stop_date stopping_rule.date: 1 session collected after the stop date 2026-11-01',
+    ]);
+  });
 });
