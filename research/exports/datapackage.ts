@@ -31,8 +31,6 @@ export function buildDataPackage(
   files: readonly DatasetFileDef[],
   written: ReadonlyMap<string, WrittenFile>,
   context: { studyId: string; createdAt: string; appVersion: string },
-  /** JSON documents of the dataset (preregistration.json): resources without a table schema. */
-  documents: readonly { name: string; path: string; description: string; file: WrittenFile }[] = [],
 ): Record<string, unknown> {
   return {
     profile: 'data-package',
@@ -62,17 +60,6 @@ export function buildDataPackage(
         resource.hash = `sha256:${w.sha256}`;
       }
       return resource;
-    }).concat(
-      documents.map((d) => ({
-        name: d.name,
-        path: d.path,
-        description: d.description,
-        format: 'json',
-        mediatype: 'application/json',
-        encoding: 'utf-8',
-        bytes: d.file.bytes,
-        hash: `sha256:${d.file.sha256}`,
-      })),
-    ),
+    }),
   };
 }

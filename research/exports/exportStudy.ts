@@ -3,7 +3,7 @@ import { replyProvenance } from './replyProvenance';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { ExportSessionRow, ExportSnapshot, Store } from '../../lib/storage';
-import { PREREGISTRATION_JSON_DESCRIPTION, renderCodebook } from './codebook';
+import { renderCodebook } from './codebook';
 import { columnNames, datasetFiles, numericColumnNames, LIKERT_PREFIX, type DatasetFileDef, type LikertItemInfo } from './columns';
 import { buildDataPackage } from './datapackage';
 import { applyFreeTextSetting, sanitizePayload } from './eventPayload';
@@ -330,7 +330,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const codebook = await textFile(join(outDir, 'codebook.md'), renderCodebook(files, context));
     const datapackage = await textFile(
       join(outDir, 'datapackage.json'),
-      JSON.stringify(buildDataPackage(files, written, { ...context, appVersion: appVersion() }, [{ name: 'preregistration', path: 'preregistration.json', description: PREREGISTRATION_JSON_DESCRIPTION, file: preregistration }]), null, 2) + '\n',
+      JSON.stringify(buildDataPackage(files, written, { ...context, appVersion: appVersion() }), null, 2) + '\n',
     );
 
     const manifestFiles: ManifestFile[] = [
