@@ -19,13 +19,14 @@ export async function checkPreregistrationsAtStart(store: Store, config: LoadedC
       });
       if (!locked) continue;
       for (const d of recorded) options.log.warn({ study: study.id, version: d.version, kind: d.kind, file: d.file, field: d.field }, `pre-registration deviation: ${d.file}: ${d.message}`);
-      let planText: string | null = null;
+      // An edited plan file is not a deviation of the study (the locked version stays in force), but say so.
+      let planHash: string | null = null;
       try {
-        planText = readPlanFile(study.dir, study.id)?.hash ?? null;
+        planHash = readPlanFile(study.dir, study.id)?.hash ?? null;
       } catch {
-        planText = 'invalid';
+        planHash = 'invalid';
       }
-      if (planText !== locked.planHash)
+      if (planHash !== locked.planHash)
         options.log.warn({ study: study.id, version: locked.version }, `the plan file differs from locked version ${locked.version}, which stays in force: lock a new version or restore the file`);
     } catch (err) {
       options.log.error({ err, study: study.id }, 'pre-registration check failed; the study runs on');
