@@ -15,7 +15,7 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     const warn = (message: string) => console.error(`analyze: warning: ${message}`);
-    for (const path of await runAnalysis(args.dataset, args.out, args.options, { warn })) console.log(`wrote ${path}`);
+    for (const path of await runAnalysis(args.dataset, args.out, args.options, { warn, prereg: args.prereg })) console.log(`wrote ${path}`);
     return 0;
   } catch (error) {
     if (error instanceof DatasetError) {

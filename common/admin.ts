@@ -39,7 +39,16 @@ import { MessageStatus, SessionStatus, Step } from './session';
 export const LoginRequest = z.object({ password: z.string().min(1, 'must not be empty').max(1000) }).strict();
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
-export const StatusChangeRequest = z.object({ status: StudyStatus }).strict();
+export const StatusChangeRequest = z
+  .object({
+    status: StudyStatus,
+    /**
+     * Going live with a plan file (studies/<id>.prereg.yaml) that was never locked is refused (conflict, field
+     * "preregistration") unless this states why the study goes live without a lock (audited).
+     */
+    preregistration_opt_out: z.string().trim().min(10, 'state the reason in a sentence').max(2000).optional(),
+  })
+  .strict();
 export type StatusChangeRequest = z.infer<typeof StatusChangeRequest>;
 
 export const ExportRequest = z

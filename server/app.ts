@@ -35,6 +35,7 @@ import { nodeIdFromEnv } from './cluster/nodeIdentity';
 import { openSocketAdapter, type SocketAdapterHandle } from './cluster/socketAdapter';
 import { openRateLimitStores, type RateLimitStores } from './cluster/rateLimitStore';
 import { healthRoutes } from './http/health';
+import { checkPreregistrationsAtStart } from '../lib/preregistration';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -164,6 +165,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     rateLimits = await openRateLimitStores(cluster.redisUrl, log);
     for (const study of config.studies.values())
       await store.studies.upsertLoaded(study.id, study.title, study.definitionHash, options.initialStudyStatus ?? 'live', now());
+
+    // Pre-registration: what changed since each study's lock is recorded before the first new session is served.
+    await checkPreregistrationsAtStart(store, config, { now: now(), log });
+
     const recovered = await recoverInterruptedReplies(store, config, coordination, now());
     if (recovered > 0) log.warn({ recovered }, 'stored replies cut by a previous crash as interrupted');
   } catch (err) {

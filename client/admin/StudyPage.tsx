@@ -16,6 +16,8 @@ import { useLiveVersion } from './useLiveVersion';
 import { WithdrawPanel } from './WithdrawPanel';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyButton } from '../ui/CopyButton';
+import { PreregistrationPanel } from './PreregistrationPanel';
+import { preregistrationApi } from './preregistrationApi';
 
 const STATUSES: StudyStatus[] = ['draft', 'pilot', 'live', 'closed'];
 
@@ -27,6 +29,8 @@ export function StudyPage({ studyId }: { studyId: string }) {
   /** Counts withdrawals on this page: the runs panel reloads (a withdrawal removes the analysis report). */
   const [withdrawals, setWithdrawals] = useState(0);
   const live = useAdminSocket(studyId);
+  // Bumped when the status control locks the plan, so the pre-registration panel reloads.
+  const [preregVersion, setPreregVersion] = useState(0);
   const liveVersion = useLiveVersion(live.snapshot, live.runs);
 
   const reload = useCallback(() => {
@@ -69,7 +73,7 @@ export function StudyPage({ studyId }: { studyId: string }) {
       </p>
       <StudyLinkNote study={study} />
       <div className="admin-grid">
-        <StatusControl study={study} onChanged={reload} />
+        <StatusControl study={study} onChanged={() => { reload(); setPreregVersion((v) => v + 1); }} />
         <section className="card" aria-labelledby="counts-title">
           <h2 id="counts-title">Sessions by condition and outcome</h2>
           <CountsTable study={study} />
@@ -79,6 +83,7 @@ export function StudyPage({ studyId }: { studyId: string }) {
           </p>
         </section>
       </div>
+      <PreregistrationPanel studyId={studyId} version={preregVersion} onChanged={reload} />
       {live.error && <p className="error-box" role="alert">{live.error}</p>}
       <LiveMonitor snapshot={live.snapshot} connected={live.connected} />
       <DashboardPlots studyId={studyId} version={liveVersion} />
@@ -156,6 +161,21 @@ export function statusChangeWarning(from: StudyStatus, to: StudyStatus, inProgre
   return `Switch "${from}" to "${to}"? ${sessions}${effect}.`;
 }
 
+/**
+ * Going live asks to lock the pre-registration first when the study has a plan that was never locked: OK locks it,
+ * Cancel offers to go live without a lock after stating why (recorded in the audit log).
+ */
+async function askToLockFirst(studyId: string): Promise<{ go: false } | { go: true; locked?: boolean; optOut?: string }> {
+  const prereg = await preregistrationApi.status(studyId);
+  if (prereg.planFile === null || prereg.versions.length > 0) return { go: true };
+  if (prereg.planProblems.length === 0 && window.confirm('Lock the pre-registration before going live? OK locks the plan and goes live; Cancel lets you go live without a lock.')) {
+    await preregistrationApi.lock(studyId);
+    return { go: true, locked: true };
+  }
+  const reason = window.prompt('Going live without a locked plan: state why (recorded in the audit log). Leave empty to stay as you are.');
+  return reason && reason.trim() ? { go: true, optOut: reason.trim() } : { go: false };
+}
+
 /** The study status, including the pilot switch; switching to draft or closed asks first, in an in-page dialog. */
 function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: () => void }) {
   const [status, setStatus] = useState<StudyStatus>(study.status);
@@ -167,8 +187,13 @@ function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: (
     setQuestion(null);
     setBusy(true);
     try {
-      await adminApi.setStatus(study.id, { status });
-      setMessage({ text: `Status set to ${status}.`, error: false });
+      const lockFirst = status === 'live' && study.status !== 'live' ? await askToLockFirst(study.id) : { go: true as const };
+      if (!lockFirst.go) {
+        setMessage({ text: 'Status not changed.', error: false });
+        return;
+      }
+      await adminApi.setStatus(study.id, { status, ...(lockFirst.optOut ? { preregistration_opt_out: lockFirst.optOut } : {}) });
+      setMessage({ text: `Status set to ${status}.${lockFirst.locked ? ' The plan was locked first.' : ''}`, error: false });
       onChanged();
     } catch (e) {
       setMessage({ text: (e as Error).message, error: true });

@@ -84,7 +84,8 @@ function yamlFiles(dir: string, problems: ConfigProblem[], rel: (f: string) => s
   if (!fs.existsSync(dir)) throw new ConfigError([{ file: dir, line: null, field: '', message: 'directory does not exist' }]);
   const files = fs
     .readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f))
+    // A study's analysis plan (<id>.prereg.yaml, lib/preregistration/) sits beside it and is not a study.
+    .filter((f) => /\.ya?ml$/.test(f) && !f.endsWith('.prereg.yaml'))
     .sort()
     .map((f) => path.join(dir, f));
   const byId = new Map<string, string[]>();

@@ -4,7 +4,7 @@ import { COST_DEFINITIONS } from './productivity/costDefinitions';
 import { DEFAULT_OPTIONS, type AnalysisOptions } from './summary';
 
 export const ANALYZE_USAGE = `usage: npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5]
-       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot] [--include-unconsented]`;
+       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot] [--include-unconsented] [--prereg]`;
 
 const numberFlag = (name: string) =>
   z
@@ -21,12 +21,14 @@ const flagsSchema = z.object({
   seed: numberFlag('seed').pipe(z.number().int('--seed must be an integer')).default(DEFAULT_OPTIONS.bootstrapSeed),
   'include-pilot': z.boolean().default(DEFAULT_OPTIONS.includePilot),
   'include-unconsented': z.boolean().default(false),
+  /** Run the locked plan of the dataset's preregistration.json first (research/analysis/preregistered/). */
+  prereg: z.boolean().default(false),
 });
 
 export type AnalyzeArgs =
   | { kind: 'help' }
   | { kind: 'error'; message: string }
-  | { kind: 'run'; dataset: string; out: string; options: AnalysisOptions };
+  | { kind: 'run'; dataset: string; out: string; options: AnalysisOptions; prereg: boolean };
 
 /** Parses and validates the analyze command line (zod); --out defaults to the dataset directory. */
 export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
@@ -43,6 +45,7 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
         seed: { type: 'string' },
         'include-pilot': { type: 'boolean' },
         'include-unconsented': { type: 'boolean' },
+        prereg: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -59,6 +62,7 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
     kind: 'run',
     dataset: f.dataset,
     out: f.out ?? f.dataset,
+    prereg: f.prereg,
     options: {
       lambda: f.lambda,
       cost: f.cost,

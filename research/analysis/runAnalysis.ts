@@ -4,6 +4,7 @@ import { productivityCsv } from './output/productivityCsv';
 import { writeOutputsAtomically } from './output/writeOutputs';
 import { renderReport } from './report/renderReport';
 import { readAgreementReport } from './report/agreementSection';
+import { preregisteredAnalysis } from './preregistered/runPreregistered';
 
 /**
  * The analyze command's work: load and validate the dataset, run the analysis, and write
@@ -15,15 +16,17 @@ export async function runAnalysis(
   datasetDir: string,
   outDir: string,
   options: AnalysisOptions,
-  hooks: { warn?: (message: string) => void } = {},
+  hooks: { warn?: (message: string) => void; prereg?: boolean } = {},
 ): Promise<string[]> {
   const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false });
   const analysis = analyzeDataset(data, options);
   for (const warning of analysis.summary.warnings) hooks.warn?.(warning);
-  const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir) });
+  // --prereg: the locked plan's analysis first (summary.json.preregistered; the report's first sections).
+  const prereg = hooks.prereg ? preregisteredAnalysis(datasetDir, options) : null;
+  const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir), ...(prereg ? { preregisteredHtml: prereg.html } : {}) });
   return writeOutputsAtomically(outDir, {
     'productivity.csv': productivityCsv(data.sessions, analysis),
-    'summary.json': `${JSON.stringify(analysis.summary, null, 1)}\n`,
+    'summary.json': `${JSON.stringify(prereg ? { preregistered: prereg.section, ...analysis.summary } : analysis.summary, null, 1)}\n`,
     'report.html': report,
   });
 }

@@ -3,6 +3,9 @@ import { DATETIME_FORMAT } from './datapackage';
 
 /** codebook.md: a human-readable description of every file and column, generated from columns.ts. */
 
+export const PREREGISTRATION_JSON_DESCRIPTION =
+  'Every locked version of the study\'s analysis plan, oldest first (the last is in force); versions is empty when the plan was never locked.';
+
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
@@ -40,6 +43,16 @@ export function renderCodebook(files: readonly DatasetFileDef[], context: { stud
     'Uploaded files, as `artifacts/<session_id>/<n>-<field id>.<ext>` (`<n>` counts the session\'s uploads from 1;',
     'the participant\'s own file name is not kept), named in `artifacts.jsonl`. `manifest.json` lists each with its',
     'size and sha256.',
+    '',
+    '## `preregistration.json`',
+    '',
+    `${PREREGISTRATION_JSON_DESCRIPTION} Keys: \`schema_version\` (1), \`study_id\`, \`current_version\` (null when never`,
+    'locked) and `versions`, each with `version`, `locked_at` (ISO 8601, UTC) and `locked_at_ms`, `locked_by`, `plan_file`,',
+    '`plan_hash` (sha256 of the plan file), `study_hash` (sha256 over `fingerprint`), `plan` (the validated plan: hypotheses,',
+    'primary and secondary outcomes and comparisons, sample size and rationale, stopping rule, exclusions, analysis settings)',
+    'and `fingerprint`: one `{file, field, hash}` per hashed field of what defined the study as run (study settings, tasks,',
+    'each condition\'s provider, model, temperature and system prompt, survey items, rubrics, material files, judge settings).',
+    'Deviations from it are in `deviations.csv`; `npm run analyze -- <dataset> --prereg` runs the plan (docs/preregistration.md).',
     '',
     '## Reading the files',
     '',

@@ -26,10 +26,10 @@ export interface DatasetFileDef {
 
 /**
  * Semantic version of this layout: 1.1.0 added judgements.csv `images`, 1.2.0 sessions.csv `consented_at`,
- * 1.3.0 the sessions.csv integrity-telemetry columns (telemetry_batches … integrity_flags)
- * (columns added at the end; readers of earlier versions still work).
+ * 1.3.0 the sessions.csv integrity-telemetry columns (telemetry_batches … integrity_flags), 1.4.0 the files
+ * preregistration.json and deviations.csv (columns and files added; readers of earlier versions still work).
  */
-export const SCHEMA_VERSION = '1.3.0';
+export const SCHEMA_VERSION = '1.4.0';
 
 const sessionId: ColumnDef = {
   name: 'session_id',
@@ -274,6 +274,23 @@ export function sessionColumns(likertItems: readonly LikertItemInfo[]): ColumnDe
 }
 
 /** Every file of the layout, in the order it is written and documented. */
+/** deviations.csv: every deviation from the study's locked pre-registration (lib/preregistration/, docs/preregistration.md). */
+export const DEVIATION_COLUMNS: readonly ColumnDef[] = [
+  { name: 'detected_at', type: 'datetime', description: 'When the platform first detected the deviation (at start-up or on the dashboard; ISO 8601, UTC).' },
+  { name: 'version', type: 'integer', description: 'The locked plan version (preregistration.json) the deviation is from.' },
+  {
+    name: 'kind',
+    type: 'string',
+    values: ['changed_after_lock', 'sample_beyond_stopping_rule', 'session_after_stop_date', 'analysis_settings'],
+    description: 'What deviated: a hashed field changed, added or removed after the lock; a condition sampled beyond the stopping rule; sessions after the stop date.',
+  },
+  { name: 'file', type: 'string', description: 'The file the deviation concerns, e.g. studies/<id>.yaml or the plan file.' },
+  { name: 'field', type: 'string', description: 'The dotted field, e.g. conditions.1.system_prompt, or stopping_rule.n_per_condition.<condition>.' },
+  { name: 'message', type: 'string', description: 'The deviation in words, e.g. "conditions.1.system_prompt changed after the lock".' },
+  { name: 'justification', type: 'string', nullable: true, description: "The researcher's justification; empty when none was given." },
+  { name: 'justified_at', type: 'datetime', nullable: true, description: 'When the justification was given (ISO 8601, UTC); empty when none was.' },
+];
+
 export function datasetFiles(options: { likertItems: readonly LikertItemInfo[]; includeIdentities: boolean }): DatasetFileDef[] {
   const files: DatasetFileDef[] = [
     {
@@ -296,6 +313,14 @@ export function datasetFiles(options: { likertItems: readonly LikertItemInfo[]; 
     },
     { path: 'judgements.csv', name: 'judgements', format: 'csv', row: 'judge sample', description: 'Raw LLM-judge samples.', columns: JUDGEMENT_COLUMNS },
     { path: 'annotations.csv', name: 'annotations', format: 'csv', row: 'utterance', description: 'Dialogue-act annotations.', columns: ANNOTATION_COLUMNS },
+    {
+      path: 'deviations.csv',
+      name: 'deviations',
+      format: 'csv',
+      row: 'deviation from the locked pre-registration',
+      description: 'Deviations from the locked analysis plan (preregistration.json); no rows when the study was never locked or nothing deviated.',
+      columns: DEVIATION_COLUMNS,
+    },
   ];
   if (options.includeIdentities)
     files.push({

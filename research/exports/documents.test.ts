@@ -28,7 +28,7 @@ describe('dataset documents generated from one column module', () => {
     expect(names.slice(consentedAt + 1)).toEqual(SESSION_TELEMETRY_COLUMNS.map((c) => c.name));
     expect(names.slice(-4)).toEqual(['mostly_pasted', 'no_typing', 'long_away', 'integrity_flags']);
     expect(files.map((f) => f.path)).toEqual([
-      'sessions.csv', 'messages.jsonl', 'events.jsonl', 'artifacts.jsonl', 'judgements.csv', 'annotations.csv',
+      'sessions.csv', 'messages.jsonl', 'events.jsonl', 'artifacts.jsonl', 'judgements.csv', 'annotations.csv', 'deviations.csv',
     ]);
     expect(datasetFiles({ likertItems: [], includeIdentities: true }).at(-1)?.path).toBe('identities.csv');
   });

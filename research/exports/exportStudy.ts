@@ -16,6 +16,7 @@ import type { SurveyItem } from '../../common/survey';
 import { deriveIntegrity, finalTextChars, raisedFlags, type IntegrityMeasures } from '../../common/integrityFlags';
 import type { FreeTextExport } from '../../common/study';
 import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } from './writers';
+import { preregistrationFile } from '../../lib/preregistration/lock';
 
 /**
  * Writes one study's dataset in the layout of design.md (contract) in a single streaming pass over
@@ -296,6 +297,21 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       options.onProgress?.(++done, total);
     }
 
+    // The locked plan and its deviations (append-only rows, read from the store beside the snapshot).
+    const deviations = open('deviations.csv');
+    for (const d of await options.store.preregistrations.deviations(options.studyId))
+      await deviations.write({
+        detected_at: new Date(d.detectedAt).toISOString(),
+        version: d.version,
+        kind: d.kind,
+        file: d.file,
+        field: d.field,
+        message: d.message,
+        justification: d.justification,
+        justified_at: d.justifiedAt === null ? null : new Date(d.justifiedAt).toISOString(),
+      });
+    const preregistration = await textFile(join(outDir, 'preregistration.json'), `${JSON.stringify(await preregistrationFile(options.store, options.studyId), null, 2)}\n`);
+
     const written = new Map<string, WrittenFile>();
     for (const [path, w] of [
       ['sessions.csv', sessions],
@@ -304,6 +320,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       ['artifacts.jsonl', artifacts],
       ['judgements.csv', judgements],
       ['annotations.csv', annotations],
+      ['deviations.csv', deviations],
       ...(identities ? ([['identities.csv', identities]] as const) : []),
     ] as const) {
       written.set(path, await w.close());
@@ -318,6 +335,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
 
     const manifestFiles: ManifestFile[] = [
       ...[...written.entries()].map(([path, w]) => ({ path, rows: w.rows, bytes: w.bytes, sha256: w.sha256 })),
+      { path: 'preregistration.json', rows: null, bytes: preregistration.bytes, sha256: preregistration.sha256 },
       { path: 'codebook.md', rows: null, bytes: codebook.bytes, sha256: codebook.sha256 },
       { path: 'datapackage.json', rows: null, bytes: datapackage.bytes, sha256: datapackage.sha256 },
       ...artifactEntries,

@@ -36,6 +36,8 @@ import { verifyPassword } from './password';
 import { sessionDetail } from './sessionDetail';
 import { registerSessionListRoutes } from './sessionListRoutes';
 import { withdrawParticipant } from './withdrawal';
+import { registerPreregistrationRoutes } from './preregistrationRoutes';
+import { needsLockBeforeLive } from '../../lib/preregistration';
 import type { LiveSessions } from '../socket/liveSessions';
 
 export interface AdminRouteDeps {
@@ -158,10 +160,16 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     if (!studyId) return;
     const parsed = StatusChangeRequest.safeParse(req.body);
     if (!parsed.success) return sendZodFail(res, parsed.error, 'POST status');
+    const study = deps.config.studies.get(studyId);
+    const optOut = parsed.data.preregistration_opt_out;
+    if (parsed.data.status === 'live' && study && optOut === undefined && (await needsLockBeforeLive(store, study)))
+      return sendFail(res, 'conflict', 'the study has a pre-registration plan that is not locked: lock it first, or state why it goes live without a lock', 'preregistration');
     await store.transaction(async (tx) => {
       const from = (await tx.studies.get(studyId))!.status;
       await tx.studies.setStatus(studyId, parsed.data.status, now());
       await tx.audit.append({ at: now(), actor: req.admin!.actor, action: 'status_change', studyId, details: { from, to: parsed.data.status } });
+      if (optOut !== undefined && parsed.data.status === 'live')
+        await tx.audit.append({ at: now(), actor: req.admin!.actor, action: 'preregistration_opt_out', studyId, details: { reason: optOut } });
     });
     sendOk<StatusChangeResponse>(res, { studyId, status: parsed.data.status });
   });
@@ -294,6 +302,7 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
     res.type('html').sendFile(deps.runs.reportFile(studyId));
   });
 
+  registerPreregistrationRoutes(guarded, { store, config: deps.config, dataDir: deps.dataDir, log, now });
   registerSessionListRoutes(guarded, { store, dataDir: deps.dataDir, log, now, studyTitle: async (id) => (await store.studies.get(id))?.title });
   router.use(guarded);
   // Unknown admin routes answer 401 to strangers (no route discovery) and 404 to researchers.

@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer } from '../../server/app';
 import { startTandem } from '../../wiring/startTandem';
 import { callOk, nextPush, type ParticipantClient } from '../support/integrationHarness';
+import { seedLockedPlanWithDeviation } from '../support/preregistrationFixture';
 import { io as connect } from 'socket.io-client';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -108,6 +109,8 @@ beforeAll(async () => {
   const working = await participant({ PROLIFIC_PID: 'readers-working' });
   await callOk(working.socket, 'consent:respond', { accept: true, version: working.consentVersion, clientTs: Date.now() });
   working.socket.disconnect();
+  // A locked plan with a justified deviation, so deviations.csv has a row for the readers too.
+  await seedLockedPlanWithDeviation(server.store, STUDY, Date.now());
   await server.close();
   server = undefined;
   const env = { ...process.env, DATA_DIR: dataDir, OPENAI_API_KEY: '' };
@@ -126,7 +129,7 @@ describe('Frictionless datapackage (JS) reads the export', () => {
     const pkg = await Package.load(path.join(exportDir, 'datapackage.json'), { strict: true });
     expect(pkg.errors).toEqual([]);
     expect(pkg.valid).toBe(true);
-    expect([...pkg.resourceNames].sort()).toEqual(['annotations', 'artifacts', 'events', 'judgements', 'messages', 'sessions']);
+    expect([...pkg.resourceNames].sort()).toEqual(['annotations', 'artifacts', 'deviations', 'events', 'judgements', 'messages', 'sessions']);
     // The study had data for every file, so no reading below is vacuous.
     for (const r of descriptor().resources) expect(rawRows(r).rows.length, r.path).toBeGreaterThan(0);
   });

@@ -33,6 +33,7 @@ import type { StoreTable } from './tables';
 import type { EventsRepo, MessagesRepo, ReplyProgressRepo } from './trajectory';
 import type { ReviewsRepo } from './reviews';
 import type { ReplyLeasesRepo } from './leases';
+import type { PreregistrationsRepo } from './preregistrations';
 import type { AdminJobsRepo } from './jobs';
 import type { NamedLocks } from './locks';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
@@ -52,6 +53,7 @@ export * from './trajectory';
 export * from './leases';
 export * from './jobs';
 export * from './locks';
+export * from './preregistrations';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -108,6 +110,8 @@ export interface StoreRepositories {
   readonly replyLeases: ReplyLeasesRepo;
   /** Dashboard jobs claimed by one node, visible to all (jobTypes.ts). */
   readonly adminJobs: AdminJobsRepo;
+  /** Locked analysis plans and the deviations found after them (lib/preregistration/). */
+  readonly preregistrations: PreregistrationsRepo;
 }
 
 /** The repositories bound to one open transaction. */

@@ -25,6 +25,8 @@ export const STORE_TABLES = [
   'withdrawals',
   'session_telemetry',
   'reply_reviews',
+  'preregistrations',
+  'preregistration_deviations',
 ] as const;
 
 export type StoreTable = (typeof STORE_TABLES)[number];

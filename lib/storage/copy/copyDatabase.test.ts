@@ -12,13 +12,24 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seedSession, seedStudyRow } from '../../../tests/support/seedStudy';
 import { createTestDatabaseUrl } from '../../../tests/support/postgresTestDatabase';
 import { openStoreAt } from '../openStore';
-import { STORE_TABLES, type Store } from '../contract/store';
+import { STORE_TABLES, type PreregistrationRow, type Store } from '../contract/store';
 import { CopyError, copyDatabase, type CopyReport } from './copyDatabase';
 import { TableHasher } from './tableHash';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-copy-'));
 
 /** Rows in every table, through the store's own repositories (no SQL here). */
+const PREREG_DOCUMENT = {
+  study_id: 'study', version: 1, locked_at: new Date(16).toISOString(), locked_at_ms: 16, locked_by: 'researcher', plan_file: 'studies/study.prereg.yaml', plan_hash: 'ph', study_hash: 'sh',
+  plan: {
+    title: 'p', hypotheses: [{ id: 'h1', text: 't' }], secondary: [], sample: { n_per_condition: 2, rationale: 'r' }, stopping_rule: { n_per_condition: 2 },
+    primary: { hypothesis: 'h1', outcome: 'quality', comparison: { a: 'a', b: 'b', direction: 'greater', test: 'mann_whitney', alpha: 0.05 } },
+    exclusions: { pilot: true, integrity_flags: [], failed_attention_check: false, unscored: true },
+    analysis: { lambda: 0.5, cost: 'weighted', bootstrap: { replicates: 10, seed: 1 }, judge: { model: 'm', samples: 1, rubric: 'r' } },
+  },
+  fingerprint: [{ file: 'studies/study.yaml', field: 'title', hash: 'h' }],
+} as const satisfies PreregistrationRow['document'];
+
 async function seedEverything(store: Store, dataDir: string): Promise<string[]> {
   await seedStudyRow(store, 'study');
   const ids = [
@@ -60,6 +71,8 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
   await store.telemetry.put({ sessionId: s1, summary: telemetry, batches: 2, bytes: 640, updatedAt: 13 });
   await store.reviews.insertIfAbsent({ replyId: 'review-1', sessionId: s1, studyId: 'study', replyTo: 'm1', mode: 'review', createdAt: 14, deadlineAt: 99 });
   await store.reviews.saveDraft('review-1', 'a draft', { provider: 'offline', providerUrl: null, model: 'm', usage: null, ttftMs: 1, durationMs: 2, finishReason: 'stop', attempts: 1, systemFingerprint: null, error: null }, 15);
+  await store.preregistrations.insertVersion({ studyId: 'study', version: 1, planHash: 'ph', studyHash: 'sh', lockedAt: 16, lockedBy: 'researcher', document: PREREG_DOCUMENT });
+  await store.preregistrations.recordDeviation({ studyId: 'study', version: 1, kind: 'changed_after_lock', file: 'studies/study.yaml', field: 'title', message: 'title changed after the lock', detectedAt: 17 });
   return ids;
 }
 

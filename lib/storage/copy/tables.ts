@@ -36,9 +36,11 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   withdrawals: ['study_id', 'tombstone'],
   session_telemetry: ['session_id'],
   reply_reviews: ['reply_id'],
+  preregistrations: ['study_id', 'version'],
+  preregistration_deviations: ['id'],
 };
 
-const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id' };
+const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id', preregistration_deviations: 'id' };
 
 /** In dependency order (a table's foreign keys point at tables earlier in the list). */
 export const COPY_TABLES: readonly TableSpec[] = STORE_TABLES.map((name) => ({

@@ -18,7 +18,11 @@ import { conditionPoints, conditionTables } from './conditionsHtml';
 const MAX_PLOTTED_PER_TASK = 600;
 
 /** report.html: one self-contained offline page with inline SVG plots and the summary tables. */
-export async function renderReport(data: Dataset, analysis: Analysis, extra: { agreement?: AgreementReport | null } = {}): Promise<string> {
+export async function renderReport(
+  data: Dataset,
+  analysis: Analysis,
+  extra: { agreement?: AgreementReport | null; /** --prereg: "Pre-registered analysis", "Deviations", then an "Exploratory" heading over the rest. */ preregisteredHtml?: string } = {},
+): Promise<string> {
   const s = analysis.summary;
   const entries = Object.entries(s.sessions);
   const { plotted, thinned } = thinPerTask(entries);
@@ -31,6 +35,7 @@ export async function renderReport(data: Dataset, analysis: Analysis, extra: { a
     `Pz = z(Q) − z(C), z within task with the sample SD.`)}</p>
 ${thinned ? `<p class="note">${escapeHtml(`Scatter plots show at most ${MAX_PLOTTED_PER_TASK} sessions per task (every k-th); every task has its panel; tables and box plots use all sessions.`)}</p>` : ''}
 ${s.warnings.length ? `<div class="warnings"><strong>Warnings</strong><ul>${s.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>` : ''}`);
+  if (extra.preregisteredHtml) sections.push(extra.preregisteredHtml);
 
   if (entries.length > 0) {
     sections.push(`<h2>Quadrants</h2><p class="note">Sessions at the same point are drawn once, sized by their number.</p>${await figures(quadrantScatterPages(quadrantPoints(plotted)))}`);

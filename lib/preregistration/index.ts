@@ -1,0 +1,7 @@
+/** Pre-registration: the plan file, the lock, deviations (docs/preregistration.md). */
+export { PLAN_FILE_SUFFIX, planFilePath, readPlanFile, planReferenceProblems, type ParsedPlan } from './planFile';
+export { studyFingerprint, fingerprintHash, fingerprintChanges } from './fingerprint';
+export { lockPreregistration, preregistrationFile, writePreregistrationJson, preregistrationJsonPath, NoPlanError, type LockInput } from './lock';
+export { recordDeviations, stopDateEnd, type DeviationFinding } from './deviations';
+export { checkPreregistrationsAtStart } from './startupCheck';
+export { preregistrationStatus, needsLockBeforeLive } from './status';
