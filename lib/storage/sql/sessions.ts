@@ -1,15 +1,11 @@
 /** The `sessions` queries of both engines (see engineSql.ts for how a query is written once). */
 import type { SessionPatch } from '../contract/store';
-import { both, numbered, variant } from './engineSql';
+import { both, variant, type EngineSql } from './engineSql';
 
 export const SESSION_SQL = {
   /** Parameters: id, study, task, condition, is_pilot (0/1), created_at, updated_at. */
-  insert: variant('RETURNING', {
-    sqlite: `INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'consent', 'active', ?, ?, ?)`,
-    postgres: `INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'consent', 'active', $5, $6, $7) RETURNING *`,
-  }),
+  insert: both(`INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'consent', 'active', ?, ?, ?) RETURNING *`),
   get: both('SELECT * FROM sessions WHERE id = ?'),
   /** SQLite: a plain read (BEGIN IMMEDIATE already holds the write lock). PostgreSQL: tandem_append_event's lock. */
   getForUpdate: variant('row lock', {
@@ -54,11 +50,11 @@ const PATCH_COLUMNS: Record<keyof SessionPatch, string> = {
 };
 
 /**
- * The UPDATE of a patch (its keys in the order given, then updated_at, then the id), and its values. PostgreSQL's
- * text adds RETURNING *; SQLite reads the row after. Keys that are not patchable columns are ignored.
+ * The UPDATE of a patch (its keys in the order given, then updated_at, then the id) returning the row, and its
+ * values. Keys that are not patchable columns are ignored. (A text per set of keys; both engines cache it.)
  */
-export function sessionUpdate(patch: SessionPatch, now: number, id: string): { sqlite: string; postgres: string; values: (string | number | null)[] } {
+export function sessionUpdate(patch: SessionPatch, now: number, id: string): EngineSql & { values: (string | number | null)[] } {
   const keys = (Object.keys(patch) as (keyof SessionPatch)[]).filter((k) => k in PATCH_COLUMNS);
-  const text = `UPDATE sessions SET ${[...keys.map((k) => `${PATCH_COLUMNS[k]} = ?`), 'updated_at = ?'].join(', ')} WHERE id = ?`;
-  return { sqlite: text, postgres: `${numbered(text)} RETURNING *`, values: [...keys.map((k) => patch[k] ?? null), now, id] };
+  const q = both(`UPDATE sessions SET ${[...keys.map((k) => `${PATCH_COLUMNS[k]} = ?`), 'updated_at = ?'].join(', ')} WHERE id = ? RETURNING *`);
+  return { ...q, values: [...keys.map((k) => patch[k] ?? null), now, id] };
 }

@@ -9,8 +9,8 @@ export class SessionsRepository implements Sync<SessionsRepo> {
   constructor(private readonly db: SqliteDatabase) {}
 
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): SessionRow {
-    cachedStatement(this.db, SESSION_SQL.insert.sqlite).run(s.id, s.studyId, s.taskId, s.conditionId, s.isPilot ? 1 : 0, s.createdAt, s.createdAt);
-    return this.get(s.id)!;
+    const r = cachedStatement(this.db, SESSION_SQL.insert.sqlite).get(s.id, s.studyId, s.taskId, s.conditionId, s.isPilot ? 1 : 0, s.createdAt, s.createdAt);
+    return toSessionRow(r as SessionRaw);
   }
 
   get(id: string): SessionRow | undefined {
@@ -30,8 +30,9 @@ export class SessionsRepository implements Sync<SessionsRepo> {
 
   update(id: string, patch: SessionPatch, now: number): SessionRow {
     const u = sessionUpdate(patch, now, id);
-    cachedStatement(this.db, u.sqlite).run(...u.values);
-    return this.get(id)!;
+    const r = cachedStatement(this.db, u.sqlite).get(...u.values) as SessionRaw | undefined;
+    if (!r) throw new Error(`session ${id} does not exist`);
+    return toSessionRow(r);
   }
 
   /** Number of non-pilot sessions per condition (conditions with none are absent); see SessionsRepo. */
