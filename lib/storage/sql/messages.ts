@@ -27,4 +27,6 @@ export const MESSAGE_SQL = {
   listForSession: both('SELECT * FROM messages WHERE session_id = ? ORDER BY event_seq, created_at, id'),
   countAll: both('SELECT COUNT(*) AS n FROM messages'),
   countInSession: both('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?'),
+  /** The participant's messages so far (the message limit of acknowledgeUserMessage; migration 023 counts the same). */
+  countUserMessages: both("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND role = 'user'"),
 } as const;

@@ -1,4 +1,4 @@
-import { ABANDONED_JOB_MESSAGE, resultJson, toAdminJob, type RawAdminJob } from '../../rows/coordination';
+import { ABANDONED_JOB_MESSAGE, inCreationOrder, resultJson, toAdminJob, type RawAdminJob } from '../../rows/coordination';
 import type { AdminJobOutcome, AdminJobRow, AdminJobsRepo } from '../../contract/jobs';
 import type { LeaseOwner } from '../../contract/leases';
 import { ADMIN_JOB_SQL } from '../../sql/admin';
@@ -35,6 +35,7 @@ export class PgAdminJobs implements AdminJobsRepo {
   }
 
   async abandonStale(staleBefore: number, owner: LeaseOwner, now: number): Promise<AdminJobRow[]> {
-    return (await this.db.rows<RawAdminJob>(ADMIN_JOB_SQL.abandonStale.postgres, [ABANDONED_JOB_MESSAGE, now, staleBefore, owner.node, owner.incarnation])).map(toAdminJob);
+    const rows = await this.db.rows<RawAdminJob>(ADMIN_JOB_SQL.abandonStale.postgres, [ABANDONED_JOB_MESSAGE, now, staleBefore, owner.node, owner.incarnation]);
+    return inCreationOrder(rows.map(toAdminJob));
   }
 }

@@ -1,4 +1,4 @@
-import { toReplyLease, type RawReplyLease } from '../../rows/coordination';
+import { inReplyIdOrder, toReplyLease, type RawReplyLease } from '../../rows/coordination';
 import type { HeldLease, LeaseOwner, ReplyLeaseRow, ReplyLeasesRepo } from '../../contract/leases';
 import { REPLY_LEASE_SQL } from '../../sql/coordination';
 import type { Runner } from '../connection';
@@ -25,7 +25,7 @@ export class PgReplyLeases implements ReplyLeasesRepo {
   async heartbeat(owner: LeaseOwner, replyIds: readonly string[], now: number): Promise<HeldLease[]> {
     if (replyIds.length === 0) return [];
     const rows = await this.db.rows<{ reply_id: string; stop_requested: boolean }>(REPLY_LEASE_SQL.heartbeat.postgres, [now, owner.node, owner.incarnation, JSON.stringify(replyIds)]);
-    return rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested }));
+    return inReplyIdOrder(rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested })));
   }
 
   async transfer(replyId: string, owner: LeaseOwner, now: number): Promise<boolean> {

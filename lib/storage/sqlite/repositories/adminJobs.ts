@@ -1,4 +1,4 @@
-import { ABANDONED_JOB_MESSAGE, resultJson, toAdminJob, type RawAdminJob } from '../../rows/coordination';
+import { ABANDONED_JOB_MESSAGE, inCreationOrder, resultJson, toAdminJob, type RawAdminJob } from '../../rows/coordination';
 import type { AdminJobOutcome, AdminJobRow, AdminJobsRepo } from '../../contract/jobs';
 import type { LeaseOwner } from '../../contract/leases';
 import { ADMIN_JOB_SQL } from '../../sql/admin';
@@ -40,6 +40,6 @@ export class AdminJobsRepository implements Sync<AdminJobsRepo> {
   }
 
   abandonStale(staleBefore: number, owner: LeaseOwner, now: number): AdminJobRow[] {
-    return this.q.rows<RawAdminJob>(ADMIN_JOB_SQL.abandonStale, ABANDONED_JOB_MESSAGE, now, staleBefore, owner.node, owner.incarnation).map(toAdminJob);
+    return inCreationOrder(this.q.rows<RawAdminJob>(ADMIN_JOB_SQL.abandonStale, ABANDONED_JOB_MESSAGE, now, staleBefore, owner.node, owner.incarnation).map(toAdminJob));
   }
 }

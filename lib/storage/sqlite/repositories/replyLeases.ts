@@ -1,7 +1,7 @@
 import { REPLY_LEASE_SQL } from '../../sql/coordination';
 import type { SqliteDatabase } from '../database';
 import { Statements } from '../statements';
-import { toReplyLease, type RawReplyLease } from '../../rows/coordination';
+import { inReplyIdOrder, toReplyLease, type RawReplyLease } from '../../rows/coordination';
 import type { HeldLease, LeaseOwner, ReplyLeaseRow, ReplyLeasesRepo } from '../../contract/leases';
 import type { Sync } from '../sync';
 
@@ -23,7 +23,7 @@ export class ReplyLeasesRepository implements Sync<ReplyLeasesRepo> {
   heartbeat(owner: LeaseOwner, replyIds: readonly string[], now: number): HeldLease[] {
     if (replyIds.length === 0) return [];
     const rows = this.q.rows<{ reply_id: string; stop_requested: number }>(REPLY_LEASE_SQL.heartbeat, now, owner.node, owner.incarnation, JSON.stringify(replyIds));
-    return rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested === 1 }));
+    return inReplyIdOrder(rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested === 1 })));
   }
 
   transfer(replyId: string, owner: LeaseOwner, now: number): boolean {
