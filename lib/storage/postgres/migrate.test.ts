@@ -8,7 +8,7 @@ import { createTestDatabaseUrl } from '../../../tests/support/postgresTestDataba
 import { migrate, MIGRATIONS_DIR } from '../sqlite/migrate';
 import { STORE_TABLES } from '../contract/store';
 import { appliedPostgresVersions, listPostgresMigrations, migratePostgres, migrationTwinProblems, POSTGRES_MIGRATIONS_DIR } from './migrate';
-import { postgresSchema, schemaTwinProblems, sqliteSchema } from './schemaTwins';
+import { postgresSchema, schemaTwinProblems, sqliteSchema } from '../schemaTwins';
 
 const pools: pg.Pool[] = [];
 const newPool = (url: string) => {

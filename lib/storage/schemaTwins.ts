@@ -1,6 +1,6 @@
 /**
  * The schema both engines end at, described the same way, and where the two differ beyond what the engines
- * legitimately do differently (the mapping below). Used by the migration twin test (migrate.test.ts); it reads
+ * legitimately do differently (the mapping below). Used by the migration twin test (postgres/migrate.test.ts); it reads
  * only catalogs (SQLite's sqlite_master and pragmas, PostgreSQL's information_schema and pg_catalog).
  *
  * Compared per table: columns (name, type, default, NOT NULL, primary key), CHECK constraints, UNIQUE
@@ -22,7 +22,7 @@ const TYPE_TWINS: Record<string, readonly string[]> = {
 
 /**
  * Columns whose type differs on purpose. reply_leases.stop_requested is a BOOLEAN on PostgreSQL and 0/1 on
- * SQLite: the lease queries are named variants ('boolean', lib/storage/sql/coordination.ts) and the repositories
+ * SQLite: the lease queries are named variants ('boolean', sql/coordination.ts) and the repositories
  * map both to a boolean.
  */
 const COLUMN_TYPE_EXCEPTIONS: Record<string, { sqlite: string; postgres: string; sqliteDefault?: string; postgresDefault?: string }> = {
@@ -31,7 +31,7 @@ const COLUMN_TYPE_EXCEPTIONS: Record<string, { sqlite: string; postgres: string;
 
 /**
  * Tables on one engine only. The judge/annotator reply cache is a file of its own on SQLite
- * (lib/storage/sqlite/replyCache.ts creates its tables there) and migration 013's tables on PostgreSQL.
+ * (sqlite/replyCache.ts creates its tables there) and migration 013's tables on PostgreSQL.
  */
 export const POSTGRES_ONLY_TABLES: readonly string[] = ['reply_cache', 'reply_cache_sessions'];
 
