@@ -1,5 +1,5 @@
 /** The sessions page's queries (AdminSessionListRepo) on both engines; the page's filters build its WHERE once. */
-import type { SessionListFilter, SessionListSortKey } from '../contract/sessionList';
+import type { AdminSessionListRepo } from '../contract/sessionList';
 import { SESSION_LIST_SORT_SQL } from '../rows/sessionList';
 import { both, numbered, variant, type EngineSql } from './engineSql';
 
@@ -19,19 +19,15 @@ const IDS_IN_JSON = variant('json', {
 
 type Param = string | number | null;
 
+/** AdminSessionListRepo.listPage's parameters: study, filter, sort key, order, limit, offset. */
+export type ListPageArgs = Parameters<AdminSessionListRepo['listPage']>;
+
 /**
  * The page's two queries (how many match; the page itself) and their parameters, the same on both engines:
  * the filters name computed columns (quality, counts), so they apply to the facts as a subquery. The sort key
  * is whitelisted (SESSION_LIST_SORT_SQL), NULLs last either way, then newest first, then id.
  */
-export function sessionListPage(
-  studyId: string,
-  filter: SessionListFilter,
-  sort: SessionListSortKey,
-  order: 'asc' | 'desc',
-  limit: number,
-  offset: number,
-): { count: EngineSql; page: EngineSql; params: Param[]; pageParams: Param[] } {
+export function sessionListPage(...[studyId, filter, sort, order, limit, offset]: ListPageArgs): { count: EngineSql; page: EngineSql; params: Param[]; pageParams: Param[] } {
   const where: EngineSql[] = [];
   const params: Param[] = [studyId];
   const add = (clause: EngineSql | string, ...values: Param[]) => {

@@ -22,3 +22,11 @@ export class Statements {
     return cachedStatement(this.db, q.sqlite).run(...params).changes;
   }
 }
+
+/** What every SQLite repository starts from: its connection and the statements over it. */
+export abstract class SqliteRepository {
+  protected readonly q: Statements;
+  constructor(protected readonly db: SqliteDatabase) {
+    this.q = new Statements(db);
+  }
+}

@@ -1,21 +1,14 @@
-import type { AdminSessionListRepo, SessionFacts, SessionListFilter, SessionListSortKey } from '../../contract/sessionList';
+import type { AdminSessionListRepo, SessionFacts } from '../../contract/sessionList';
 import { toSessionFacts, type RawSessionFacts } from '../../rows/sessionList';
-import { SESSION_LIST_SQL, sessionListPage } from '../../sql/sessionList';
+import { SESSION_LIST_SQL, sessionListPage, type ListPageArgs } from '../../sql/sessionList';
 import type { Runner } from '../connection';
 
 /** The sessions page and dashboard read models on PostgreSQL (see contract/sessionList.ts). */
 export class PgAdminSessionList implements AdminSessionListRepo {
   constructor(private readonly db: Runner) {}
 
-  async listPage(
-    studyId: string,
-    filter: SessionListFilter,
-    sort: SessionListSortKey,
-    order: 'asc' | 'desc',
-    limit: number,
-    offset: number,
-  ): Promise<{ total: number; rows: SessionFacts[] }> {
-    const page = sessionListPage(studyId, filter, sort, order, limit, offset);
+  async listPage(...args: ListPageArgs): Promise<{ total: number; rows: SessionFacts[] }> {
+    const page = sessionListPage(...args);
     const counted = await this.db.one<{ n: number }>(page.count.postgres, page.params);
     const rows = await this.db.rows<RawSessionFacts>(page.page.postgres, page.pageParams);
     return { total: counted?.n ?? 0, rows: rows.map(toSessionFacts) };

@@ -1,17 +1,11 @@
 import type { AdminAuthRepo, AdminCredential, AdminSessionRow } from '../../contract/store';
 import { adminSessionValues, toAdminCredential, toAdminSession, type AdminCredentialRaw, type AdminSessionRaw } from '../../rows/adminAuth';
 import { ADMIN_AUTH_SQL } from '../../sql/admin';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** Researcher password hash and login sessions (migration 020). */
-export class AdminAuthRepository implements Sync<AdminAuthRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class AdminAuthRepository extends SqliteRepository implements Sync<AdminAuthRepo> {
   getCredential(): AdminCredential | undefined {
     const r = this.q.one<AdminCredentialRaw>(ADMIN_AUTH_SQL.getCredential);
     return r && toAdminCredential(r);

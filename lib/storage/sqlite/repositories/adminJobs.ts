@@ -2,17 +2,11 @@ import { ABANDONED_JOB_MESSAGE, inCreationOrder, resultJson, toAdminJob, type Ra
 import type { AdminJobOutcome, AdminJobRow, AdminJobsRepo } from '../../contract/jobs';
 import type { LeaseOwner } from '../../contract/leases';
 import { ADMIN_JOB_SQL } from '../../sql/admin';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** Dashboard jobs (table admin_jobs; contract in ../../contract/jobs.ts). */
-export class AdminJobsRepository implements Sync<AdminJobsRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class AdminJobsRepository extends SqliteRepository implements Sync<AdminJobsRepo> {
   claim(j: { id: string; kind: string; studyId: string; actor: string; owner: LeaseOwner; now: number; message: string }): boolean {
     return this.q.run(ADMIN_JOB_SQL.claim, j.id, j.kind, j.studyId, j.actor, j.owner.node, j.owner.incarnation, j.message, j.now, j.now) === 1;
   }

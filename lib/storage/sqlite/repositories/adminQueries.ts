@@ -1,17 +1,11 @@
 import type { AdminQueriesRepo, ConditionOutcomeCount, JudgeSampleRow, SessionListRow } from '../../contract/store';
 import { toConditionOutcomeCount, toJudgedInTask, toJudgeSample, toMonitorRow, type ConditionOutcomeCountRaw, type JudgedInTask, type JudgedInTaskRaw, type JudgeSampleRaw, type MonitorRaw } from '../../rows/adminQueries';
 import { ADMIN_QUERY_SQL } from '../../sql/admin';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** Read models for the researcher dashboard: study overview, live monitor, session detail. */
-export class AdminQueriesRepository implements Sync<AdminQueriesRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class AdminQueriesRepository extends SqliteRepository implements Sync<AdminQueriesRepo> {
   /** Session counts by condition, outcome and pilot flag. */
   countsByConditionAndStatus(studyId: string): ConditionOutcomeCount[] {
     return this.q.rows<ConditionOutcomeCountRaw>(ADMIN_QUERY_SQL.countsByConditionAndStatus, studyId).map(toConditionOutcomeCount);

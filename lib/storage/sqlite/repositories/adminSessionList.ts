@@ -1,27 +1,14 @@
-import type { AdminSessionListRepo, SessionFacts, SessionListFilter, SessionListSortKey } from '../../contract/sessionList';
+import type { AdminSessionListRepo, SessionFacts } from '../../contract/sessionList';
 import { toSessionFacts, type RawSessionFacts } from '../../rows/sessionList';
-import { SESSION_LIST_SQL, sessionListPage } from '../../sql/sessionList';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SESSION_LIST_SQL, sessionListPage, type ListPageArgs } from '../../sql/sessionList';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** The sessions page and dashboard read models on SQLite (see contract/sessionList.ts). */
-export class AdminSessionListRepository implements Sync<AdminSessionListRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class AdminSessionListRepository extends SqliteRepository implements Sync<AdminSessionListRepo> {
   /** A page of the study's sessions matching `filter`, and how many match in all. */
-  listPage(
-    studyId: string,
-    filter: SessionListFilter,
-    sort: SessionListSortKey,
-    order: 'asc' | 'desc',
-    limit: number,
-    offset: number,
-  ): { total: number; rows: SessionFacts[] } {
-    const page = sessionListPage(studyId, filter, sort, order, limit, offset);
+  listPage(...args: ListPageArgs): { total: number; rows: SessionFacts[] } {
+    const page = sessionListPage(...args);
     const total = this.q.one<{ n: number }>(page.count, ...page.params)!.n;
     return { total, rows: this.q.rows<RawSessionFacts>(page.page, ...page.pageParams).map(toSessionFacts) };
   }

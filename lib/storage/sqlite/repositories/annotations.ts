@@ -2,16 +2,11 @@ import type { AnnotationRecord, AnnotationsRepo } from '../../contract/store';
 import { annotationValues, toAnnotation, type AnnotationRaw } from '../../rows/annotations';
 import { ANNOTATION_SQL } from '../../sql/judging';
 import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** The `annotations` table (migration 011): one row per annotated utterance of a session. */
-export class AnnotationsRepository implements Sync<AnnotationsRepo> {
-  private readonly q: Statements;
-  constructor(private readonly db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class AnnotationsRepository extends SqliteRepository implements Sync<AnnotationsRepo> {
   /** Inserts or replaces the annotation of (session, turn). */
   upsert(a: AnnotationRecord): void {
     this.q.run(ANNOTATION_SQL.upsert, ...annotationValues(a));

@@ -1,17 +1,11 @@
 import type { ArtifactDraftRow, ArtifactsRepo, ArtifactVersionRow, FieldValues } from '../../contract/store';
 import { artifactDraftValues, toArtifactDraft, toArtifactVersion, type ArtifactDraftRaw, type ArtifactVersionRaw } from '../../rows/artifacts';
 import { ARTIFACT_SQL } from '../../sql/participants';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** Artifact drafts (one per session, overwritten on autosave) and submitted versions (1, 2, …). */
-export class ArtifactsRepository implements Sync<ArtifactsRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class ArtifactsRepository extends SqliteRepository implements Sync<ArtifactsRepo> {
   saveDraft(d: ArtifactDraftRow): void {
     this.q.run(ARTIFACT_SQL.saveDraft, ...artifactDraftValues(d));
   }

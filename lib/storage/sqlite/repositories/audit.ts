@@ -1,17 +1,11 @@
 import type { AuditCounts, AuditEntry, AuditRepo } from '../../contract/store';
 import { auditListLimit, auditValues, toAuditCounts, toAuditEntry, type AuditActionCountRaw, type AuditAppend, type AuditRaw } from '../../rows/audit';
 import { AUDIT_SQL } from '../../sql/admin';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** The append-only audit log of researcher actions (migration 020). */
-export class AuditRepository implements Sync<AuditRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class AuditRepository extends SqliteRepository implements Sync<AuditRepo> {
   append(entry: AuditAppend): number {
     return this.q.one<{ id: number }>(AUDIT_SQL.append, ...auditValues(entry))!.id;
   }

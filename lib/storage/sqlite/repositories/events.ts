@@ -1,4 +1,4 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
+import { SqliteRepository } from '../statements';
 import type { EventRow, EventsRepo, UnfinishedReply } from '../../contract/store';
 import { toEventRow, type EventRaw } from '../../rows/events';
 import { EVENT_SQL } from '../../sql/events';
@@ -6,29 +6,25 @@ import { SESSION_SQL } from '../../sql/sessions';
 import type { Sync } from '../sync';
 
 /** The append-only trajectory. There is no update or delete here on purpose. */
-export class EventsRepository implements Sync<EventsRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+export class EventsRepository extends SqliteRepository implements Sync<EventsRepo> {
   /** Appends an event with the session's next seq (1, 2, …) and returns that seq. Call inside the store's transaction. */
   append(sessionId: string, type: string, payload: unknown, serverTs: number, clientTs: number | null): number {
-    const r = cachedStatement(this.db, EVENT_SQL.lastSeq.sqlite).get(sessionId) as { last: number };
+    const r = this.q.one<{ last: number }>(EVENT_SQL.lastSeq, sessionId)!;
     const seq = r.last + 1;
     const json = JSON.stringify(payload ?? null);
-    cachedStatement(this.db, EVENT_SQL.insert.sqlite).run(sessionId, seq, type, json, serverTs, clientTs);
+    this.q.run(EVENT_SQL.insert, sessionId, seq, type, json, serverTs, clientTs);
     // The per-session storage budget's counter (sessions.storageBytes).
-    cachedStatement(this.db, SESSION_SQL.addStoredBytes.sqlite).run(Buffer.byteLength(json, 'utf8'), sessionId);
+    this.q.run(SESSION_SQL.addStoredBytes, Buffer.byteLength(json, 'utf8'), sessionId);
     return seq;
   }
 
   listForSession(sessionId: string): EventRow[] {
-    return (cachedStatement(this.db, EVENT_SQL.listForSession.sqlite).all(sessionId) as EventRaw[]).map(toEventRow);
+    return this.q.rows<EventRaw>(EVENT_SQL.listForSession, sessionId).map(toEventRow);
   }
 
   count(sessionId?: string): number {
-    const r = (sessionId === undefined
-      ? cachedStatement(this.db, EVENT_SQL.countAll.sqlite).get()
-      : cachedStatement(this.db, EVENT_SQL.countInSession.sqlite).get(sessionId)) as { n: number };
-    return r.n;
+    const r = sessionId === undefined ? this.q.one<{ n: number }>(EVENT_SQL.countAll) : this.q.one<{ n: number }>(EVENT_SQL.countInSession, sessionId);
+    return r!.n;
   }
 
   /**
@@ -36,6 +32,6 @@ export class EventsRepository implements Sync<EventsRepo> {
    * Used once at start-up by crash recovery.
    */
   listUnfinishedReplies(): UnfinishedReply[] {
-    return cachedStatement(this.db, EVENT_SQL.listUnfinishedReplies.sqlite).all() as UnfinishedReply[];
+    return this.q.rows<UnfinishedReply>(EVENT_SQL.listUnfinishedReplies);
   }
 }

@@ -1,16 +1,10 @@
 import type { IdentitiesRepo, IdentityRow } from '../../contract/store';
 import { identityValues, toIdentityRow, type IdentityRaw } from '../../rows/identities';
 import { IDENTITY_SQL } from '../../sql/participants';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class IdentitiesRepository implements Sync<IdentitiesRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class IdentitiesRepository extends SqliteRepository implements Sync<IdentitiesRepo> {
   insert(row: IdentityRow): void {
     this.q.run(IDENTITY_SQL.insert, ...identityValues(row));
   }

@@ -6,20 +6,14 @@ import type { JudgementRecord, JudgementsRepo, SessionQualityRecord } from '../.
 import { judgementValues, sessionQualityValues, toJudgement, toSessionQuality, type JudgementRaw, type SessionQualityRaw } from '../../rows/judgements';
 import { imagesColumn, parseImagesColumn } from '../../rows/judgementImages';
 import { JUDGEMENT_SQL } from '../../sql/judging';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 // Engine-neutral (both stores read and write the column the same way); re-exported for existing imports.
 export { imagesColumn, parseImagesColumn };
 
 /** The `judgements` and `judge_quality` tables (migrations 010 and 012). */
-export class JudgementsRepository implements Sync<JudgementsRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class JudgementsRepository extends SqliteRepository implements Sync<JudgementsRepo> {
   /** Inserts a sample, replacing an earlier one for the same session/version/rubric/model/sample. */
   upsert(j: JudgementRecord): void {
     this.q.run(JUDGEMENT_SQL.upsert, ...judgementValues(j));

@@ -1,17 +1,11 @@
 import type { ParticipantTokensRepo } from '../../contract/store';
 import { toParticipantToken, type ParticipantToken, type ParticipantTokenRaw } from '../../rows/participantTokens';
 import { TOKEN_SQL } from '../../sql/participants';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /** Participant tokens, by SHA-256 hash (the token itself is never stored). */
-export class ParticipantTokensRepository implements Sync<ParticipantTokensRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class ParticipantTokensRepository extends SqliteRepository implements Sync<ParticipantTokensRepo> {
   insert(tokenHash: string, sessionId: string, now: number): void {
     this.q.run(TOKEN_SQL.insert, tokenHash, sessionId, now);
   }

@@ -1,6 +1,5 @@
 import { REPLY_LEASE_SQL } from '../../sql/coordination';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import { inReplyIdOrder, toReplyLease, type RawReplyLease } from '../../rows/coordination';
 import type { HeldLease, LeaseOwner, ReplyLeaseRow, ReplyLeasesRepo } from '../../contract/leases';
 import type { Sync } from '../sync';
@@ -10,12 +9,7 @@ import type { Sync } from '../sync';
  * guards against a previous incarnation's replies and keeps the same rules as on PostgreSQL. Statements run
  * inside the store's transaction gate, so a read-then-write in one transaction is never interleaved.
  */
-export class ReplyLeasesRepository implements Sync<ReplyLeasesRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class ReplyLeasesRepository extends SqliteRepository implements Sync<ReplyLeasesRepo> {
   acquire(l: Omit<ReplyLeaseRow, 'ownerNode' | 'ownerIncarnation' | 'heartbeatAt' | 'stopRequested'> & { owner: LeaseOwner }): boolean {
     return this.q.run(REPLY_LEASE_SQL.acquire, l.sessionId, l.replyId, l.replyTo, l.owner.node, l.owner.incarnation, l.startedAt, l.startedAt) === 1;
   }

@@ -2,7 +2,7 @@ import type { ReplyProgressRepo, ReplyProgressRow } from '../../contract/store';
 import { toReplyProgress, type ReplyProgressRaw } from '../../rows/replyProgress';
 import { REPLY_PROGRESS_SQL } from '../../sql/participants';
 import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /**
@@ -10,12 +10,7 @@ import type { Sync } from '../sync';
  * by each checkpoint (the due ones of all replies in one transaction) and removed in the transaction
  * that stores the finished reply. Not part of the trajectory.
  */
-export class ReplyProgressRepository implements Sync<ReplyProgressRepo> {
-  private readonly q: Statements;
-  constructor(private readonly db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class ReplyProgressRepository extends SqliteRepository implements Sync<ReplyProgressRepo> {
   /** Writes (or overwrites) the checkpoint of a reply. `firstDeltaAt` is kept from the first write. */
   save(p: ReplyProgressRow): void {
     this.q.run(REPLY_PROGRESS_SQL.save, p.replyId, p.sessionId, p.text, p.provider, p.firstDeltaAt, p.updatedAt);

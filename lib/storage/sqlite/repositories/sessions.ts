@@ -1,36 +1,33 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
+import { SqliteRepository } from '../statements';
 import type { SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
 import { toSessionRow, type SessionRaw } from '../../rows/sessions';
 import { SESSION_COUNT_BY, SESSION_SQL, sessionUpdate } from '../../sql/sessions';
 import type { EngineSql } from '../../sql/engineSql';
 import type { Sync } from '../sync';
 
-export class SessionsRepository implements Sync<SessionsRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+export class SessionsRepository extends SqliteRepository implements Sync<SessionsRepo> {
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): SessionRow {
-    const r = cachedStatement(this.db, SESSION_SQL.insert.sqlite).get(s.id, s.studyId, s.taskId, s.conditionId, s.isPilot ? 1 : 0, s.createdAt, s.createdAt);
-    return toSessionRow(r as SessionRaw);
+    return toSessionRow(this.q.one<SessionRaw>(SESSION_SQL.insert, s.id, s.studyId, s.taskId, s.conditionId, s.isPilot ? 1 : 0, s.createdAt, s.createdAt)!);
   }
 
   get(id: string): SessionRow | undefined {
-    const r = cachedStatement(this.db, SESSION_SQL.get.sqlite).get(id) as SessionRaw | undefined;
+    const r = this.q.one<SessionRaw>(SESSION_SQL.get, id);
     return r && toSessionRow(r);
   }
 
   /** A transaction on SQLite holds the write lock (BEGIN IMMEDIATE), so a plain read already serialises. */
   getForUpdate(id: string): SessionRow | undefined {
-    const r = cachedStatement(this.db, SESSION_SQL.getForUpdate.sqlite).get(id) as SessionRaw | undefined;
+    const r = this.q.one<SessionRaw>(SESSION_SQL.getForUpdate, id);
     return r && toSessionRow(r);
   }
 
   listByStudy(studyId: string): SessionRow[] {
-    return (cachedStatement(this.db, SESSION_SQL.listByStudy.sqlite).all(studyId) as SessionRaw[]).map(toSessionRow);
+    return this.q.rows<SessionRaw>(SESSION_SQL.listByStudy, studyId).map(toSessionRow);
   }
 
   update(id: string, patch: SessionPatch, now: number): SessionRow {
     const u = sessionUpdate(patch, now, id);
-    const r = cachedStatement(this.db, u.sqlite).get(...u.values) as SessionRaw | undefined;
+    const r = this.q.one<SessionRaw>(u, ...u.values);
     if (!r) throw new Error(`session ${id} does not exist`);
     return toSessionRow(r);
   }
@@ -46,32 +43,27 @@ export class SessionsRepository implements Sync<SessionsRepo> {
   }
 
   countActive(studyId: string): number {
-    return (cachedStatement(this.db, SESSION_SQL.countActive.sqlite).get(studyId) as { n: number }).n;
+    return this.q.one<{ n: number }>(SESSION_SQL.countActive, studyId)!.n;
   }
 
   private countBy(q: { all: EngineSql; fresh: EngineSql }, studyId: string, unconsentedSince: number | undefined): Map<string, number> {
-    const rows = (
-      unconsentedSince === undefined
-        ? cachedStatement(this.db, q.all.sqlite).all(studyId)
-        : cachedStatement(this.db, q.fresh.sqlite).all(studyId, unconsentedSince)
-    ) as { k: string; n: number }[];
+    const rows =
+      unconsentedSince === undefined ? this.q.rows<{ k: string; n: number }>(q.all, studyId) : this.q.rows<{ k: string; n: number }>(q.fresh, studyId, unconsentedSince);
     return new Map(rows.map((r) => [r.k, r.n]));
   }
 
   /** Active sessions whose deadline may have passed (consented before `consentedBefore`). */
   listActiveConsentedBefore(consentedBefore: number): SessionRow[] {
-    return (cachedStatement(this.db, SESSION_SQL.listActiveConsentedBefore.sqlite).all(consentedBefore) as SessionRaw[]).map(toSessionRow);
+    return this.q.rows<SessionRaw>(SESSION_SQL.listActiveConsentedBefore, consentedBefore).map(toSessionRow);
   }
 
   count(studyId?: string): number {
-    const r = (studyId === undefined
-      ? cachedStatement(this.db, SESSION_SQL.countAll.sqlite).get()
-      : cachedStatement(this.db, SESSION_SQL.countInStudy.sqlite).get(studyId)) as { n: number };
-    return r.n;
+    const r = studyId === undefined ? this.q.one<{ n: number }>(SESSION_SQL.countAll) : this.q.one<{ n: number }>(SESSION_SQL.countInStudy, studyId);
+    return r!.n;
   }
 
   storageBytes(id: string): number {
-    const r = cachedStatement(this.db, SESSION_SQL.storageBytes.sqlite).get(id) as { bytes: number } | undefined;
+    const r = this.q.one<{ bytes: number }>(SESSION_SQL.storageBytes, id);
     return r?.bytes ?? 0;
   }
 }

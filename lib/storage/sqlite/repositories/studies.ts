@@ -2,16 +2,10 @@ import type { StudyStatus } from '../../../../common/http';
 import type { StudiesRepo, StudyRow } from '../../contract/store';
 import { toStudyRow, type StudyRaw } from '../../rows/studies';
 import { STUDY_SQL } from '../../sql/participants';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class StudiesRepository implements Sync<StudiesRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class StudiesRepository extends SqliteRepository implements Sync<StudiesRepo> {
   /** Records a loaded study file. New studies start with `initialStatus`; an existing row keeps its status. */
   upsertLoaded(id: string, title: string, definitionHash: string, initialStatus: StudyStatus, now: number): StudyRow {
     return toStudyRow(this.q.one<StudyRaw>(STUDY_SQL.upsertLoaded, id, title, initialStatus, definitionHash, now, now)!);

@@ -1,16 +1,10 @@
 import type { SurveyAnswerRow, SurveyAnswersRepo } from '../../contract/store';
 import { surveyAnswerValues, toSurveyAnswer, type SurveyAnswerRaw } from '../../rows/surveyAnswers';
 import { SURVEY_ANSWER_SQL } from '../../sql/participants';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class SurveyAnswersRepository implements Sync<SurveyAnswersRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class SurveyAnswersRepository extends SqliteRepository implements Sync<SurveyAnswersRepo> {
   /** One prepared insert per answer, inside the caller's transaction. */
   insert(answers: readonly SurveyAnswerRow[]): void {
     for (const a of answers) this.q.run(SURVEY_ANSWER_SQL.insertOne, ...surveyAnswerValues(a));

@@ -1,16 +1,10 @@
 import type { UploadRow, UploadsRepo } from '../../contract/store';
 import { toUpload, uploadValues, type UploadRaw } from '../../rows/uploads';
 import { UPLOAD_SQL } from '../../sql/participants';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class UploadsRepository implements Sync<UploadsRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class UploadsRepository extends SqliteRepository implements Sync<UploadsRepo> {
   insert(u: UploadRow): void {
     this.q.run(UPLOAD_SQL.insert, ...uploadValues(u));
   }

@@ -1,20 +1,14 @@
 import type { WithdrawalRow, WithdrawalsRepo } from '../../contract/store';
 import { toTombstoneSet, withdrawalValues } from '../../rows/withdrawals';
 import { WITHDRAWAL_SQL } from '../../sql/admin';
-import type { SqliteDatabase } from '../database';
-import { Statements } from '../statements';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 /**
  * Withdrawal of a participant (migration 020): finds their sessions by platform id, deletes them
  * (every science table cascades from sessions), and keeps a tombstone (keyed HMAC, no personal data).
  */
-export class WithdrawalsRepository implements Sync<WithdrawalsRepo> {
-  private readonly q: Statements;
-  constructor(db: SqliteDatabase) {
-    this.q = new Statements(db);
-  }
-
+export class WithdrawalsRepository extends SqliteRepository implements Sync<WithdrawalsRepo> {
   /** Session ids of the platform user in the study (the identity table is the only place that links them). */
   findSessionIds(studyId: string, platformUserId: string): string[] {
     return this.q.rows<{ session_id: string }>(WITHDRAWAL_SQL.findSessionIds, studyId, platformUserId.trim()).map((r) => r.session_id);
