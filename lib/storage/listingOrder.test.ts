@@ -4,8 +4,9 @@
  * into another of each engine in the reverse order (ties on every listing's first sort key), and all four stores
  * must answer every listing identically.
  *
- * What insertion itself numbers (events.seq, events.id, audit_log.id, artifact versions) is the order by design,
- * so those rows are appended in the same order everywhere; every other table's rows are reversed.
+ * What insertion itself numbers (events.seq, events.id, audit_log.id, artifact versions, the order of a survey
+ * submit's answers) is the order by design, so those rows are appended in the same order everywhere; every other
+ * table's rows are reversed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
@@ -81,13 +82,14 @@ async function seed(s: Store, order: Order): Promise<void> {
     })),
   );
   await each(uploads, order, (u) => s.uploads.insert(u));
-  // Two submits per session: ties on event_seq within each, items answered out of id order.
+  // Two submits per session: ties on event_seq within each, items answered out of id order (the order answered is
+  // the survey's, data like a trajectory's, so it is the same in every store; the sessions' order is reversed).
   for (const id of inOrder(SESSION_IDS, order)) {
     const answer = (itemId: string, eventSeq: number, value: number) => ({
       sessionId: id, surveyId: 'post', itemId, itemKind: 'likert', valueNum: value, valueText: null, eventSeq, createdAt: 80,
     });
-    await s.surveyAnswers.insert(inOrder([answer('q2', 8, 2), answer('q1', 8, 1), answer('q3', 8, 3)], order));
-    await s.surveyAnswers.insert(inOrder([answer('q0', 9, 4), answer('q9', 9, 5)], order));
+    await s.surveyAnswers.insert([answer('q2', 8, 2), answer('q1', 8, 1), answer('q3', 8, 3)]);
+    await s.surveyAnswers.insert([answer('q9', 9, 5), answer('q0', 9, 4)]);
   }
 
   const judgements = SESSION_IDS.flatMap((id) => [judgement(id, 1, 'model-b', 4), judgement(id, 0, 'model-b', 3), judgement(id, 0, 'model-a', 5), judgement(id, 1, 'model-a', 2)]);
@@ -230,8 +232,8 @@ describe('listing order', () => {
     await seed(s, 'reverse');
     // event_seq, then created_at, then id.
     expect((await s.messages.listForSession('s-a')).map((m) => m.id)).toEqual(['m1-s-a', 'm0-s-a', 'm2-s-a', 'm3-s-a']);
-    // event_seq (one submit), then item id.
-    expect((await s.surveyAnswers.listForSession('s-a')).map((a) => a.itemId)).toEqual(['q1', 'q2', 'q3', 'q0', 'q9']);
+    // event_seq (one submit), then the order answered.
+    expect((await s.surveyAnswers.listForSession('s-a')).map((a) => a.itemId)).toEqual(['q2', 'q1', 'q3', 'q9', 'q0']);
     // created_at, then id.
     expect((await s.sessions.listByStudy(STUDY)).map((x) => x.id)).toEqual(['s-d', 's-a', 's-b', 's-c']);
     expect((await s.uploads.listForSession('s-a')).map((u) => u.id)).toEqual(['u-1-s-a', 'u-2-s-a', 'u-3-s-a']);

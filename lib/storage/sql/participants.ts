@@ -61,16 +61,13 @@ export const UPLOAD_SQL = {
 } as const;
 
 /** survey_answers' columns, in the order of surveyAnswerValues. */
-export const SURVEY_ANSWER_COLUMNS = 'session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at';
+export const SURVEY_ANSWER_COLUMNS = 'session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at, answer_order';
 
 export const SURVEY_ANSWER_SQL = {
   /** One row (SQLite runs it per answer inside the caller's transaction; PostgreSQL inserts all rows with one VALUES list). */
-  insertOne: both(`INSERT INTO survey_answers (${SURVEY_ANSWER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-  /**
-   * One survey submit is one event, so event_seq orders the submits; within one, the item id (the primary key's
-   * second column). The table has no column of the order answered, and rowid/ctid are not keys.
-   */
-  listForSession: both('SELECT * FROM survey_answers WHERE session_id = ? ORDER BY event_seq, item_id'),
+  insertOne: both(`INSERT INTO survey_answers (${SURVEY_ANSWER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  /** In the order answered: one survey submit is one event (event_seq), then each answer's place in it (migration 007). */
+  listForSession: both('SELECT * FROM survey_answers WHERE session_id = ? ORDER BY event_seq, answer_order, item_id'),
   hasAnswers: both('SELECT 1 FROM survey_answers WHERE session_id = ? LIMIT 1'),
 } as const;
 

@@ -10,7 +10,7 @@ export class PgSurveyAnswers implements SurveyAnswersRepo {
   /** All answers with one multi-row INSERT (one round trip). */
   async insert(answers: readonly SurveyAnswerRow[]): Promise<void> {
     if (answers.length === 0) return;
-    const tuples = valueTuples(answers.map(surveyAnswerValues));
+    const tuples = valueTuples(answers.map((a, i) => surveyAnswerValues(a, i)));
     await this.db.run(`INSERT INTO survey_answers (${SURVEY_ANSWER_COLUMNS}) VALUES ${tuples.sql}`, tuples.values);
   }
 

@@ -7,7 +7,7 @@ import type { Sync } from '../sync';
 export class SurveyAnswersRepository extends SqliteRepository implements Sync<SurveyAnswersRepo> {
   /** One prepared insert per answer, inside the caller's transaction. */
   insert(answers: readonly SurveyAnswerRow[]): void {
-    for (const a of answers) this.q.run(SURVEY_ANSWER_SQL.insertOne, ...surveyAnswerValues(a));
+    answers.forEach((a, i) => this.q.run(SURVEY_ANSWER_SQL.insertOne, ...surveyAnswerValues(a, i)));
   }
 
   listForSession(sessionId: string): SurveyAnswerRow[] {
