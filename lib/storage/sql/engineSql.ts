@@ -25,14 +25,11 @@ export type EngineDifference =
   | 'row lock'
   /** JSON functions: json_extract / json_each on SQLite, ->> / jsonb_array_elements_text / jsonb_to_recordset on PostgreSQL. */
   | 'json'
-  /** Booleans: 0/1 on SQLite, true/false where the PostgreSQL column is BOOLEAN (reply_leases.stop_requested). */
-  | 'boolean'
-  /** Byte length of text: length(CAST(x AS BLOB)) on SQLite, octet_length(x) on PostgreSQL. */
-  | 'byte length'
-  /** A parameter's type must be stated on PostgreSQL ($2::text IS NULL) where SQLite infers none. */
-  | 'parameter type'
-  /** The schema catalog: sqlite_master vs information_schema / to_regclass. */
-  | 'catalog';
+  /**
+   * Booleans: 0/1 on SQLite, true/false where the PostgreSQL column is BOOLEAN (reply_leases.stop_requested); with
+   * them, a parameter's type PostgreSQL cannot infer is stated ($2::text IS NULL).
+   */
+  | 'boolean';
 
 export interface EngineVariant extends EngineSql {
   readonly difference: EngineDifference;
