@@ -5,7 +5,7 @@
  */
 import type { AssistantReplyWrite, AssistantReplyWriteResult } from '../contract/assistantReplyWrite';
 import type { Runner } from './connection';
-import { messageColumnsJson, messageFromRow, type MessageRaw } from './repositories/messages';
+import { messageColumnsJson, toMessageRow, type MessageRaw } from '../rows/messages';
 
 const CALL = 'SELECT tandem_store_reply($1, $2, $3, $4, $5, $6) AS answer';
 
@@ -20,5 +20,5 @@ export async function storeAssistantReply(db: Runner, w: AssistantReplyWrite): P
     messageColumnsJson({ ...w.message, eventSeq: 0 }),
   ]);
   const answer = JSON.parse(row!.answer) as { outcome: 'stored' | 'already'; message: MessageRaw };
-  return { stored: answer.outcome === 'stored', message: messageFromRow(answer.message) };
+  return { stored: answer.outcome === 'stored', message: toMessageRow(answer.message) };
 }

@@ -8,6 +8,7 @@ import { createTestDatabaseUrl } from '../../../tests/support/postgresTestDataba
 import { migrate, MIGRATIONS_DIR } from '../sqlite/migrate';
 import { STORE_TABLES } from '../contract/store';
 import { appliedPostgresVersions, listPostgresMigrations, migratePostgres, migrationTwinProblems, POSTGRES_MIGRATIONS_DIR } from './migrate';
+import { postgresSchema, schemaTwinProblems, sqliteSchema } from '../schemaTwins';
 
 const pools: pg.Pool[] = [];
 const newPool = (url: string) => {
@@ -44,31 +45,51 @@ describe('PostgreSQL migrations', () => {
     expect(problems.some((p) => p.includes('_renamed.sql on SQLite but'))).toBe(true);
   });
 
-  it('end at the same versions on both engines, with the same columns, nullability and primary keys per table', async () => {
+  it('end at the same versions on both engines, with the same schema: columns, types, defaults, CHECKs, keys, indexes, triggers', async () => {
     const pool = newPool(await createTestDatabaseUrl('migrate same'));
     await migratePostgres(pool);
     const sqlite = migratedSqlite();
     const sqliteVersions = (sqlite.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version);
     expect(await appliedPostgresVersions(pool)).toEqual(sqliteVersions);
 
+    const s = sqliteSchema(sqlite);
+    const p = await postgresSchema(pool);
     // Coordination state (migration 021) is not copied by db:copy, so it is not in STORE_TABLES; its twins match too.
-    for (const table of [...STORE_TABLES, 'reply_leases', 'admin_jobs']) {
-      const s = (sqlite.prepare(`SELECT name, "notnull" AS nn, pk FROM pragma_table_info(?) ORDER BY cid`).all(table) as { name: string; nn: number; pk: number }[]).map(
-        (c) => ({ name: c.name, notNull: c.nn === 1 || c.pk > 0, pk: c.pk > 0 }),
-      );
-      const p = (
-        await pool.query<{ name: string; nullable: string; pk: boolean }>(
-          `SELECT c.column_name AS name, c.is_nullable AS nullable,
-             EXISTS (SELECT 1 FROM information_schema.key_column_usage k JOIN information_schema.table_constraints t
-                       ON t.constraint_name = k.constraint_name AND t.table_name = k.table_name
-                     WHERE t.constraint_type = 'PRIMARY KEY' AND k.table_name = c.table_name AND k.column_name = c.column_name) AS pk
-           FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.table_name = $1 ORDER BY c.ordinal_position`,
-          [table],
-        )
-      ).rows.map((c) => ({ name: c.name, notNull: c.nullable === 'NO', pk: c.pk }));
-      expect(s.length, `${table} exists on SQLite`).toBeGreaterThan(0);
-      expect(p, table).toEqual(s);
-    }
+    for (const table of [...STORE_TABLES, 'reply_leases', 'admin_jobs']) expect(s.get(table)?.columns.length, `${table} exists on SQLite`).toBeGreaterThan(0);
+    // The comparison sees what it is meant to compare (a catalog query that found nothing would agree trivially).
+    expect(s.get('sessions')!.checks).toContain("stepin'consent','instructions','workspace','survey','complete'");
+    expect(p.get('judgements')!.checks).toContain('scoreisnullorscore>=1andscore<=5');
+    expect(p.get('admin_jobs')!.indexes).toContain("createuniqueindexadmin_jobs_one_runningonadmin_jobskind,study_idwherestate='running'");
+    expect(s.get('events')!.triggers).toEqual(['events_no_update before update']);
+    expect(p.get('messages')!.foreignKeys).toContain('session_id->sessions.id on delete cascade');
+    expect(schemaTwinProblems(s, p)).toEqual([]);
+    sqlite.close();
+  });
+
+  it('report a column type, default, CHECK, index or trigger that one engine has and the other has not', async () => {
+    const pool = newPool(await createTestDatabaseUrl('migrate drift'));
+    await migratePostgres(pool);
+    const sqlite = migratedSqlite();
+    sqlite.exec(`CREATE INDEX sessions_drift ON sessions(task_id);
+      CREATE TABLE drift (id INTEGER PRIMARY KEY, flag INTEGER NOT NULL DEFAULT 0 CHECK (flag IN (0, 1)), seen_at INTEGER);`);
+    await pool.query(`ALTER TABLE studies ALTER COLUMN status SET DEFAULT 'draft';
+      ALTER TABLE messages ADD CONSTRAINT drift_tokens CHECK (tokens >= 0);
+      DROP TRIGGER audit_log_no_update ON audit_log;
+      CREATE TABLE drift (id BIGINT PRIMARY KEY, flag TEXT NOT NULL DEFAULT '0', seen_at INTEGER)`);
+    const problems = schemaTwinProblems(sqliteSchema(sqlite), await postgresSchema(pool));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'sessions: indexes createindexsessions_driftonsessionstask_id on SQLite only',
+        "studies.status: default 'live' on SQLite, 'draft' on PostgreSQL",
+        'messages: checks tokens>=0 on PostgreSQL only',
+        'audit_log: triggers audit_log_no_update before update on SQLite only',
+        'drift.flag: type INTEGER on SQLite, text on PostgreSQL',
+        "drift.flag: default 0 on SQLite, '0' on PostgreSQL",
+        "drift: checks flagin0,1 on SQLite only",
+        'drift.seen_at: a timestamp as integer on PostgreSQL (BIGINT needed)',
+      ]),
+    );
+    expect(problems).toHaveLength(8);
     sqlite.close();
   });
 

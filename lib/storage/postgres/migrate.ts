@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { listMigrations, type Migration } from '../sqlite/migrate';
+import { SCHEMA_SQL } from '../sql/schema';
 
 export const POSTGRES_MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -32,7 +33,7 @@ export async function migratePostgres(pool: pg.Pool, dir = POSTGRES_MIGRATIONS_D
     locked = true;
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
-    const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    const applied = new Set((await client.query<{ version: number }>(SCHEMA_SQL.appliedVersions.postgres)).rows.map((r) => r.version));
     const done: number[] = [];
     for (const m of migrations) {
       if (applied.has(m.version)) continue;
@@ -40,7 +41,7 @@ export async function migratePostgres(pool: pg.Pool, dir = POSTGRES_MIGRATIONS_D
       await client.query('BEGIN');
       try {
         await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+        await client.query(SCHEMA_SQL.recordMigration.postgres, [m.version, m.name, Date.now()]);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -59,7 +60,7 @@ export async function migratePostgres(pool: pg.Pool, dir = POSTGRES_MIGRATIONS_D
 export async function appliedPostgresVersions(pool: pg.Pool): Promise<number[]> {
   const exists = await pool.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
   if (!exists.rows[0]?.t) return [];
-  return (await pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version);
+  return (await pool.query<{ version: number }>(SCHEMA_SQL.appliedVersions.postgres)).rows.map((r) => r.version);
 }
 
 /**

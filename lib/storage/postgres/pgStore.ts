@@ -12,7 +12,7 @@
  */
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { STORE_TABLES, type ExportSnapshot, type ModelReplyCache, type Store, type StoreMaintenance, type StoreTable, type StoreTx } from '../contract/store';
+import { type ExportSnapshot, type ModelReplyCache, type Store, type StoreMaintenance, type StoreTable, type StoreTx } from '../contract/store';
 import { ClientRunner, createPool, PoolRunner, withTransaction } from './connection';
 import { DatabaseConnectError, describeConnectError, redactUrl, toStoreError } from './errors';
 import { openPgExportSnapshot } from './exportSnapshot';
@@ -26,6 +26,7 @@ import type { AssistantReplyWrite, AssistantReplyWriteResult } from '../contract
 import type { SessionStateRows } from '../contract/sessionState';
 import { readSessionState } from './sessionState';
 import { PgNamedLocks } from './locks';
+import { SCHEMA_SQL } from '../sql/schema';
 
 export interface PostgresStoreOptions {
   /** Pool size (default 10, or PGPOOL_MAX). */
@@ -127,14 +128,13 @@ class PgStore extends PgRepositories implements Store {
 
   async countRows(): Promise<Record<StoreTable, number>> {
     this.assertOpen();
-    const sql = STORE_TABLES.map((t) => `SELECT '${t}' AS t, COUNT(*) AS n FROM ${t}`).join(' UNION ALL ');
-    const rows = await this.runner.rows<{ t: StoreTable; n: number }>(sql);
+    const rows = await this.runner.rows<{ t: StoreTable; n: number }>(SCHEMA_SQL.countRows.postgres);
     return Object.fromEntries(rows.map((r) => [r.t, r.n])) as Record<StoreTable, number>;
   }
 
   async schemaVersion(): Promise<number> {
     this.assertOpen();
-    return (await this.runner.one<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations'))?.v ?? 0;
+    return (await this.runner.one<{ v: number }>(SCHEMA_SQL.schemaVersion.postgres))?.v ?? 0;
   }
 
   async close(): Promise<void> {

@@ -4,8 +4,8 @@
  */
 import type { SessionStateRows } from '../contract/sessionState';
 import type { Runner } from './connection';
-import { messageFromRow, type MessageRaw } from './repositories/messages';
-import { sessionFromRow, type SessionRaw } from './repositories/sessions';
+import { toMessageRow, type MessageRaw } from '../rows/messages';
+import { toSessionRow, type SessionRaw } from '../rows/sessions';
 
 const READ = `SELECT json_build_object(
     'session', row_to_json(s),
@@ -28,5 +28,5 @@ export async function readSessionState(db: Runner, sessionId: string): Promise<S
   const row = await db.one<{ state: string }>(READ, [sessionId]);
   if (!row) return undefined;
   const a = JSON.parse(row.state) as Answer;
-  return { ...a, session: sessionFromRow(a.session), messages: a.messages.map(messageFromRow), draft: a.draft ?? undefined };
+  return { ...a, session: toSessionRow(a.session), messages: a.messages.map(toMessageRow), draft: a.draft ?? undefined };
 }

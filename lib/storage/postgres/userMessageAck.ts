@@ -4,8 +4,8 @@
  */
 import type { UserMessageAck, UserMessageAckResult } from '../contract/userMessageAck';
 import type { Runner } from './connection';
-import { messageFromRow, type MessageRaw } from './repositories/messages';
-import { sessionFromRow, type SessionRaw } from './repositories/sessions';
+import { toMessageRow, type MessageRaw } from '../rows/messages';
+import { toSessionRow, type SessionRaw } from '../rows/sessions';
 
 interface Answer {
   outcome: 'stored' | 'duplicate' | 'not_found' | 'refused';
@@ -52,7 +52,7 @@ export async function acknowledgeUserMessage(db: Runner, a: UserMessageAck, retr
   }
   const answer = JSON.parse(row!.answer) as Answer;
   if (answer.outcome === 'not_found') return { outcome: 'not_found' };
-  const session = sessionFromRow(answer.session!);
+  const session = toSessionRow(answer.session!);
   if (answer.outcome === 'refused') return { outcome: 'refused', reason: answer.reason!, session, storedBytes: answer.storedBytes! };
-  return { outcome: answer.outcome === 'stored' ? 'stored' : 'duplicate', session, message: messageFromRow(answer.message!) };
+  return { outcome: answer.outcome === 'stored' ? 'stored' : 'duplicate', session, message: toMessageRow(answer.message!) };
 }

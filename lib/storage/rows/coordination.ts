@@ -3,7 +3,7 @@
  * gives booleans as 0/1), and their mapping to the contract's rows (leaseTypes.ts, jobTypes.ts).
  */
 import type { AdminJobRow, AdminJobState } from '../contract/jobs';
-import type { ReplyLeaseRow } from '../contract/leases';
+import type { HeldLease, ReplyLeaseRow } from '../contract/leases';
 
 export interface RawReplyLease {
   session_id: string;
@@ -68,3 +68,13 @@ export const resultJson = (result: unknown): string | null => (result === undefi
 
 /** The message a job gets when its node stopped heartbeating (died) or restarted. */
 export const ABANDONED_JOB_MESSAGE = 'abandoned: the node running it stopped';
+
+/** Code-unit order: the same as SQLite's BINARY and PostgreSQL's COLLATE "C" for the ASCII ids the store makes. */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * UPDATE … RETURNING has no ORDER BY (and SQLite returns rows in no promised order), so the heartbeat's answer
+ * and the abandoned jobs are put in key order here, the same on both engines.
+ */
+export const inReplyIdOrder = (leases: HeldLease[]): HeldLease[] => leases.sort((a, b) => compareText(a.replyId, b.replyId));
+export const inCreationOrder = (jobs: AdminJobRow[]): AdminJobRow[] => jobs.sort((a, b) => a.createdAt - b.createdAt || compareText(a.id, b.id));

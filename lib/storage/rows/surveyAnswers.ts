@@ -10,6 +10,7 @@ export interface SurveyAnswerRaw {
   value_text: string | null;
   event_seq: number;
   created_at: number;
+  answer_order: number;
 }
 
 export const toSurveyAnswer = (r: SurveyAnswerRaw): SurveyAnswerRow => ({
@@ -23,6 +24,9 @@ export const toSurveyAnswer = (r: SurveyAnswerRaw): SurveyAnswerRow => ({
   createdAt: r.created_at,
 });
 
-/** Insert values in the column order session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at. */
-export const surveyAnswerValues = (a: SurveyAnswerRow) =>
-  [a.sessionId, a.surveyId, a.itemId, a.itemKind, a.valueNum, a.valueText, a.eventSeq, a.createdAt] as const;
+/**
+ * Insert values in the column order session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq,
+ * created_at, answer_order; `answerOrder` is the answer's place in its submit (migration 007).
+ */
+export const surveyAnswerValues = (a: SurveyAnswerRow, answerOrder: number) =>
+  [a.sessionId, a.surveyId, a.itemId, a.itemKind, a.valueNum, a.valueText, a.eventSeq, a.createdAt, answerOrder] as const;

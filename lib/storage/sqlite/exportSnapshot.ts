@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { REVIEW_EXPORT_COLUMNS, REVIEW_EXPORT_JOIN, type RawReviewExport } from '../rows/reviewExport';
+import type { RawReviewExport } from '../rows/reviewExport';
+import { EXPORT_SQL } from '../sql/exportSnapshot';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import type { SqliteDatabase } from './database';
 import { AuditRepository } from './repositories/audit';
@@ -80,21 +81,16 @@ export class ExportReader {
   }
 
   study(studyId: string): { id: string; title: string; status: string } | undefined {
-    return this.db.prepare('SELECT id, title, status FROM studies WHERE id = ?').get(studyId) as { id: string; title: string; status: string } | undefined;
+    return this.stmt(EXPORT_SQL.study.sqlite).get(studyId) as { id: string; title: string; status: string } | undefined;
   }
 
   countSessions(studyId: string, includePilot: boolean): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM sessions WHERE study_id = ? AND (is_pilot = 0 OR ?)').get(studyId, includePilot ? 1 : 0) as { n: number }).n;
+    return (this.stmt(EXPORT_SQL.countSessions.sqlite).get(studyId, includePilot ? 1 : 0) as { n: number }).n;
   }
 
   /** Ids of Likert items answered in the study, sorted (used when no survey definition is given). */
   likertItemIds(studyId: string): string[] {
-    const rows = this.db
-      .prepare(
-        `SELECT DISTINCT a.item_id FROM survey_answers a JOIN sessions s ON s.id = a.session_id
-         WHERE s.study_id = ? AND a.item_kind = 'likert' ORDER BY a.item_id`,
-      )
-      .all(studyId) as { item_id: string }[];
+    const rows = this.stmt(EXPORT_SQL.likertItemIds.sqlite).all(studyId) as { item_id: string }[];
     return rows.map((r) => r.item_id);
   }
 
@@ -112,92 +108,71 @@ export class ExportReader {
   }
 
   countPilotSessions(studyId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 1').get(studyId) as { n: number }).n;
+    return (this.stmt(EXPORT_SQL.countPilotSessions.sqlite).get(studyId) as { n: number }).n;
   }
 
   /** Sessions of the study in creation order, with their per-session aggregates computed by SQLite. */
   *sessions(studyId: string, includePilot: boolean): Generator<ExportSessionRow> {
-    const quality = this.hasJudgeQuality ? '(SELECT q.quality FROM judge_quality q WHERE q.session_id = s.id)' : 'NULL';
-    const stmt = this.db.prepare(`
-      SELECT s.id, s.task_id, s.condition_id, s.status, s.is_pilot, s.created_at, s.consented_at, s.submitted_at,
-        (SELECT COALESCE(SUM(m.tokens), 0) FROM messages m WHERE m.session_id = s.id AND m.role = 'user') AS user_tokens,
-        (SELECT COALESCE(SUM(m.tokens), 0) FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant') AS agent_tokens,
-        (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'user') AS user_turns,
-        (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant') AS agent_turns,
-        ${quality} AS quality,
-        (SELECT json_group_array(json_array(a.item_id, a.item_kind, a.value_num)) FROM survey_answers a
-           WHERE a.session_id = s.id AND a.value_num IS NOT NULL) AS answers
-      FROM sessions s
-      WHERE s.study_id = ? AND (s.is_pilot = 0 OR ?)
-      ORDER BY s.created_at, s.id`);
+    const stmt = this.stmt((this.hasJudgeQuality ? EXPORT_SQL.sessions : EXPORT_SQL.sessionsWithoutJudgeQuality).sqlite);
     for (const r of stmt.iterate(studyId, includePilot ? 1 : 0) as IterableIterator<ExportSessionRaw>) yield toExportSession(r);
   }
 
   identity(sessionId: string): ExportIdentity | undefined {
-    const r = this.stmt('SELECT * FROM identities WHERE session_id = ?').get(sessionId) as IdentityRaw | undefined;
+    const r = this.stmt(EXPORT_SQL.identity.sqlite).get(sessionId) as IdentityRaw | undefined;
     return r && toIdentityRow(r);
   }
 
   /** Every identity of the study (for the redaction matcher). */
   *identities(studyId: string): Generator<ExportIdentity & { sessionId: string }> {
-    const stmt = this.db.prepare('SELECT * FROM identities WHERE study_id = ?');
+    const stmt = this.stmt(EXPORT_SQL.identities.sqlite);
     for (const r of stmt.iterate(studyId) as IterableIterator<IdentityRaw>) yield toIdentityRow(r);
   }
 
   /** Messages in trajectory order; seq is the 1-based position within the session. */
   *messages(sessionId: string): Generator<ExportMessage> {
-    const stmt = this.stmt(
-      `SELECT m.role, m.text, m.created_at, m.tokens, m.model, m.ttft_ms, m.duration_ms, m.finish_reason, m.interrupted, m.status, ${REVIEW_EXPORT_COLUMNS}
-       FROM messages m ${REVIEW_EXPORT_JOIN} WHERE m.session_id = ? ORDER BY m.event_seq, m.rowid`,
-    );
+    const stmt = this.stmt(EXPORT_SQL.messages.sqlite);
     let seq = 0;
     for (const r of stmt.iterate(sessionId) as IterableIterator<ExportMessageRaw & RawReviewExport>) yield toExportMessage(r, ++seq);
   }
 
   *events(sessionId: string): Generator<ExportEvent> {
-    const stmt = this.stmt('SELECT seq, type, payload, server_ts, client_ts FROM events WHERE session_id = ? ORDER BY seq');
+    const stmt = this.stmt(EXPORT_SQL.events.sqlite);
     for (const r of stmt.iterate(sessionId) as IterableIterator<ExportEventRaw>) yield toExportEvent(r);
   }
 
   artifacts(sessionId: string): ExportArtifact[] {
-    const rows = this.stmt('SELECT version, fields, submitted_at FROM artifacts WHERE session_id = ? ORDER BY version').all(sessionId) as ExportArtifactRaw[];
+    const rows = this.stmt(EXPORT_SQL.artifacts.sqlite).all(sessionId) as ExportArtifactRaw[];
     return rows.map(toExportArtifact);
   }
 
   uploads(sessionId: string): ExportUpload[] {
-    const rows = this
-      .stmt('SELECT id, field_id, file_name, content_type, storage_path FROM uploads WHERE session_id = ? ORDER BY created_at, id')
-      .all(sessionId) as ExportUploadRaw[];
+    const rows = this.stmt(EXPORT_SQL.uploads.sqlite).all(sessionId) as ExportUploadRaw[];
     return rows.map(toExportUpload);
   }
 
   *judgements(sessionId: string): Generator<ExportJudgement> {
     if (!this.hasJudgements) return;
-    const stmt = this.stmt(
-      `SELECT artifact_version, rubric_id, rubric_hash, COALESCE(reported_model, requested_model) AS model, sample, score, parse_ok, cached,
-         ${this.hasJudgementImages ? 'images' : 'NULL AS images'}
-       FROM judgements WHERE session_id = ? ORDER BY artifact_version, rubric_id, requested_model, sample`,
-    );
+    const stmt = this.stmt((this.hasJudgementImages ? EXPORT_SQL.judgements : EXPORT_SQL.judgementsWithoutImages).sqlite);
     for (const r of stmt.iterate(sessionId) as IterableIterator<ExportJudgementRaw>) yield toExportJudgement(r, sessionId);
   }
 
   *annotations(sessionId: string): Generator<ExportAnnotation> {
     if (!this.hasAnnotations) return;
-    const stmt = this.stmt('SELECT turn, speaker, friction, grounding FROM annotations WHERE session_id = ? AND friction IS NOT NULL ORDER BY turn');
+    const stmt = this.stmt(EXPORT_SQL.annotations.sqlite);
     for (const r of stmt.iterate(sessionId) as IterableIterator<ExportAnnotationRaw>) yield toExportAnnotation(r);
   }
 
   /** Integrity telemetry summary (table from migration 009; absent in older files). */
   telemetry(sessionId: string): { summary: TelemetrySummary; batches: number } | undefined {
     if (!this.hasTelemetry) return undefined;
-    const r = this.stmt('SELECT summary, batches FROM session_telemetry WHERE session_id = ?').get(sessionId) as ExportTelemetryRaw | undefined;
+    const r = this.stmt(EXPORT_SQL.telemetry.sqlite).get(sessionId) as ExportTelemetryRaw | undefined;
     return r && toExportTelemetry(r);
   }
 
   /** Tombstones of withdrawn participants (table from migration 020; absent in older files). */
   tombstones(studyId: string): Set<string> {
     if (!this.hasTable('withdrawals')) return new Set();
-    const rows = this.db.prepare('SELECT tombstone FROM withdrawals WHERE study_id = ?').all(studyId) as { tombstone: string }[];
+    const rows = this.stmt(EXPORT_SQL.tombstones.sqlite).all(studyId) as { tombstone: string }[];
     return toTombstoneSet(rows);
   }
 }

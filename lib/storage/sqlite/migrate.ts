@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SCHEMA_SQL } from '../sql/schema';
 import type { SqliteDatabase } from './database';
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -37,9 +38,9 @@ export function migrate(db: SqliteDatabase, dir = MIGRATIONS_DIR): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+    (db.prepare(SCHEMA_SQL.appliedVersions.sqlite).all() as { version: number }[]).map((r) => r.version),
   );
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const record = db.prepare(SCHEMA_SQL.recordMigration.sqlite);
   const done: number[] = [];
   for (const m of listMigrations(dir)) {
     if (applied.has(m.version)) continue;

@@ -8,16 +8,15 @@ import Database from 'better-sqlite3';
 import type { SqliteDatabase } from './database';
 import type { CachedReply, ModelReplyCache } from '../contract/store';
 import { cachedReplyValues, toCachedReply, type CachedReplyRaw } from '../rows/replyCache';
+import { REPLY_CACHE_SQL } from '../sql/replyCache';
+import { Statements } from './statements';
 import { settle } from './sync';
 
 /** File name of the cache beside a study database or in a dataset folder. */
 export const REPLY_CACHE_FILE_NAME = '.judge-cache.sqlite';
 
 class SyncReplyCache {
-  private readonly getStmt;
-  private readonly putStmt;
-  private readonly countStmt;
-  private readonly linkStmt;
+  private readonly q: Statements;
 
   private constructor(private readonly db: SqliteDatabase) {
     db.pragma('journal_mode = WAL');
@@ -35,12 +34,7 @@ class SyncReplyCache {
       session_id TEXT NOT NULL,
       PRIMARY KEY (key, session_id)
     ) STRICT`);
-    this.linkStmt = db.prepare('INSERT OR IGNORE INTO reply_cache_sessions (key, session_id) VALUES (?, ?)');
-    this.getStmt = db.prepare<[string], CachedReplyRaw>(
-      'SELECT key, purpose, request_json, result_json, created_at FROM reply_cache WHERE key = ?',
-    );
-    this.putStmt = db.prepare('INSERT OR REPLACE INTO reply_cache (key, purpose, request_json, result_json, created_at) VALUES (?, ?, ?, ?, ?)');
-    this.countStmt = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM reply_cache');
+    this.q = new Statements(db);
   }
 
   static open(file: string): SyncReplyCache {
@@ -48,17 +42,17 @@ class SyncReplyCache {
   }
 
   get(key: string): CachedReply | undefined {
-    const row = this.getStmt.get(key);
+    const row = this.q.one<CachedReplyRaw>(REPLY_CACHE_SQL.get, key);
     return row && toCachedReply(row);
   }
 
   put(entry: CachedReply): void {
-    this.putStmt.run(...cachedReplyValues(entry));
+    this.q.run(REPLY_CACHE_SQL.put, ...cachedReplyValues(entry));
   }
 
   /** Records that `sessionId`'s data went into the cached reply `key`. */
   linkSession(key: string, sessionId: string): void {
-    this.linkStmt.run(key, sessionId);
+    this.q.run(REPLY_CACHE_SQL.linkSession, key, sessionId);
   }
 
   /**
@@ -66,15 +60,12 @@ class SyncReplyCache {
    * text). Returns the number of replies deleted.
    */
   forgetSessions(sessionIds: readonly string[]): number {
-    const keysOf = this.db.prepare<[string], { key: string }>('SELECT key FROM reply_cache_sessions WHERE session_id = ?');
-    const delReply = this.db.prepare('DELETE FROM reply_cache WHERE key = ?');
-    const delLinks = this.db.prepare('DELETE FROM reply_cache_sessions WHERE key = ?');
     let deleted = 0;
     this.db.transaction(() => {
       for (const id of sessionIds) {
-        for (const { key } of keysOf.all(id)) {
-          deleted += delReply.run(key).changes;
-          delLinks.run(key);
+        for (const { key } of this.q.rows<{ key: string }>(REPLY_CACHE_SQL.keysOfSession, id)) {
+          deleted += this.q.run(REPLY_CACHE_SQL.deleteReply, key);
+          this.q.run(REPLY_CACHE_SQL.deleteLinks, key);
         }
       }
     })();
@@ -82,7 +73,7 @@ class SyncReplyCache {
   }
 
   count(): number {
-    return this.countStmt.get()?.n ?? 0;
+    return this.q.one<{ n: number }>(REPLY_CACHE_SQL.count)?.n ?? 0;
   }
 
   close(): void {

@@ -20,7 +20,6 @@ import { openDatabase, cachedStatement, type SqliteDatabase } from './database';
 import { migrate } from './migrate';
 import { startWalCheckpointer } from './walCheckpointer';
 import {
-  STORE_TABLES,
   type ModelReplyCache,
   type Store,
   type StoreMaintenance,
@@ -58,6 +57,7 @@ import type { UserMessageAck } from '../contract/userMessageAck';
 import { acknowledgeUserMessageSync } from './userMessageAck';
 import { storeAssistantReplySync } from './assistantReplyWrite';
 import type { AssistantReplyWrite } from '../contract/assistantReplyWrite';
+import { SCHEMA_SQL } from '../sql/schema';
 
 type SyncRepositories = { [K in keyof StoreRepositories]: Sync<StoreRepositories[K]> };
 
@@ -290,12 +290,11 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     openReplyCache: (): Promise<ModelReplyCache> => settle(() => openFileReplyCache(path.join(path.dirname(file), REPLY_CACHE_FILE_NAME))),
     countRows: () =>
       gate.outside(() => {
-        const counts = {} as Record<StoreTable, number>;
-        for (const table of STORE_TABLES) counts[table] = (cachedStatement(db, `SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-        return counts;
+        const rows = cachedStatement(db, SCHEMA_SQL.countRows.sqlite).all() as { t: StoreTable; n: number }[];
+        return Object.fromEntries(rows.map((r) => [r.t, r.n])) as Record<StoreTable, number>;
       }),
     schemaVersion: () =>
-      gate.outside(() => (cachedStatement(db, 'SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v),
+      gate.outside(() => (cachedStatement(db, SCHEMA_SQL.schemaVersion.sqlite).get() as { v: number }).v),
     // WAL checkpoints (the only fsyncs with synchronous=NORMAL) run on a worker, not inside a participant's commit.
     startMaintenance: (log: Logger): StoreMaintenance => startWalCheckpointer(db, file, { log }),
     close: async () => {

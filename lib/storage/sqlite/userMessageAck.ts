@@ -6,6 +6,7 @@
 import { cachedStatement, type SqliteDatabase } from './database';
 import { userMessageRow, type AckRefusal, type UserMessageAck, type UserMessageAckResult } from '../contract/userMessageAck';
 import type { EventsRepo, MessagesRepo, ReplyLeasesRepo, SessionRow, SessionsRepo } from '../contract/store';
+import { MESSAGE_SQL } from '../sql/messages';
 import type { Sync } from './sync';
 
 interface Repositories {
@@ -20,7 +21,7 @@ function refusalOf(db: SqliteDatabase, s: SessionRow, a: UserMessageAck, storedB
   if (s.status !== 'active') return 'ended';
   if (s.consentedAt !== null && a.now >= s.consentedAt + a.timeLimitMs && (s.step === 'instructions' || s.step === 'workspace')) return 'overdue';
   if (s.step !== a.step) return 'wrong_step';
-  const sent = (cachedStatement(db, "SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND role = 'user'").get(a.sessionId) as { n: number }).n;
+  const sent = (cachedStatement(db, MESSAGE_SQL.countUserMessages.sqlite).get(a.sessionId) as { n: number }).n;
   if (sent >= a.maxUserMessages) return 'limit_reached';
   if (a.addedBytes > 0 && storedBytes + a.addedBytes > a.budgetBytes) return 'storage_full';
   return null;

@@ -1,5 +1,6 @@
 import type { AdminAuthRepo, AdminCredential, AdminSessionRow } from '../../contract/store';
 import { adminSessionValues, toAdminCredential, toAdminSession, type AdminCredentialRaw, type AdminSessionRaw } from '../../rows/adminAuth';
+import { ADMIN_AUTH_SQL } from '../../sql/admin';
 import type { Runner } from '../connection';
 
 /** Researcher password hash and login sessions (migration 020). */
@@ -7,52 +8,41 @@ export class PgAdminAuth implements AdminAuthRepo {
   constructor(private readonly db: Runner) {}
 
   async getCredential(): Promise<AdminCredential | undefined> {
-    const r = await this.db.one<AdminCredentialRaw>('SELECT * FROM admin_credentials WHERE id = 1');
+    const r = await this.db.one<AdminCredentialRaw>(ADMIN_AUTH_SQL.getCredential.postgres);
     return r && toAdminCredential(r);
   }
 
   async setCredential(passwordHash: string, source: 'env' | 'generated', now: number): Promise<void> {
-    await this.db.run(
-      `INSERT INTO admin_credentials (id, password_hash, source, created_at, updated_at) VALUES (1, $1, $2, $3, $3)
-       ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, source = excluded.source, updated_at = excluded.updated_at`,
-      [passwordHash, source, now],
-    );
+    await this.db.run(ADMIN_AUTH_SQL.setCredential.postgres, [passwordHash, source, now, now]);
   }
 
   /** ON CONFLICT DO NOTHING: of several nodes starting at once, exactly one inserts. */
   async insertCredentialIfAbsent(passwordHash: string, source: 'env' | 'generated', now: number): Promise<boolean> {
-    const n = await this.db.run(
-      'INSERT INTO admin_credentials (id, password_hash, source, created_at, updated_at) VALUES (1, $1, $2, $3, $3) ON CONFLICT (id) DO NOTHING',
-      [passwordHash, source, now],
-    );
-    return n === 1;
+    return (await this.db.run(ADMIN_AUTH_SQL.insertCredentialIfAbsent.postgres, [passwordHash, source, now, now])) === 1;
   }
 
   async insertSession(s: AdminSessionRow): Promise<void> {
-    await this.db.run(
-      'INSERT INTO admin_sessions (token_hash, csrf_token, actor, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      adminSessionValues(s),
-    );
+    await this.db.run(ADMIN_AUTH_SQL.insertSession.postgres, adminSessionValues(s));
   }
 
   async findLiveSession(tokenHash: string, now: number): Promise<AdminSessionRow | undefined> {
-    const r = await this.db.one<AdminSessionRaw>('SELECT * FROM admin_sessions WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]);
+    const r = await this.db.one<AdminSessionRaw>(ADMIN_AUTH_SQL.findLiveSession.postgres, [tokenHash, now]);
     return r && toAdminSession(r);
   }
 
   async touchSession(tokenHash: string, now: number): Promise<void> {
-    await this.db.run('UPDATE admin_sessions SET last_seen_at = $1 WHERE token_hash = $2', [now, tokenHash]);
+    await this.db.run(ADMIN_AUTH_SQL.touchSession.postgres, [now, tokenHash]);
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    await this.db.run('DELETE FROM admin_sessions WHERE token_hash = $1', [tokenHash]);
+    await this.db.run(ADMIN_AUTH_SQL.deleteSession.postgres, [tokenHash]);
   }
 
   async deleteAllSessions(): Promise<void> {
-    await this.db.run('DELETE FROM admin_sessions');
+    await this.db.run(ADMIN_AUTH_SQL.deleteAllSessions.postgres);
   }
 
   deleteExpired(now: number): Promise<number> {
-    return this.db.run('DELETE FROM admin_sessions WHERE expires_at <= $1', [now]);
+    return this.db.run(ADMIN_AUTH_SQL.deleteExpired.postgres, [now]);
   }
 }

@@ -1,5 +1,6 @@
 import type { AuditCounts, AuditEntry, AuditRepo } from '../../contract/store';
 import { auditListLimit, auditValues, toAuditCounts, toAuditEntry, type AuditActionCountRaw, type AuditAppend, type AuditRaw } from '../../rows/audit';
+import { AUDIT_SQL } from '../../sql/admin';
 import type { Runner } from '../connection';
 
 /** The append-only audit log of researcher actions (migration 020; a trigger refuses UPDATE). */
@@ -7,11 +8,7 @@ export class PgAudit implements AuditRepo {
   constructor(private readonly db: Runner) {}
 
   async append(entry: AuditAppend): Promise<number> {
-    const r = await this.db.one<{ id: number }>(
-      'INSERT INTO audit_log (at, actor, action, study_id, details) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      auditValues(entry),
-    );
-    return r!.id;
+    return (await this.db.one<{ id: number }>(AUDIT_SQL.append.postgres, auditValues(entry)))!.id;
   }
 
   async list(options: { studyId?: string; limit?: number } = {}): Promise<AuditEntry[]> {
@@ -27,12 +24,14 @@ export class PgAudit implements AuditRepo {
 export async function listAudit(db: Runner, options: { studyId?: string; limit?: number }): Promise<AuditRaw[]> {
   const limit = auditListLimit(options.limit);
   return options.studyId === undefined
-    ? db.rows<AuditRaw>('SELECT * FROM audit_log ORDER BY id DESC LIMIT $1', [limit])
-    : db.rows<AuditRaw>('SELECT * FROM audit_log WHERE study_id = $1 OR study_id IS NULL ORDER BY id DESC LIMIT $2', [options.studyId, limit]);
+    ? db.rows<AuditRaw>(AUDIT_SQL.listAll.postgres, [limit])
+    : db.rows<AuditRaw>(AUDIT_SQL.listStudy.postgres, [options.studyId, limit]);
 }
 
 export async function auditCounts(db: Runner, studyId?: string): Promise<AuditCounts> {
-  const sql = `SELECT action, COUNT(*) AS n, MIN(at) AS first, MAX(at) AS last FROM audit_log
-    ${studyId === undefined ? '' : 'WHERE study_id = $1 OR study_id IS NULL'} GROUP BY action ORDER BY action`;
-  return toAuditCounts(await db.rows<AuditActionCountRaw>(sql, studyId === undefined ? [] : [studyId]));
+  const rows =
+    studyId === undefined
+      ? await db.rows<AuditActionCountRaw>(AUDIT_SQL.countsAll.postgres)
+      : await db.rows<AuditActionCountRaw>(AUDIT_SQL.countsStudy.postgres, [studyId]);
+  return toAuditCounts(rows);
 }

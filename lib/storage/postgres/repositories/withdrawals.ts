@@ -1,5 +1,6 @@
 import type { WithdrawalRow, WithdrawalsRepo } from '../../contract/store';
 import { toTombstoneSet, withdrawalValues } from '../../rows/withdrawals';
+import { WITHDRAWAL_SQL } from '../../sql/admin';
 import type { Runner } from '../connection';
 
 /**
@@ -10,47 +11,34 @@ export class PgWithdrawals implements WithdrawalsRepo {
   constructor(private readonly db: Runner) {}
 
   async findSessionIds(studyId: string, platformUserId: string): Promise<string[]> {
-    const rows = await this.db.rows<{ session_id: string }>(
-      'SELECT session_id FROM identities WHERE study_id = $1 AND platform_user_id = $2 ORDER BY created_at, session_id',
-      [studyId, platformUserId.trim()],
-    );
-    return rows.map((r) => r.session_id);
+    return (await this.db.rows<{ session_id: string }>(WITHDRAWAL_SQL.findSessionIds.postgres, [studyId, platformUserId.trim()])).map((r) => r.session_id);
   }
 
   async uploadPaths(sessionIds: readonly string[]): Promise<string[]> {
     const out: string[] = [];
-    for (const id of sessionIds) {
-      const rows = await this.db.rows<{ storage_path: string }>('SELECT storage_path FROM uploads WHERE session_id = $1 ORDER BY created_at, id', [id]);
-      out.push(...rows.map((r) => r.storage_path));
-    }
+    for (const id of sessionIds) out.push(...(await this.db.rows<{ storage_path: string }>(WITHDRAWAL_SQL.uploadPaths.postgres, [id])).map((r) => r.storage_path));
     return out;
   }
 
   async deleteSessions(sessionIds: readonly string[]): Promise<number> {
     let n = 0;
-    for (const id of sessionIds) n += await this.db.run('DELETE FROM sessions WHERE id = $1', [id]);
+    for (const id of sessionIds) n += await this.db.run(WITHDRAWAL_SQL.deleteSession.postgres, [id]);
     return n;
   }
 
   async recordTombstone(w: WithdrawalRow): Promise<void> {
-    await this.db.run(
-      `INSERT INTO withdrawals (study_id, tombstone, withdrawn_at, deleted_sessions, actor) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (study_id, tombstone) DO UPDATE SET deleted_sessions = withdrawals.deleted_sessions + excluded.deleted_sessions,
-         withdrawn_at = excluded.withdrawn_at, actor = excluded.actor`,
-      withdrawalValues(w),
-    );
+    await this.db.run(WITHDRAWAL_SQL.recordTombstone.postgres, withdrawalValues(w));
   }
 
   async tombstones(studyId: string): Promise<Set<string>> {
-    const rows = await this.db.rows<{ tombstone: string }>('SELECT tombstone FROM withdrawals WHERE study_id = $1', [studyId]);
-    return toTombstoneSet(rows);
+    return toTombstoneSet(await this.db.rows<{ tombstone: string }>(WITHDRAWAL_SQL.tombstones.postgres, [studyId]));
   }
 
   async isWithdrawn(studyId: string, tombstone: string): Promise<boolean> {
-    return (await this.db.one('SELECT 1 FROM withdrawals WHERE study_id = $1 AND tombstone = $2', [studyId, tombstone])) !== undefined;
+    return (await this.db.one(WITHDRAWAL_SQL.isWithdrawn.postgres, [studyId, tombstone])) !== undefined;
   }
 
   async count(studyId: string): Promise<number> {
-    return (await this.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM withdrawals WHERE study_id = $1', [studyId]))!.n;
+    return (await this.db.one<{ n: number }>(WITHDRAWAL_SQL.count.postgres, [studyId]))!.n;
   }
 }

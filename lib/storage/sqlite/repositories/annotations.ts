@@ -1,21 +1,15 @@
-/** The `annotations` table (migration 011): one row per annotated utterance of a session. */
-import type { SqliteDatabase } from '../database';
 import type { AnnotationRecord, AnnotationsRepo } from '../../contract/store';
 import { annotationValues, toAnnotation, type AnnotationRaw } from '../../rows/annotations';
+import { ANNOTATION_SQL } from '../../sql/judging';
+import type { SqliteDatabase } from '../database';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class AnnotationsRepository implements Sync<AnnotationsRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+/** The `annotations` table (migration 011): one row per annotated utterance of a session. */
+export class AnnotationsRepository extends SqliteRepository implements Sync<AnnotationsRepo> {
   /** Inserts or replaces the annotation of (session, turn). */
   upsert(a: AnnotationRecord): void {
-    this.db
-      .prepare(
-        `INSERT OR REPLACE INTO annotations (session_id, turn, message_id, speaker, friction, grounding, guide_hash,
-           requested_model, reported_model, provider, provider_url, method, failure_reason, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(...annotationValues(a));
+    this.q.run(ANNOTATION_SQL.upsert, ...annotationValues(a));
   }
 
   upsertMany(records: readonly AnnotationRecord[]): void {
@@ -23,15 +17,11 @@ export class AnnotationsRepository implements Sync<AnnotationsRepo> {
   }
 
   listForSession(sessionId: string): AnnotationRecord[] {
-    return (this.db.prepare('SELECT * FROM annotations WHERE session_id = ? ORDER BY turn').all(sessionId) as AnnotationRaw[]).map(toAnnotation);
+    return this.q.rows<AnnotationRaw>(ANNOTATION_SQL.listForSession, sessionId).map(toAnnotation);
   }
 
   /** Every annotation of a study's sessions, by session then turn (for exports). */
   listForStudy(studyId: string): AnnotationRecord[] {
-    return (
-      this.db
-        .prepare('SELECT a.* FROM annotations a JOIN sessions s ON s.id = a.session_id WHERE s.study_id = ? ORDER BY s.created_at, a.session_id, a.turn')
-        .all(studyId) as AnnotationRaw[]
-    ).map(toAnnotation);
+    return this.q.rows<AnnotationRaw>(ANNOTATION_SQL.listForStudy, studyId).map(toAnnotation);
   }
 }

@@ -1,61 +1,42 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
 import type { IdentitiesRepo, IdentityRow } from '../../contract/store';
 import { identityValues, toIdentityRow, type IdentityRaw } from '../../rows/identities';
+import { IDENTITY_SQL } from '../../sql/participants';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class IdentitiesRepository implements Sync<IdentitiesRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+export class IdentitiesRepository extends SqliteRepository implements Sync<IdentitiesRepo> {
   insert(row: IdentityRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO identities (session_id, study_id, platform, platform_user_id, platform_study_id, platform_session_id, url_params, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(...identityValues(row));
+    this.q.run(IDENTITY_SQL.insert, ...identityValues(row));
   }
 
   /** The session a platform user already has in this study, if any. */
   findSessionId(studyId: string, platform: string, platformUserId: string): string | undefined {
-    const r = this.db
-      .prepare('SELECT session_id FROM identities WHERE study_id = ? AND platform = ? AND platform_user_id = ?')
-      .get(studyId, platform, platformUserId) as { session_id: string } | undefined;
-    return r?.session_id;
+    return this.q.one<{ session_id: string }>(IDENTITY_SQL.findSessionId, studyId, platform, platformUserId)?.session_id;
   }
 
   get(sessionId: string): IdentityRow | undefined {
-    const r = cachedStatement(this.db, 'SELECT * FROM identities WHERE session_id = ?').get(sessionId) as IdentityRaw | undefined;
+    const r = this.q.one<IdentityRaw>(IDENTITY_SQL.get, sessionId);
     return r && toIdentityRow(r);
   }
 
   countByPlatformUserId(platformUserId: string): number {
-    return (cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM identities WHERE platform_user_id = ?').get(platformUserId) as { n: number }).n;
+    return this.q.one<{ n: number }>(IDENTITY_SQL.countByPlatformUserId, platformUserId)!.n;
   }
 
   listForPlatformUser(studyId: string, platform: string, platformUserId: string): IdentityRow[] {
-    const rows = cachedStatement(
-      this.db,
-      'SELECT * FROM identities WHERE study_id = ? AND platform = ? AND platform_user_id = ? ORDER BY created_at, session_id',
-    ).all(studyId, platform, platformUserId) as IdentityRaw[];
-    return rows.map(toIdentityRow);
+    return this.q.rows<IdentityRaw>(IDENTITY_SQL.listForPlatformUser, studyId, platform, platformUserId).map(toIdentityRow);
   }
 
   countWithoutVisitId(studyId: string): number {
-    return (
-      cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM identities WHERE study_id = ? AND platform_user_id IS NOT NULL AND platform_session_id IS NULL').get(
-        studyId,
-      ) as { n: number }
-    ).n;
+    return this.q.one<{ n: number }>(IDENTITY_SQL.countWithoutVisitId, studyId)!.n;
   }
 
   setResumeCodeHash(sessionId: string, hash: string): void {
-    cachedStatement(this.db, 'UPDATE identities SET resume_code_hash = ? WHERE session_id = ?').run(hash, sessionId);
+    this.q.run(IDENTITY_SQL.setResumeCodeHash, hash, sessionId);
   }
 
   resumeCodeHash(sessionId: string): string | null | undefined {
-    const r = cachedStatement(this.db, 'SELECT resume_code_hash FROM identities WHERE session_id = ?').get(sessionId) as
-      | { resume_code_hash: string | null }
-      | undefined;
+    const r = this.q.one<{ resume_code_hash: string | null }>(IDENTITY_SQL.resumeCodeHash, sessionId);
     return r === undefined ? undefined : r.resume_code_hash;
   }
 }

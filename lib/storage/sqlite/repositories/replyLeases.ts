@@ -1,5 +1,6 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
-import { toReplyLease, type RawReplyLease } from '../../rows/coordination';
+import { REPLY_LEASE_SQL } from '../../sql/coordination';
+import { SqliteRepository } from '../statements';
+import { inReplyIdOrder, toReplyLease, type RawReplyLease } from '../../rows/coordination';
 import type { HeldLease, LeaseOwner, ReplyLeaseRow, ReplyLeasesRepo } from '../../contract/leases';
 import type { Sync } from '../sync';
 
@@ -8,75 +9,45 @@ import type { Sync } from '../sync';
  * guards against a previous incarnation's replies and keeps the same rules as on PostgreSQL. Statements run
  * inside the store's transaction gate, so a read-then-write in one transaction is never interleaved.
  */
-export class ReplyLeasesRepository implements Sync<ReplyLeasesRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+export class ReplyLeasesRepository extends SqliteRepository implements Sync<ReplyLeasesRepo> {
   acquire(l: Omit<ReplyLeaseRow, 'ownerNode' | 'ownerIncarnation' | 'heartbeatAt' | 'stopRequested'> & { owner: LeaseOwner }): boolean {
-    return (
-      cachedStatement(
-        this.db,
-        `INSERT INTO reply_leases (session_id, reply_id, reply_to, owner_node, owner_incarnation, started_at, heartbeat_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING`,
-      ).run(l.sessionId, l.replyId, l.replyTo, l.owner.node, l.owner.incarnation, l.startedAt, l.startedAt).changes === 1
-    );
+    return this.q.run(REPLY_LEASE_SQL.acquire, l.sessionId, l.replyId, l.replyTo, l.owner.node, l.owner.incarnation, l.startedAt, l.startedAt) === 1;
   }
 
   heartbeat(owner: LeaseOwner, replyIds: readonly string[], now: number): HeldLease[] {
     if (replyIds.length === 0) return [];
-    const rows = cachedStatement(
-      this.db,
-      `UPDATE reply_leases SET heartbeat_at = ?
-        WHERE owner_node = ? AND owner_incarnation = ? AND reply_id IN (SELECT value FROM json_each(?))
-        RETURNING reply_id, stop_requested`,
-    ).all(now, owner.node, owner.incarnation, JSON.stringify(replyIds)) as { reply_id: string; stop_requested: number }[];
-    return rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested === 1 }));
+    const rows = this.q.rows<{ reply_id: string; stop_requested: number }>(REPLY_LEASE_SQL.heartbeat, now, owner.node, owner.incarnation, JSON.stringify(replyIds));
+    return inReplyIdOrder(rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested === 1 })));
   }
 
   transfer(replyId: string, owner: LeaseOwner, now: number): boolean {
-    return (
-      cachedStatement(this.db, 'UPDATE reply_leases SET owner_node = ?, owner_incarnation = ?, heartbeat_at = ?, stop_requested = 0 WHERE reply_id = ?').run(
-        owner.node,
-        owner.incarnation,
-        now,
-        replyId,
-      ).changes === 1
-    );
+    return this.q.run(REPLY_LEASE_SQL.transfer, owner.node, owner.incarnation, now, replyId) === 1;
   }
 
   requestStop(sessionId: string, replyId?: string): string | null {
-    const r = cachedStatement(
-      this.db,
-      'UPDATE reply_leases SET stop_requested = 1 WHERE session_id = ? AND (? IS NULL OR reply_id = ?) RETURNING reply_id',
-    ).get(sessionId, replyId ?? null, replyId ?? null) as { reply_id: string } | undefined;
-    return r?.reply_id ?? null;
+    return this.q.one<{ reply_id: string }>(REPLY_LEASE_SQL.requestStop, sessionId, replyId ?? null, replyId ?? null)?.reply_id ?? null;
   }
 
   release(replyId: string): boolean {
-    return cachedStatement(this.db, 'DELETE FROM reply_leases WHERE reply_id = ?').run(replyId).changes === 1;
+    return this.q.run(REPLY_LEASE_SQL.release, replyId) === 1;
   }
 
   getBySession(sessionId: string): ReplyLeaseRow | undefined {
-    const r = cachedStatement(this.db, 'SELECT * FROM reply_leases WHERE session_id = ?').get(sessionId) as RawReplyLease | undefined;
+    const r = this.q.one<RawReplyLease>(REPLY_LEASE_SQL.getBySession, sessionId);
     return r && toReplyLease(r);
   }
 
   // The transaction gate already serialises transactions: a plain read is as good as a lock here.
   getForUpdate(replyId: string): ReplyLeaseRow | undefined {
-    const r = cachedStatement(this.db, 'SELECT * FROM reply_leases WHERE reply_id = ?').get(replyId) as RawReplyLease | undefined;
+    const r = this.q.one<RawReplyLease>(REPLY_LEASE_SQL.getByReply, replyId);
     return r && toReplyLease(r);
   }
 
   listTakeoverCandidates(staleBefore: number, owner: LeaseOwner): ReplyLeaseRow[] {
-    return (
-      cachedStatement(
-        this.db,
-        `SELECT * FROM reply_leases WHERE heartbeat_at <= ? OR (owner_node = ? AND owner_incarnation <> ?)
-          ORDER BY started_at, reply_id`,
-      ).all(staleBefore, owner.node, owner.incarnation) as RawReplyLease[]
-    ).map(toReplyLease);
+    return this.q.rows<RawReplyLease>(REPLY_LEASE_SQL.listTakeoverCandidates, staleBefore, owner.node, owner.incarnation).map(toReplyLease);
   }
 
   list(): ReplyLeaseRow[] {
-    return (cachedStatement(this.db, 'SELECT * FROM reply_leases ORDER BY started_at, reply_id').all() as RawReplyLease[]).map(toReplyLease);
+    return this.q.rows<RawReplyLease>(REPLY_LEASE_SQL.list).map(toReplyLease);
   }
 }

@@ -1,22 +1,16 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
 import type { SessionTelemetryRepo, SessionTelemetryRow } from '../../contract/store';
 import { sessionTelemetryValues, toSessionTelemetry, type SessionTelemetryRaw } from '../../rows/sessionTelemetry';
+import { TELEMETRY_SQL } from '../../sql/participants';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-/** Integrity telemetry per session (table session_telemetry): one row, replaced per accepted batch. */
-export class SessionTelemetryRepository implements Sync<SessionTelemetryRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+export class SessionTelemetryRepository extends SqliteRepository implements Sync<SessionTelemetryRepo> {
   get(sessionId: string): SessionTelemetryRow | undefined {
-    const r = cachedStatement(this.db, 'SELECT * FROM session_telemetry WHERE session_id = ?').get(sessionId) as SessionTelemetryRaw | undefined;
+    const r = this.q.one<SessionTelemetryRaw>(TELEMETRY_SQL.get, sessionId);
     return r && toSessionTelemetry(r);
   }
 
   put(row: SessionTelemetryRow): void {
-    cachedStatement(
-      this.db,
-      `INSERT INTO session_telemetry (session_id, summary, batches, bytes, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (session_id) DO UPDATE SET summary = excluded.summary, batches = excluded.batches, bytes = excluded.bytes, updated_at = excluded.updated_at`,
-    ).run(...sessionTelemetryValues(row));
+    this.q.run(TELEMETRY_SQL.put, ...sessionTelemetryValues(row));
   }
 }

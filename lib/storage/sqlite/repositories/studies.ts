@@ -1,34 +1,26 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
 import type { StudyStatus } from '../../../../common/http';
 import type { StudiesRepo, StudyRow } from '../../contract/store';
 import { toStudyRow, type StudyRaw } from '../../rows/studies';
+import { STUDY_SQL } from '../../sql/participants';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class StudiesRepository implements Sync<StudiesRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+export class StudiesRepository extends SqliteRepository implements Sync<StudiesRepo> {
   /** Records a loaded study file. New studies start with `initialStatus`; an existing row keeps its status. */
   upsertLoaded(id: string, title: string, definitionHash: string, initialStatus: StudyStatus, now: number): StudyRow {
-    this.db
-      .prepare(
-        `INSERT INTO studies (id, title, status, definition_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT(id) DO UPDATE SET title = excluded.title, definition_hash = excluded.definition_hash,
-           updated_at = CASE WHEN studies.definition_hash = excluded.definition_hash THEN studies.updated_at ELSE excluded.updated_at END`,
-      )
-      .run(id, title, initialStatus, definitionHash, now, now);
-    return this.get(id)!;
+    return toStudyRow(this.q.one<StudyRaw>(STUDY_SQL.upsertLoaded, id, title, initialStatus, definitionHash, now, now)!);
   }
 
   get(id: string): StudyRow | undefined {
-    const r = cachedStatement(this.db, 'SELECT * FROM studies WHERE id = ?').get(id) as StudyRaw | undefined;
+    const r = this.q.one<StudyRaw>(STUDY_SQL.get, id);
     return r && toStudyRow(r);
   }
 
   list(): StudyRow[] {
-    return (cachedStatement(this.db, 'SELECT * FROM studies ORDER BY id').all() as StudyRaw[]).map(toStudyRow);
+    return this.q.rows<StudyRaw>(STUDY_SQL.list).map(toStudyRow);
   }
 
   setStatus(id: string, status: StudyStatus, now: number): void {
-    cachedStatement(this.db, 'UPDATE studies SET status = ?, updated_at = ? WHERE id = ?').run(status, now, id);
+    this.q.run(STUDY_SQL.setStatus, status, now, id);
   }
 }

@@ -1,26 +1,20 @@
-import { cachedStatement, type SqliteDatabase } from '../database';
 import type { SurveyAnswerRow, SurveyAnswersRepo } from '../../contract/store';
 import { surveyAnswerValues, toSurveyAnswer, type SurveyAnswerRaw } from '../../rows/surveyAnswers';
+import { SURVEY_ANSWER_SQL } from '../../sql/participants';
+import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
-export class SurveyAnswersRepository implements Sync<SurveyAnswersRepo> {
-  constructor(private readonly db: SqliteDatabase) {}
-
+export class SurveyAnswersRepository extends SqliteRepository implements Sync<SurveyAnswersRepo> {
+  /** One prepared insert per answer, inside the caller's transaction. */
   insert(answers: readonly SurveyAnswerRow[]): void {
-    const statement = cachedStatement(
-      this.db,
-      `INSERT INTO survey_answers (session_id, survey_id, item_id, item_kind, value_num, value_text, event_seq, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const a of answers) statement.run(...surveyAnswerValues(a));
+    answers.forEach((a, i) => this.q.run(SURVEY_ANSWER_SQL.insertOne, ...surveyAnswerValues(a, i)));
   }
 
   listForSession(sessionId: string): SurveyAnswerRow[] {
-    const rows = cachedStatement(this.db, 'SELECT * FROM survey_answers WHERE session_id = ? ORDER BY rowid').all(sessionId) as SurveyAnswerRaw[];
-    return rows.map(toSurveyAnswer);
+    return this.q.rows<SurveyAnswerRaw>(SURVEY_ANSWER_SQL.listForSession, sessionId).map(toSurveyAnswer);
   }
 
   hasAnswers(sessionId: string): boolean {
-    return cachedStatement(this.db, 'SELECT 1 FROM survey_answers WHERE session_id = ? LIMIT 1').get(sessionId) !== undefined;
+    return this.q.one(SURVEY_ANSWER_SQL.hasAnswers, sessionId) !== undefined;
   }
 }

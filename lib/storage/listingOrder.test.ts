@@ -1,0 +1,245 @@
+/**
+ * Every listing of the store returns the same rows in the same order on both engines, and that order does not
+ * depend on the order the rows were inserted in: the same rows go into one store of each engine in one order and
+ * into another of each engine in the reverse order (ties on every listing's first sort key), and all four stores
+ * must answer every listing identically.
+ *
+ * What insertion itself numbers (events.seq, events.id, audit_log.id, artifact versions, the order of a survey
+ * submit's answers) is the order by design, so those rows are appended in the same order everywhere; every other
+ * table's rows are reversed.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
+import type { JudgementRecord, MessageRow, Store, StoreEngine } from '.';
+import { userMessageRow } from './contract/userMessageAck';
+
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const s of stores.splice(0)) await s.close();
+});
+
+type Order = 'forward' | 'reverse';
+const inOrder = <T>(rows: readonly T[], order: Order): T[] => (order === 'forward' ? [...rows] : [...rows].reverse());
+async function each<T>(rows: readonly T[], order: Order, fn: (row: T) => Promise<unknown>): Promise<void> {
+  for (const r of inOrder(rows, order)) await fn(r);
+}
+
+const STUDY = 'study-a';
+// Ties on created_at (10) among s-b, s-c, s-a; s-d is older. Ids sort differently from the insertion order.
+const SESSIONS = [
+  { id: 's-c', taskId: 't1', conditionId: 'c2', isPilot: false, createdAt: 10 },
+  { id: 's-a', taskId: 't1', conditionId: 'c1', isPilot: false, createdAt: 10 },
+  { id: 's-d', taskId: 't2', conditionId: 'c1', isPilot: true, createdAt: 5 },
+  { id: 's-b', taskId: 't1', conditionId: 'c2', isPilot: false, createdAt: 10 },
+];
+const SESSION_IDS = SESSIONS.map((s) => s.id);
+const OWNER = { node: 'node-1', incarnation: 'inc-1' };
+
+function message(id: string, sessionId: string, eventSeq: number, createdAt: number, role: 'user' | 'assistant' = 'user'): MessageRow {
+  return { ...userMessageRow({ id, sessionId, eventSeq, text: `text ${id}`, clientId: `client-${id}`, tokens: 3, createdAt }), role };
+}
+
+function judgement(sessionId: string, sample: number, requestedModel: string, score: number): JudgementRecord {
+  return {
+    sessionId, artifactVersion: 1, rubricId: 'r', rubricVersion: '1', rubricHash: 'rh', templateHash: 'th', parserVersion: 'p1',
+    sample, requestedModel, reportedModel: null, systemFingerprint: null, provider: 'openai', providerUrl: null,
+    parameters: { temperature: 0, maxTokens: 10 }, seed: sample, score, parseOk: true, failureReason: null, rawReply: `score ${score}`, reaskReply: null,
+    reasked: false, usage: null, latencyMs: 1, cached: false, cacheKey: `k-${sessionId}-${sample}-${requestedModel}`, transportError: null, createdAt: 50,
+  };
+}
+
+/** The same rows, each table's in `order`. */
+async function seed(s: Store, order: Order): Promise<void> {
+  await each([STUDY, 'study-0', 'study-z'], order, (id) => s.studies.upsertLoaded(id, `Study ${id}`, 'hash', 'live', 1));
+  await each(SESSIONS, order, (x) => s.sessions.insert({ ...x, studyId: STUDY }));
+  // Consented at the same time (ties for listActiveConsentedBefore); s-b ended.
+  await each(SESSION_IDS, order, (id) => s.sessions.update(id, { step: 'workspace', consentedAt: 20 }, 20));
+  await s.sessions.update('s-b', { status: 'completed', endedAt: 30 }, 30);
+
+  // Appended in one order everywhere (seq and events.id are the trajectory's order).
+  for (const id of ['s-a', 's-b', 's-c', 's-d']) {
+    await s.events.append(id, 'step.changed', { to: 'workspace' }, 21, null);
+    await s.events.append(id, 'step.changed', { to: 'survey' }, 22, null);
+    await s.events.append(id, 'reply.started', { replyId: `reply-${id}`, replyTo: `m1-${id}` }, 23, null);
+  }
+  // Messages with ties on event_seq and on created_at.
+  const messages = SESSION_IDS.flatMap((id) => [
+    message(`m3-${id}`, id, 2, 40, 'assistant'),
+    message(`m1-${id}`, id, 1, 30),
+    message(`m2-${id}`, id, 2, 40),
+    message(`m0-${id}`, id, 2, 35),
+  ]);
+  await each(messages, order, (m) => s.messages.insert(m));
+
+  for (const id of ['s-a', 's-b', 's-c', 's-d']) {
+    await s.artifacts.insertVersion(id, { answer: 'one' }, 5, 60);
+    await s.artifacts.insertVersion(id, { answer: 'two' }, 6, 61);
+  }
+  const uploads = SESSION_IDS.flatMap((id) =>
+    ['u-2', 'u-1', 'u-3'].map((u) => ({
+      id: `${u}-${id}`, sessionId: id, fieldId: 'file', fileName: `${u}.png`, contentType: 'image/png', bytes: 1, sha256: 'x',
+      storagePath: `uploads/${id}/${u}.png`, eventSeq: 7, createdAt: 70,
+    })),
+  );
+  await each(uploads, order, (u) => s.uploads.insert(u));
+  // Two submits per session: ties on event_seq within each, items answered out of id order (the order answered is
+  // the survey's, data like a trajectory's, so it is the same in every store; the sessions' order is reversed).
+  for (const id of inOrder(SESSION_IDS, order)) {
+    const answer = (itemId: string, eventSeq: number, value: number) => ({
+      sessionId: id, surveyId: 'post', itemId, itemKind: 'likert', valueNum: value, valueText: null, eventSeq, createdAt: 80,
+    });
+    await s.surveyAnswers.insert([answer('q2', 8, 2), answer('q1', 8, 1), answer('q3', 8, 3)]);
+    await s.surveyAnswers.insert([answer('q9', 9, 5), answer('q0', 9, 4)]);
+  }
+
+  const judgements = SESSION_IDS.flatMap((id) => [judgement(id, 1, 'model-b', 4), judgement(id, 0, 'model-b', 3), judgement(id, 0, 'model-a', 5), judgement(id, 1, 'model-a', 2)]);
+  await each(judgements, order, (j) => s.judgements.upsert(j));
+  // Quality ties (4) for the sessions page's sort by quality.
+  await each(SESSION_IDS, order, (id) =>
+    s.judgements.setQuality({ sessionId: id, artifactVersion: 1, rubricId: 'r', rubricHash: 'rh', requestedModel: 'model-a', quality: id === 's-d' ? 2 : 4, samples: 4, parsed: 4, updatedAt: 90 }),
+  );
+  const annotations = SESSION_IDS.flatMap((id) =>
+    [2, 0, 1].map((turn) => ({
+      sessionId: id, turn, messageId: null, speaker: 'user' as const, friction: turn === 1 ? null : 'none', grounding: ['ack', 'probe'],
+      guideHash: 'g', requestedModel: 'm', reportedModel: null, provider: 'offline', providerUrl: null, method: 'batch' as const, failureReason: null, createdAt: 95,
+    })),
+  );
+  await each(annotations, order, (a) => s.annotations.upsert(a));
+
+  // One person with three sessions created at the same time, one per platform (the id is unique per platform).
+  await each([['s-c', 'prolific'], ['s-a', 'mturk'], ['s-b', 'lab']] as const, order, ([id, platform]) =>
+    s.identities.insert({ sessionId: id, studyId: STUDY, platform, platformUserId: 'PU1', platformStudyId: null, platformSessionId: null, urlParams: {}, createdAt: 100 }),
+  );
+  await each(SESSION_IDS, order, (id) => s.tokens.insert(`hash-${id}`, id, 100));
+
+  for (const [at, action, studyId] of [[1, 'login', null], [2, 'export', STUDY], [2, 'export', STUDY], [3, 'judge', STUDY], [3, 'approve', 'study-0']] as const) {
+    await s.audit.append({ at, actor: 'researcher', action, studyId });
+  }
+  await each(['tomb-b', 'tomb-a', 'tomb-c'], order, (tombstone) => s.withdrawals.recordTombstone({ studyId: STUDY, tombstone, withdrawnAt: 110, deletedSessions: 0, actor: 'r' }));
+
+  await each(SESSION_IDS, order, (id) =>
+    s.reviews.insertIfAbsent({ replyId: `review-${id}`, sessionId: id, studyId: STUDY, replyTo: `m1-${id}`, mode: 'review', createdAt: 120, deadlineAt: 180 }),
+  );
+  await each(SESSION_IDS, order, (id) => s.replyLeases.acquire({ sessionId: id, replyId: `lease-${id}`, replyTo: `m1-${id}`, startedAt: 130, owner: OWNER }));
+  await each(['job-b', 'job-a'], order, (id) => s.adminJobs.claim({ id, kind: id === 'job-a' ? 'export' : 'judge', studyId: STUDY, actor: 'r', owner: OWNER, now: 140, message: 'started' }));
+}
+
+async function all<T>(rows: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const r of rows) out.push(r);
+  return out;
+}
+
+/** Every listing the store offers, as plain arrays in the order returned (Maps and Sets in iteration order). */
+async function listings(s: Store): Promise<Record<string, unknown>> {
+  const perSession = async <T>(fn: (id: string) => Promise<T>) => Promise.all(SESSION_IDS.map(fn));
+  const out: Record<string, unknown> = {
+    'studies.list': await s.studies.list(),
+    'sessions.listByStudy': await s.sessions.listByStudy(STUDY),
+    'sessions.listActiveConsentedBefore': await s.sessions.listActiveConsentedBefore(1_000),
+    'sessions.countByCondition': [...(await s.sessions.countByCondition(STUDY))],
+    'sessions.countByTask': [...(await s.sessions.countByTask(STUDY, 0))],
+    'identities.listForPlatformUser': await s.identities.listForPlatformUser(STUDY, 'prolific', 'PU1'),
+    'tokens.listAll': await s.tokens.listAll(),
+    'events.listForSession': await perSession((id) => s.events.listForSession(id)),
+    'events.listUnfinishedReplies': await s.events.listUnfinishedReplies(),
+    'messages.listForSession': await perSession((id) => s.messages.listForSession(id)),
+    'artifacts.listVersions': await perSession((id) => s.artifacts.listVersions(id)),
+    'uploads.listForSession': await perSession((id) => s.uploads.listForSession(id)),
+    'surveyAnswers.listForSession': await perSession((id) => s.surveyAnswers.listForSession(id)),
+    'judgements.listForSession': await perSession((id) => s.judgements.listForSession(id)),
+    'judgements.listForStudy': await s.judgements.listForStudy(STUDY),
+    'annotations.listForSession': await perSession((id) => s.annotations.listForSession(id)),
+    'annotations.listForStudy': await s.annotations.listForStudy(STUDY),
+    'audit.list': await s.audit.list(),
+    'audit.list study': await s.audit.list({ studyId: STUDY }),
+    'audit.counts': Object.entries((await s.audit.counts()).byAction),
+    'audit.counts study': Object.entries((await s.audit.counts(STUDY)).byAction),
+    'adminQueries.countsByConditionAndStatus': await s.adminQueries.countsByConditionAndStatus(STUDY),
+    'adminQueries.monitorRows': await s.adminQueries.monitorRows(STUDY, 0),
+    'adminQueries.listSessions': await s.adminQueries.listSessions(STUDY, 10, 0),
+    'adminQueries.judgeSamples': await perSession((id) => s.adminQueries.judgeSamples(id)),
+    'adminQueries.judgedInTask': await s.adminQueries.judgedInTask(STUDY, 't1'),
+    'sessionList.sessionIds': await s.sessionList.sessionIds(STUDY),
+    'sessionList.stepsReached': await s.sessionList.stepsReached(STUDY),
+    'sessionList.allFacts': await s.sessionList.allFacts(STUDY, 'include'),
+    'withdrawals.findSessionIds': await s.withdrawals.findSessionIds(STUDY, 'PU1'),
+    'withdrawals.uploadPaths': await s.withdrawals.uploadPaths(['s-b', 's-a']),
+    'withdrawals.tombstones': [...(await s.withdrawals.tombstones(STUDY))],
+    'reviews.listOpen': await s.reviews.listOpen(),
+    'reviews.listOpen study': await s.reviews.listOpen(STUDY),
+    'reviews.listForSession': await perSession((id) => s.reviews.listForSession(id)),
+    'replyLeases.list': await s.replyLeases.list(),
+    'replyLeases.listTakeoverCandidates': await s.replyLeases.listTakeoverCandidates(1_000, OWNER),
+    'replyLeases.heartbeat': await s.replyLeases.heartbeat(OWNER, ['lease-s-d', 'lease-s-a', 'lease-s-c', 'lease-s-b'], 150),
+  };
+  for (const sort of ['started', 'ended', 'time_on_task', 'messages', 'cost', 'quality', 'condition', 'status'] as const) {
+    for (const dir of ['asc', 'desc'] as const) out[`sessionList.listPage ${sort} ${dir}`] = await s.sessionList.listPage(STUDY, { pilot: 'include', judged: 'any' }, sort, dir, 3, 0);
+  }
+  out['sessionList.listPage filtered'] = await s.sessionList.listPage(STUDY, { sessionIds: ['s-b', 's-a', 's-c'], pilot: 'exclude', judged: 'judged' }, 'quality', 'desc', 10, 0);
+
+  const snapshot = await s.openExportSnapshot();
+  try {
+    out['export.sessions'] = await all(snapshot.sessions(STUDY, true));
+    out['export.identities'] = await all(snapshot.identities(STUDY));
+    out['export.likertItemIds'] = await snapshot.likertItemIds(STUDY);
+    out['export.tombstones'] = [...(await snapshot.tombstones(STUDY))];
+    out['export.auditList'] = await snapshot.auditList({ studyId: STUDY });
+    for (const id of SESSION_IDS) {
+      out[`export.messages ${id}`] = await all(snapshot.messages(id));
+      out[`export.events ${id}`] = await all(snapshot.events(id));
+      out[`export.artifacts ${id}`] = await snapshot.artifacts(id);
+      out[`export.uploads ${id}`] = await snapshot.uploads(id);
+      out[`export.judgements ${id}`] = await all(snapshot.judgements(id));
+      out[`export.annotations ${id}`] = await all(snapshot.annotations(id));
+    }
+  } finally {
+    await snapshot.close();
+  }
+  // Last: it changes the jobs it lists.
+  out['adminJobs.abandonStale'] = await s.adminJobs.abandonStale(1_000, OWNER, 160);
+  return out;
+}
+
+describe('listing order', () => {
+  it('is the same on every engine and whatever order the rows were inserted in', async () => {
+    const answers: { engine: StoreEngine; order: Order; listed: Record<string, unknown> }[] = [];
+    for (const engine of STORE_ENGINES) {
+      for (const order of ['forward', 'reverse'] as const) {
+        const s = await openTestStore(engine, `listing-order-${order}`);
+        stores.push(s);
+        await seed(s, order);
+        answers.push({ engine, order, listed: await listings(s) });
+      }
+    }
+    const [reference, ...others] = answers;
+    // Every listing returned something (an empty listing would agree trivially).
+    for (const [name, rows] of Object.entries(reference!.listed)) {
+      const size = Array.isArray(rows) ? rows.flat().length : (rows as { rows: unknown[] }).rows.length;
+      expect(size, name).toBeGreaterThan(0);
+    }
+    for (const other of others) {
+      for (const name of Object.keys(reference!.listed)) {
+        expect(other.listed[name], `${name}: ${other.engine} ${other.order} vs ${reference!.engine} ${reference!.order}`).toEqual(reference!.listed[name]);
+      }
+    }
+    expect(answers.length).toBe(STORE_ENGINES.length * 2);
+  }, 120_000);
+
+  it('puts ties in the documented order', async () => {
+    const s = await openTestStore(STORE_ENGINES[0]!, 'listing-order-keys');
+    stores.push(s);
+    await seed(s, 'reverse');
+    // event_seq, then created_at, then id.
+    expect((await s.messages.listForSession('s-a')).map((m) => m.id)).toEqual(['m1-s-a', 'm0-s-a', 'm2-s-a', 'm3-s-a']);
+    // event_seq (one submit), then the order answered.
+    expect((await s.surveyAnswers.listForSession('s-a')).map((a) => a.itemId)).toEqual(['q2', 'q1', 'q3', 'q9', 'q0']);
+    // created_at, then id.
+    expect((await s.sessions.listByStudy(STUDY)).map((x) => x.id)).toEqual(['s-d', 's-a', 's-b', 's-c']);
+    expect((await s.uploads.listForSession('s-a')).map((u) => u.id)).toEqual(['u-1-s-a', 'u-2-s-a', 'u-3-s-a']);
+    expect(await s.withdrawals.findSessionIds(STUDY, 'PU1')).toEqual(['s-a', 's-b', 's-c']);
+    // Newest first, then id.
+    expect((await s.adminQueries.monitorRows(STUDY, 0)).map((x) => x.sessionId)).toEqual(['s-a', 's-b', 's-c', 's-d']);
+    expect(Object.keys((await s.audit.counts()).byAction)).toEqual(['approve', 'export', 'judge', 'login']);
+  });
+});

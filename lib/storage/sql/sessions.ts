@@ -1,0 +1,60 @@
+/** The `sessions` queries of both engines (see engineSql.ts for how a query is written once). */
+import type { SessionPatch } from '../contract/store';
+import { both, variant, type EngineSql } from './engineSql';
+
+export const SESSION_SQL = {
+  /** Parameters: id, study, task, condition, is_pilot (0/1), created_at, updated_at. */
+  insert: both(`INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'consent', 'active', ?, ?, ?) RETURNING *`),
+  get: both('SELECT * FROM sessions WHERE id = ?'),
+  /** SQLite: a plain read (BEGIN IMMEDIATE already holds the write lock). PostgreSQL: tandem_append_event's lock. */
+  getForUpdate: variant('row lock', {
+    sqlite: 'SELECT * FROM sessions WHERE id = ?',
+    postgres: 'SELECT * FROM sessions WHERE id = $1 FOR NO KEY UPDATE',
+  }),
+  listByStudy: both('SELECT * FROM sessions WHERE study_id = ? ORDER BY created_at, id'),
+  countActive: both(`SELECT COUNT(*) AS n FROM sessions WHERE study_id = ? AND status = 'active'`),
+  listActiveConsentedBefore: both(
+    `SELECT * FROM sessions WHERE status = 'active' AND consented_at IS NOT NULL AND consented_at < ? ORDER BY consented_at, id`,
+  ),
+  countAll: both('SELECT COUNT(*) AS n FROM sessions'),
+  countInStudy: both('SELECT COUNT(*) AS n FROM sessions WHERE study_id = ?'),
+  /** The storage budget: counted message and event bytes plus the draft's current size. */
+  storageBytes: both(
+    `SELECT s.stored_bytes + COALESCE((SELECT octet_length(d.fields) FROM artifact_drafts d WHERE d.session_id = s.id), 0) AS bytes
+       FROM sessions s WHERE s.id = ?`,
+  ),
+  /** The per-session storage budget's counter (sessions.storageBytes): bytes, session id. */
+  addStoredBytes: both('UPDATE sessions SET stored_bytes = stored_bytes + ? WHERE id = ?'),
+} as const;
+
+/** Non-pilot sessions per condition or task; with unconsentedSince, unconsented ones count only while fresh. */
+export const sessionCountBy = (column: 'condition_id' | 'task_id', withUnconsentedSince: boolean) =>
+  withUnconsentedSince
+    ? both(`SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0
+               AND (consented_at IS NOT NULL OR (status = 'active' AND created_at >= ?)) GROUP BY ${column} ORDER BY ${column}`)
+    : both(`SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY ${column} ORDER BY ${column}`);
+
+export const SESSION_COUNT_BY = {
+  condition: { all: sessionCountBy('condition_id', false), fresh: sessionCountBy('condition_id', true) },
+  task: { all: sessionCountBy('task_id', false), fresh: sessionCountBy('task_id', true) },
+} as const;
+
+const PATCH_COLUMNS: Record<keyof SessionPatch, string> = {
+  step: 'step',
+  status: 'status',
+  consentVersion: 'consent_version',
+  consentedAt: 'consented_at',
+  submittedAt: 'submitted_at',
+  endedAt: 'ended_at',
+};
+
+/**
+ * The UPDATE of a patch (its keys in the order given, then updated_at, then the id) returning the row, and its
+ * values. Keys that are not patchable columns are ignored. (A text per set of keys; both engines cache it.)
+ */
+export function sessionUpdate(patch: SessionPatch, now: number, id: string): EngineSql & { values: (string | number | null)[] } {
+  const keys = (Object.keys(patch) as (keyof SessionPatch)[]).filter((k) => k in PATCH_COLUMNS);
+  const q = both(`UPDATE sessions SET ${[...keys.map((k) => `${PATCH_COLUMNS[k]} = ?`), 'updated_at = ?'].join(', ')} WHERE id = ? RETURNING *`);
+  return { ...q, values: [...keys.map((k) => patch[k] ?? null), now, id] };
+}
