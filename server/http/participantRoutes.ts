@@ -11,7 +11,7 @@ import { loadSession, type ServiceContext } from '../services/serviceContext';
 import { materialPathProblem } from '../../lib/studyFiles/studyConfig';
 import { sessionForToken } from '../services/participantTokens';
 import { sanitizeFileName, storeUpload, uploadFile } from '../services/uploads';
-import { sendError, sendFail, sendOk, sendZodFail } from './respond';
+import { sendError, sendFail, sendOk, sendZodFail, tooLargeMessage } from './respond';
 
 export interface ParticipantRoutesOptions {
   /** Requests per minute per IP to POST /api/join (default 60). */
@@ -188,17 +188,10 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
   // Too-large bodies become a clear envelope stating the limit of the route that refused them (body-parser's `limit`).
   router.use((err: unknown, _req: Request, res: Response, next: (err?: unknown) => void) => {
     const e = err as { type?: string; status?: number; limit?: number };
-    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', `the request body is too large (at most ${byteSize(e.limit ?? MAX_UPLOAD_BYTES)})`);
+    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', tooLargeMessage(e.limit ?? MAX_UPLOAD_BYTES));
     if (e?.type === 'entity.parse.failed') return sendFail(res, 'invalid_input', 'the request body is not valid JSON');
     next(err);
   });
 
   return router;
-}
-
-/** 32768 → "32 KB", 5242880 → "5 MB" (binary units, as the limits are set). */
-function byteSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${bytes} bytes`;
 }
