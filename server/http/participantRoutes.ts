@@ -1,10 +1,12 @@
 import express, { type Request, type Response, Router } from 'express';
 import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import fs from 'node:fs';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { JoinRequest, MAX_UPLOAD_BYTES, ResumeRequest, UploadQuery } from '../../common/http';
+import { JoinRequest, MAX_UPLOAD_BYTES, ResumeRequest, UploadQuery, UrlParams } from '../../common/http';
+import { identityFromParams } from '../services/identity';
 import { Slug } from '../../common/ids';
 import { joinStudy, resumeWithCode, studyPublic } from '../services/join';
 import { loadSession, type ServiceContext } from '../services/serviceContext';
@@ -18,6 +20,10 @@ export interface ParticipantRoutesOptions {
   joinRateLimitPerMinute?: number;
   /** Resume-code attempts per IP per 15 minutes to POST /api/join/resume (default 10). */
   resumeAttemptsPer15Min?: number;
+  /** Refused resume-code attempts per study and platform id (PROLIFIC_PID, workerId, label) per 15 minutes (default 10). */
+  resumeAttemptsPerIdPer15Min?: number;
+  /** Refused resume-code attempts of all clients together per 15 minutes (default 100). */
+  resumeFailuresPer15Min?: number;
   /** A counter store per limit (server/cluster/rateLimitStore.ts: Redis across nodes); default in memory. */
   rateLimitStore?: (limitName: string) => RateLimitStore;
 }
@@ -31,6 +37,19 @@ function tokenOf(req: Request): string | undefined {
   const header = req.get('authorization');
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
   return undefined;
+}
+
+/**
+ * The per-person key of the resume-code limit: study and platform id of the link, hashed (the counter store
+ * may be Redis, which should not hold platform ids). A body without one shares one key per study.
+ */
+function resumeLimitKey(req: Request): string {
+  const body = (req.body ?? {}) as { studyId?: unknown; params?: unknown };
+  const studyId = typeof body.studyId === 'string' ? body.studyId : '';
+  const parsed = UrlParams.safeParse(body.params);
+  const id = parsed.success ? identityFromParams(parsed.data) : undefined;
+  const who = id?.userId ? `${id.platform}\0${id.userId}` : 'none';
+  return crypto.createHash('sha256').update(`${studyId}\0${who}`, 'utf8').digest('hex');
 }
 
 /**
@@ -76,18 +95,27 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     },
   );
 
-  // Guessing a resume code (30^8 codes) is hopeless at this rate; a participant who mistypes has ten tries.
-  router.post(
-    '/api/join/resume',
+  // Guessing a resume code (30^8 codes) is hopeless at these rates; a participant who mistypes has ten tries.
+  // Three limits, so that no client picks its own limit key: per IP (a loopback peer may name any IP in
+  // X-Forwarded-For under the default TRUST_PROXY=loopback), per platform id of the study link (every guess at
+  // one person's code counts, from wherever it comes) and for the whole server (or cluster, with Redis). The
+  // last two count only refused attempts, so a participant who resumes is never counted against others.
+  const resumeLimit = (name: string, limit: number, keyGenerator?: (req: Request) => string) =>
     rateLimit({
-      ...storeOf('resume'),
+      ...storeOf(name),
       windowMs: 15 * 60_000,
-      limit: options.resumeAttemptsPer15Min ?? 10,
+      limit,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
+      ...(keyGenerator ? { keyGenerator, skipSuccessfulRequests: true } : {}),
       handler: (_req, res) => sendFail(res, 'rate_limited', 'too many resume code attempts; please wait 15 minutes and try again'),
-    }),
+    });
+  router.post(
+    '/api/join/resume',
+    resumeLimit('resume', options.resumeAttemptsPer15Min ?? 10),
     json,
+    resumeLimit('resume-pid', options.resumeAttemptsPerIdPer15Min ?? 10, resumeLimitKey),
+    resumeLimit('resume-all', options.resumeFailuresPer15Min ?? 100, () => 'all'),
     async (req, res) => {
       const parsed = ResumeRequest.safeParse(req.body);
       if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join/resume');
