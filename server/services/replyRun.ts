@@ -4,6 +4,7 @@ import { buildConversation } from './conversation';
 import type { ReplyCheckpoint, ReplyCheckpoints } from './replyCheckpoint';
 import { abortReply, type InFlight } from './inFlightReply';
 import { storeReplyRetrying } from './replyStore';
+import { retryWhileUnavailable } from './storeRetry';
 import { assistantOf } from '../../common/assistantMode';
 
 export interface ReplyRunOptions {
@@ -100,7 +101,10 @@ export async function streamFromProvider(
     const { provider } = ctx.providers(s.condition);
     providerName = provider.name;
     sink.start?.(provider.name);
-    const history = await ctx.store.messages.listForSession(sessionId);
+    // A read cut by a brief database outage is retried (it changes nothing), not turned into an error reply.
+    const read = await retryWhileUnavailable(ctx, 'conversation history', () => ctx.store.messages.listForSession(sessionId), undefined, { sessionId, replyId: f.replyId });
+    f.storeWaitMs += read.waitedMs;
+    const history = read.value;
     const call = provider.complete({
       model: s.condition.model,
       messages: buildConversation(s.condition, s.task, history),
