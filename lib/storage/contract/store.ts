@@ -35,6 +35,7 @@ import type { ReviewsRepo } from './reviews';
 import type { ReplyLeasesRepo } from './leases';
 import type { AdminJobsRepo } from './jobs';
 import type { NamedLocks } from './locks';
+import type { PseudonymKeyRepo } from './pseudonymKey';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 
 // The row types and repository interfaces live in contract/, grouped by what they own; code outside
@@ -52,6 +53,7 @@ export * from './trajectory';
 export * from './leases';
 export * from './jobs';
 export * from './locks';
+export * from './pseudonymKey';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -152,6 +154,8 @@ export interface Store extends StoreRepositories {
   readSessionState(sessionId: string): Promise<SessionStateRows | undefined>;
   /** Cluster-wide named locks for periodic jobs (lockTypes.ts). */
   readonly locks: NamedLocks;
+  /** The pseudonym key's fingerprint (./pseudonymKey.ts; checked by lib/pseudonym.ts openPseudonymKey). */
+  readonly pseudonymKey: PseudonymKeyRepo;
   /** A consistent read-only snapshot for the dataset export (see ExportSnapshot). */
   openExportSnapshot(): Promise<ExportSnapshot>;
   /**

@@ -25,6 +25,7 @@ export const STORE_TABLES = [
   'withdrawals',
   'session_telemetry',
   'reply_reviews',
+  'pseudonym_key',
 ] as const;
 
 export type StoreTable = (typeof STORE_TABLES)[number];

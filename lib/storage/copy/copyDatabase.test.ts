@@ -60,6 +60,7 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
   await store.telemetry.put({ sessionId: s1, summary: telemetry, batches: 2, bytes: 640, updatedAt: 13 });
   await store.reviews.insertIfAbsent({ replyId: 'review-1', sessionId: s1, studyId: 'study', replyTo: 'm1', mode: 'review', createdAt: 14, deadlineAt: 99 });
   await store.reviews.saveDraft('review-1', 'a draft', { provider: 'offline', providerUrl: null, model: 'm', usage: null, ttftMs: 1, durationMs: 2, finishReason: 'stop', attempts: 1, systemFingerprint: null, error: null }, 15);
+  await store.pseudonymKey.recordIfAbsent('b'.repeat(64), 16);
   return ids;
 }
 
@@ -67,6 +68,7 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
 async function readBack(store: Store, ids: string[]) {
   return {
     counts: await store.countRows(),
+    pseudonymKeyFingerprint: await store.pseudonymKey.fingerprint(),
     studies: await store.studies.list(),
     sessions: await store.sessions.listByStudy('study'),
     perSession: await Promise.all(

@@ -36,6 +36,7 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   withdrawals: ['study_id', 'tombstone'],
   session_telemetry: ['session_id'],
   reply_reviews: ['reply_id'],
+  pseudonym_key: ['id'],
 };
 
 const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id' };
