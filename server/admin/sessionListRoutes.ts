@@ -1,3 +1,4 @@
+import { dropNulDeep } from '../services/textBoundary';
 import type { Request, Response, Router } from 'express';
 import type { Logger } from 'pino';
 import {
@@ -53,7 +54,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/session-list',
     handle(async (req, res) => {
-      const parsed = SessionListQuery.safeParse(req.query);
+      const parsed = SessionListQuery.safeParse(dropNulDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET session-list');
       const study = await studyOr404(req, res);
       if (!study) return;
@@ -104,7 +105,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/dashboard',
     handle(async (req, res) => {
-      const parsed = DashboardQuery.safeParse(req.query);
+      const parsed = DashboardQuery.safeParse(dropNulDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard');
       const study = await studyOr404(req, res);
       if (!study) return;
@@ -116,7 +117,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/dashboard/plots',
     handle(async (req, res) => {
-      const parsed = DashboardQuery.safeParse(req.query);
+      const parsed = DashboardQuery.safeParse(dropNulDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard/plots');
       const study = await studyOr404(req, res);
       if (!study) return;

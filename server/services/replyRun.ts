@@ -5,6 +5,7 @@ import type { ReplyCheckpoint, ReplyCheckpoints } from './replyCheckpoint';
 import { abortReply, type InFlight } from './inFlightReply';
 import { storeReplyRetrying } from './replyStore';
 import { retryWhileUnavailable } from './storeRetry';
+import { dropNul } from './textBoundary';
 import { assistantOf } from '../../common/assistantMode';
 
 export interface ReplyRunOptions {
@@ -112,7 +113,8 @@ export async function streamFromProvider(
       maxTokens: s.condition.max_tokens,
       signal: sink.signal,
       sessionId,
-      onDelta: (text) => {
+      onDelta: (delta) => {
+        const text = dropNul(delta); // the boundary rule for text (textBoundary.ts): a model may stream NUL too
         if (f.finished || text.length === 0) return;
         firstDeltaAt ??= ctx.now();
         f.text += text;

@@ -8,6 +8,7 @@ import type { ParticipantService } from '../services/participants';
 import { ServiceError } from '../services/serviceContext';
 import { sessionForToken } from '../services/participantTokens';
 import { recordTelemetryBatch } from '../services/telemetry';
+import { dropNulDeep } from '../services/textBoundary';
 import { isStoreUnavailable } from '../../lib/storage';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { eventRateLimiter, MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from './sessionBudget';
@@ -112,7 +113,8 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
         const last = args[args.length - 1];
         const ack = typeof last === 'function' ? (last as (reply: Envelope<unknown>) => void) : () => {};
         if (!limiter()) return ack(fail('rate_limited', `${name}: too many events; slow down`));
-        const raw = typeof last === 'function' ? args.slice(0, -1)[0] : args[0];
+        // NUL is dropped from every string before validation (server/services/textBoundary.ts).
+        const raw = dropNulDeep(typeof last === 'function' ? args.slice(0, -1)[0] : args[0]);
         const parsed = (clientEvents[name].payload as z.ZodType).safeParse(raw ?? (name === 'session:state' ? {} : raw));
         if (!parsed.success) return ack(failFromZod(parsed.error, name));
         try {
