@@ -19,6 +19,8 @@ export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvent
 type ParticipantSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClusterEvents, SocketData>;
 export interface SocketData {
   sessionId: string;
+  /** Count the session's sockets again once this one is in its room (racing handshakes, sessionBudget.ts). */
+  recheckBudget?: boolean;
 }
 
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -72,9 +74,10 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
     const admit = async (): Promise<string | null> => {
       const sessionId = await sessionForToken(store, auth.data.token);
       if (!sessionId) return 'unauthorized';
-      const refused = await connections.admit(sessionId);
+      const { refused, open } = await connections.admit(sessionId);
       if (refused) return refused;
       socket.data.sessionId = sessionId;
+      socket.data.recheckBudget = SessionConnectionGuard.recheckAfterJoin(open);
       return null;
     };
     admit().then(
@@ -103,6 +106,16 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
   io.on('connection', (socket: ParticipantSocket) => {
     const sessionId = socket.data.sessionId;
     void socket.join(sessionRoom(sessionId));
+    if (socket.data.recheckBudget) {
+      connections.overBudget(sessionId).then(
+        (over) => {
+          if (!over) return;
+          log.warn({ sessionId }, 'socket over the per-session budget after a racing handshake; closed');
+          socket.disconnect(true);
+        },
+        (err: unknown) => log.warn({ err, sessionId }, 'could not count the session sockets again'),
+      );
+    }
     safely(() => participants.connectionOpened(sessionId));
     const timer = scheduleTimeLimit(io, participants, sessionId, log);
 
