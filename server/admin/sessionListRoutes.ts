@@ -11,7 +11,7 @@ import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../lib/pseudonym'
 import type { SessionListFilter, Store } from '../../lib/storage';
 import { sendFail, sendOk, sendZodFail } from '../http/respond';
 import { costOf, dashboardData, timeOnTaskOf } from './sessionListDashboard';
-import { renderDashboardPage } from './sessionListPlots';
+import { DashboardPlotsRenderer } from './dashboardPlotsRenderer';
 
 export interface SessionListRouteDeps {
   store: Store;
@@ -31,6 +31,7 @@ const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
  */
 export function registerSessionListRoutes(guarded: Router, deps: SessionListRouteDeps): void {
   const repo = deps.store.sessionList;
+  const plots = new DashboardPlotsRenderer(deps.log, deps.now);
   let key: Buffer | undefined;
   const pseudonymOf = (sessionId: string) => sessionPseudonym((key ??= loadOrCreatePseudonymKey(deps.dataDir)), sessionId);
 
@@ -121,7 +122,9 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard/plots');
       const study = await studyOr404(req, res);
       if (!study) return;
-      const html = await renderDashboardPage(await loadDashboard(study.id, parsed.data.pilot), study.title);
+      // Rendered on a worker and cached per data version (the newest event id): dashboardPlotsRenderer.ts.
+      const version = String(await deps.store.adminQueries.lastEventId());
+      const html = await plots.page(study.id, parsed.data.pilot, version, async () => ({ data: await loadDashboard(study.id, parsed.data.pilot), title: study.title }));
       res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.type('html').send(html);
