@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../lib/storage';
 import { cliDataDirAnnounced } from './dataDir';
+import { PseudonymKeyMismatchError } from '../lib/pseudonym';
 import { exportStudy, ExportError } from '../research/exports/exportStudy';
 import { cliActor, flagErrors, StudyIdFlag, surveyOfStudy } from '../research/exports/cliSupport';
 
@@ -103,7 +104,7 @@ async function main(): Promise<number> {
     return 0;
   } catch (error) {
     bar?.stop();
-    if (error instanceof ExportError) {
+    if (error instanceof ExportError || error instanceof PseudonymKeyMismatchError) {
       console.error(error.message);
       return 1;
     }

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE_NAME, openStore, storeConfigFromEnv } from '../lib/storage';
 import { cliDataDirAnnounced } from './dataDir';
+import { PseudonymKeyMismatchError } from '../lib/pseudonym';
 import { withdrawParticipant } from '../server/admin/withdrawal';
 import { cliActor, flagErrors, StudyIdFlag } from '../research/exports/cliSupport';
 
@@ -60,6 +61,12 @@ async function main(): Promise<number> {
         `reference ${result.reference}`,
     );
     return 0;
+  } catch (error) {
+    if (error instanceof PseudonymKeyMismatchError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
   } finally {
     await store.close();
   }

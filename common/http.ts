@@ -5,7 +5,7 @@ import { Slug } from './ids';
  * Participant HTTP API. Every JSON response is an Envelope (common/envelope.ts).
  *
  *  POST /api/join                     JoinRequest → Envelope<JoinResponse>        (rate-limited)
- *  POST /api/join/resume              ResumeRequest → Envelope<JoinedSession>     (rate-limited: 10 per 15 min per IP)
+ *  POST /api/join/resume              ResumeRequest → Envelope<JoinedSession>     (rate-limited: 10 per 15 min per IP; 10 refused per platform id, 100 refused in all)
  *  GET  /api/studies/:id/public       → Envelope<StudyPublic>
  *  POST /api/session/upload?field=<fieldId>&name=<file name>
  *       body: the raw image bytes, Content-Type image/png|image/jpeg|image/webp|image/gif,

@@ -9,6 +9,7 @@ import helmet from 'helmet';
 import { Server } from 'socket.io';
 import type { Logger } from 'pino';
 import { openStore, type Store } from '../lib/storage';
+import { openPseudonymKey } from '../lib/pseudonym';
 import { loadConfig, type LoadedConfig } from '../lib/studyFiles/studyConfig';
 import type { ServiceContext } from './services/serviceContext';
 import { DEFAULT_STORAGE_POLICY, type StoragePolicy } from './services/storagePolicy';
@@ -151,6 +152,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let rateLimits: RateLimitStores | undefined;
   let coordination: Coordination;
   try {
+    await openPseudonymKey(store, dataDir, now()); // a DATA_DIR without this database's key stops here (lib/pseudonym.ts)
     // A node alone on its store (SQLite, or PostgreSQL without a node name) takes over every earlier process's
     // replies at once; a named node only its own previous run's and those whose lease expired.
     coordination = coordinationFromEnv(process.env, {

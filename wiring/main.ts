@@ -18,6 +18,7 @@ import { storagePolicyFromEnv, type StoragePolicy } from '../server/services/sto
 import { prolificStudyLink, testStudyLink } from '../common/studyLink';
 import { clusterOptionsFromEnv, type ClusterOptions } from '../server/cluster/clusterOptions';
 import { nodeIdFromEnv } from '../server/cluster/nodeIdentity';
+import { PseudonymKeyMismatchError } from '../lib/pseudonym';
 import { RedisConnectError } from '../server/cluster/redisConnection';
 
 const log = createLogger();
@@ -85,7 +86,7 @@ try {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof RedisConnectError) {
+  if (err instanceof ConfigError || err instanceof RedisConnectError || err instanceof PseudonymKeyMismatchError) {
     console.error(err.message);
     process.exit(1);
   }

@@ -20,6 +20,8 @@ export function renderCodebook(files: readonly DatasetFileDef[], context: { stud
     'booleans are `true`/`false`, lists are `;`-joined. Times are ISO 8601 in UTC unless the unit says ms.',
     'Personal data in text is replaced by `[REDACTED:<kind>]` (kinds: url, identity, email, ip, phone); ',
     '`manifest.json` counts the replacements. Withdrawn participants are absent from every file.',
+    'The NUL character (U+0000) is dropped from all text where it enters the server (participants\' messages, answers',
+    'and link parameters, model replies), so no text in the dataset holds one, on either database engine.',
     '',
     'Spreadsheet safety (CSV files): a cell of a text column (any type but integer and number) that begins with',
     '`=`, `+`, `-`, `@`, a tab, a carriage return or `\'` is written with a leading `\'` (`=HYPERLINK(…)` → `\'=HYPERLINK(…)`),',

@@ -9,7 +9,7 @@ import { buildDataPackage } from './datapackage';
 import { applyFreeTextSetting, sanitizePayload } from './eventPayload';
 import { copyFileHashed } from './hashedCopy';
 import { appVersion, buildManifest, type AuditSummary, type Manifest, type ManifestFile } from './manifest';
-import { loadOrCreatePseudonymKey, participantTombstone, sessionPseudonym } from '../../lib/pseudonym';
+import { openPseudonymKey, participantTombstone, sessionPseudonym } from '../../lib/pseudonym';
 import { createRedactor } from './redaction';
 import { identityMatcher, sessionIdentityMatcher } from './studyRedactor';
 import type { SurveyItem } from '../../common/survey';
@@ -130,7 +130,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   const createdAt = now().toISOString();
   const outDir = resolve(options.outDir);
   const dataDir = resolve(options.dataDir);
-  const key = loadOrCreatePseudonymKey(dataDir);
+  const key = await openPseudonymKey(options.store, dataDir);
   const includeUnconsented = options.includeUnconsented ?? false;
   const freeText = options.freeText ?? 'omitted';
 

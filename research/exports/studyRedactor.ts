@@ -9,25 +9,31 @@
 import type { ExportIdentity, Store } from '../../lib/storage';
 import { createRedactor, IdentityMatcher, type Redactor } from './redaction';
 
+/** A string shaped like an id (6 characters or more with a digit): unlikely to be an ordinary word. */
+const idShaped = (s: string) => s.length >= 6 && /\d/.test(s);
+
 /**
- * Values that identify a participant in any session's text: platform ids, and URL parameter values that
- * look like ids (someone may type another participant's id; a word-like value is matched in its own session only).
+ * Values that identify a participant in any session's text: platform ids, URL parameter values that look
+ * like ids (someone may type another participant's id; a word-like value is matched in its own session only),
+ * and URL parameter names that look like ids (a link may carry the id as a name: `?5f0c9e2b7a=1`).
  */
 export function identityStrings(identity: ExportIdentity): string[] {
   const out = [identity.platformUserId, identity.platformStudyId, identity.platformSessionId].filter((v): v is string => !!v);
   for (const [key, value] of Object.entries(identity.urlParams)) {
-    if (/pid|id$|token|session|email|key|label|worker|assignment/i.test(key) || (value.length >= 6 && /\d/.test(value))) out.push(value);
+    if (/pid|id$|token|session|email|key|label|worker|assignment/i.test(key) || idShaped(value)) out.push(value);
+    if (idShaped(key)) out.push(key);
   }
   return out;
 }
 
 /**
- * Values redacted from the session's own text: every URL parameter value (like every identity string, it may
- * name the person: `ref=CarolJones`), whatever its key or shape. Kept per session so that a participant who
- * adds `?x=python` to their link blanks "python" in their own text only, not in the whole study.
+ * Strings redacted from the session's own text: every URL parameter value (like every identity string, it may
+ * name the person: `ref=CarolJones`) and every parameter name (a link made for one person may carry the
+ * person in the name: `?CarolJones=1`), whatever their shape. Kept per session so that a participant who adds
+ * `?x=python` to their link blanks "python" in their own text only, not in the whole study.
  */
 export function sessionIdentityStrings(identity: ExportIdentity | undefined): string[] {
-  return identity ? Object.values(identity.urlParams) : [];
+  return identity ? Object.entries(identity.urlParams).flat() : [];
 }
 
 /** A matcher over the identity strings of the given identities. */

@@ -91,8 +91,46 @@ export function funnelPlot(data: DashboardData): DashboardPlot {
   };
 }
 
+/**
+ * Ticks closer than this fraction of the axis coincide on screen (a pixel at WIDTH, where a tick is 2 px wide):
+ * one tick per condition and position is drawn, which keeps the page small at thousands of sessions (the audit
+ * measured 2.6 MB at 10k) and looks the same.
+ */
+const TICK_RESOLUTION = 1 / WIDTH;
+
+/** The ticks to draw (one per condition and on-screen position) and each condition's median, from all values. */
+export function stripValues(values: { conditionId: string; value: number }[]): { ticks: { conditionId: string; value: number }[]; medians: { conditionId: string; value: number }[] } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v.value < min) min = v.value;
+    if (v.value > max) max = v.value;
+  }
+  const step = (max - min) * TICK_RESOLUTION;
+  const seen = new Set<string>();
+  const ticks: { conditionId: string; value: number }[] = [];
+  const byCondition = new Map<string, number[]>();
+  for (const v of values) {
+    const key = `${v.conditionId}\u0000${step > 0 ? Math.round((v.value - min) / step) : 0}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      ticks.push(v);
+    }
+    const list = byCondition.get(v.conditionId);
+    if (list) list.push(v.value);
+    else byCondition.set(v.conditionId, [v.value]);
+  }
+  const medians = [...byCondition].map(([conditionId, list]) => {
+    list.sort((a, b) => a - b);
+    const mid = list.length >> 1;
+    return { conditionId, value: list.length % 2 === 1 ? list[mid]! : (list[mid - 1]! + list[mid]!) / 2 };
+  });
+  return { ticks, medians };
+}
+
 /** One tick per session along `field`, a row per condition (honest for small n; no smoothing). */
 function stripPlot(id: string, title: string, values: { conditionId: string; value: number }[], axisTitle: string, empty: string): DashboardPlot {
+  const { ticks, medians } = stripValues(values);
   return {
     id,
     title,
@@ -101,15 +139,16 @@ function stripPlot(id: string, title: string, values: { conditionId: string; val
       $schema: SCHEMA,
       width: WIDTH,
       height: { step: 32 },
-      data: { values },
       layer: [
         {
+          data: { values: ticks },
           mark: { type: 'tick', thickness: 2, opacity: 0.7, color: '#1d4ed8' },
           encoding: { x: { field: 'value', type: 'quantitative', title: axisTitle }, y: { field: 'conditionId', type: 'nominal', title: 'condition' } },
         },
         {
+          data: { values: medians },
           mark: { type: 'point', shape: 'diamond', filled: true, size: 80, color: '#b42318' },
-          encoding: { x: { aggregate: 'median', field: 'value', type: 'quantitative' }, y: { field: 'conditionId', type: 'nominal' } },
+          encoding: { x: { field: 'value', type: 'quantitative' }, y: { field: 'conditionId', type: 'nominal' } },
         },
       ],
     },

@@ -1,4 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { dropNulDeep } from '../services/textBoundary';
 import type { Logger } from 'pino';
 import {
   DashboardQuery,
@@ -12,7 +13,7 @@ import { loadOrCreatePseudonymKey, sessionPseudonym } from '../../lib/pseudonym'
 import type { SessionListFilter, Store } from '../../lib/storage';
 import { sendFail, sendOk, sendZodFail } from '../http/respond';
 import { costOf, dashboardData, timeOnTaskOf } from './sessionListDashboard';
-import { renderDashboardPage } from './sessionListPlots';
+import { DashboardPlotsRenderer } from './dashboardPlotsRenderer';
 
 export interface SessionListRouteDeps {
   store: Store;
@@ -32,6 +33,7 @@ const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
  */
 export function registerSessionListRoutes(guarded: Router, deps: SessionListRouteDeps): void {
   const repo = deps.store.sessionList;
+  const plots = new DashboardPlotsRenderer(deps.log, deps.now);
   let key: Buffer | undefined;
   const pseudonymOf = (sessionId: string) => sessionPseudonym((key ??= loadOrCreatePseudonymKey(deps.dataDir)), sessionId);
 
@@ -55,7 +57,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/session-list',
     handle(async (req, res) => {
-      const parsed = SessionListQuery.safeParse(req.query);
+      const parsed = SessionListQuery.safeParse(dropNulDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET session-list');
       const study = await studyOr404(req, res);
       if (!study) return;
@@ -132,7 +134,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/dashboard',
     handle(async (req, res) => {
-      const parsed = DashboardQuery.safeParse(req.query);
+      const parsed = DashboardQuery.safeParse(dropNulDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard');
       const study = await studyOr404(req, res);
       if (!study) return;
@@ -144,11 +146,13 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/dashboard/plots',
     handle(async (req, res) => {
-      const parsed = DashboardQuery.safeParse(req.query);
+      const parsed = DashboardQuery.safeParse(dropNulDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard/plots');
       const study = await studyOr404(req, res);
       if (!study) return;
-      const html = await renderDashboardPage(await loadDashboard(study.id, parsed.data.pilot), study.title);
+      // Rendered on a worker and cached per data version (the newest event id): dashboardPlotsRenderer.ts.
+      const version = String(await deps.store.adminQueries.lastEventId());
+      const html = await plots.page(study.id, parsed.data.pilot, version, async () => ({ data: await loadDashboard(study.id, parsed.data.pilot), title: study.title }));
       res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.type('html').send(html);

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Store } from '../../lib/storage';
 import type { WithdrawalResult } from '../../common/admin';
-import { loadOrCreatePseudonymKey, participantTombstone } from '../../lib/pseudonym';
+import { openPseudonymKey, participantTombstone } from '../../lib/pseudonym';
 import type { LiveSessions } from '../socket/liveSessions';
 
 /**
@@ -23,7 +23,7 @@ export async function withdrawParticipant(
   if (platformUserId.length === 0) throw new Error('the platform id is empty');
   if (!(await store.studies.get(input.studyId))) throw new Error(`no study "${input.studyId}"`);
   const now = input.now ?? Date.now();
-  const key = loadOrCreatePseudonymKey(input.dataDir);
+  const key = await openPseudonymKey(store, input.dataDir, now);
   const tombstone = participantTombstone(key, input.studyId, platformUserId);
   // Live activity stops first: the tokens are revoked (no reconnect, no new request), the sockets are
   // disconnected and a reply in flight is aborted and stored, so nothing writes to a session once it is

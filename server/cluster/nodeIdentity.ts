@@ -18,5 +18,19 @@ export function nodeIdFromEnv(env: NodeJS.ProcessEnv = process.env): string {
     if (!parsed.success) throw new Error(`${parsed.error.issues[0]?.message ?? 'TANDEM_NODE_ID is invalid'} (got "${given}")`);
     return parsed.data;
   }
-  return `${os.hostname().slice(0, 40)}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+  const generated = `${os.hostname().slice(0, 40)}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+  generatedNodeIds.add(generated);
+  return generated;
+}
+
+/** Names this process made up itself (host:pid:random): they hold the host name and PID. */
+const generatedNodeIds = new Set<string>();
+
+/**
+ * The node's name as unauthenticated answers (GET /healthz) show it: a name an operator gave (TANDEM_NODE_ID)
+ * as is; a made-up one without its host name and PID, which would tell anyone who asks about the machine.
+ */
+export function publicNodeName(nodeId: string): string {
+  if (!generatedNodeIds.has(nodeId)) return nodeId;
+  return `unnamed-${nodeId.slice(nodeId.lastIndexOf(':') + 1)}`;
 }

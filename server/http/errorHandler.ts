@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../../common/envelope';
-import { sendFail } from './respond';
+import { sendFail, tooLargeMessage } from './respond';
 
 /** What body-parser, the router (bad %-encoding) and send report as a client's mistake. */
 interface HttpishError {
@@ -10,6 +10,8 @@ interface HttpishError {
   statusCode?: number;
   expose?: boolean;
   message?: string;
+  /** body-parser's limit in bytes, on entity.too.large. */
+  limit?: number;
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = { 400: 'invalid_input', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'too_large', 429: 'rate_limited' };
@@ -28,7 +30,7 @@ export function finalErrorHandler(log: Logger) {
       log.warn({ path: req.path, error: e.message }, 'error after the response started');
       return;
     }
-    if (e.type === 'entity.too.large') return sendFail(res, 'too_large', 'the request body is too large');
+    if (e.type === 'entity.too.large' || status === 413) return sendFail(res, 'too_large', tooLargeMessage(e.limit));
     if (e.type === 'entity.parse.failed') return sendFail(res, 'invalid_input', 'the request body is not valid JSON');
     if (typeof status === 'number' && status >= 400 && status < 500) {
       log.debug({ path: req.path, status, type: e.type }, 'client error');

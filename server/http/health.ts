@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Namespace } from 'socket.io';
 import type { Store, StoreEngine } from '../../lib/storage';
 import type { SocketAdapterKind } from '../cluster/clusterOptions';
+import { publicNodeName } from '../cluster/nodeIdentity';
 
 /** A database that has not answered within this is reported down (the load balancer then routes around us). */
 export const HEALTH_DATABASE_TIMEOUT_MS = 2000;
@@ -25,7 +26,7 @@ export interface HealthDeps {
 /**
  * GET /healthz for HAProxy and operators: no authentication, so it says only whether this node can serve
  * (its database answers a trivial query, its socket adapter is connected) and the node's name; never a URL,
- * a host or an error text.
+ * a host, a PID or an error text (a name made up without TANDEM_NODE_ID is shown without its host and PID).
  */
 export function healthRoutes(deps: HealthDeps): Router {
   const router = Router();
@@ -42,7 +43,7 @@ export async function healthReport(deps: HealthDeps): Promise<HealthReport> {
   const adapterOk = deps.adapter.connected(deps.namespace());
   return {
     status: databaseOk && adapterOk ? 'ok' : 'unavailable',
-    node: deps.nodeId,
+    node: publicNodeName(deps.nodeId),
     database: { ok: databaseOk, engine: deps.store.engine },
     adapter: { kind: deps.adapter.kind, ok: adapterOk },
   };

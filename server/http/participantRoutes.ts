@@ -1,23 +1,30 @@
 import express, { type Request, type Response, Router } from 'express';
 import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import fs from 'node:fs';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { JoinRequest, MAX_UPLOAD_BYTES, ResumeRequest, UploadQuery } from '../../common/http';
+import { JoinRequest, MAX_UPLOAD_BYTES, ResumeRequest, UploadQuery, UrlParams } from '../../common/http';
+import { identityFromParams } from '../services/identity';
+import { dropNulDeep } from '../services/textBoundary';
 import { Slug } from '../../common/ids';
 import { joinStudy, resumeWithCode, studyPublic } from '../services/join';
 import { loadSession, type ServiceContext } from '../services/serviceContext';
 import { materialPathProblem } from '../../lib/studyFiles/studyConfig';
 import { sessionForToken } from '../services/participantTokens';
 import { sanitizeFileName, storeUpload, uploadFile } from '../services/uploads';
-import { sendError, sendFail, sendOk, sendZodFail } from './respond';
+import { sendError, sendFail, sendOk, sendZodFail, tooLargeMessage } from './respond';
 
 export interface ParticipantRoutesOptions {
   /** Requests per minute per IP to POST /api/join (default 60). */
   joinRateLimitPerMinute?: number;
   /** Resume-code attempts per IP per 15 minutes to POST /api/join/resume (default 10). */
   resumeAttemptsPer15Min?: number;
+  /** Refused resume-code attempts per study and platform id (PROLIFIC_PID, workerId, label) per 15 minutes (default 10). */
+  resumeAttemptsPerIdPer15Min?: number;
+  /** Refused resume-code attempts of all clients together per 15 minutes (default 100). */
+  resumeFailuresPer15Min?: number;
   /** A counter store per limit (server/cluster/rateLimitStore.ts: Redis across nodes); default in memory. */
   rateLimitStore?: (limitName: string) => RateLimitStore;
 }
@@ -31,6 +38,19 @@ function tokenOf(req: Request): string | undefined {
   const header = req.get('authorization');
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
   return undefined;
+}
+
+/**
+ * The per-person key of the resume-code limit: study and platform id of the link, hashed (the counter store
+ * may be Redis, which should not hold platform ids). A body without one shares one key per study.
+ */
+function resumeLimitKey(req: Request): string {
+  const body = (req.body ?? {}) as { studyId?: unknown; params?: unknown };
+  const studyId = typeof body.studyId === 'string' ? body.studyId : '';
+  const parsed = UrlParams.safeParse(body.params);
+  const id = parsed.success ? identityFromParams(parsed.data) : undefined;
+  const who = id?.userId ? `${id.platform}\0${id.userId}` : 'none';
+  return crypto.createHash('sha256').update(`${studyId}\0${who}`, 'utf8').digest('hex');
 }
 
 /**
@@ -66,7 +86,7 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     }),
     json,
     async (req, res) => {
-      const parsed = JoinRequest.safeParse(req.body);
+      const parsed = JoinRequest.safeParse(dropNulDeep(req.body));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join');
       try {
         sendOk(res, await joinStudy(ctx, parsed.data));
@@ -76,20 +96,29 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     },
   );
 
-  // Guessing a resume code (30^8 codes) is hopeless at this rate; a participant who mistypes has ten tries.
-  router.post(
-    '/api/join/resume',
+  // Guessing a resume code (30^8 codes) is hopeless at these rates; a participant who mistypes has ten tries.
+  // Three limits, so that no client picks its own limit key: per IP (a loopback peer may name any IP in
+  // X-Forwarded-For under the default TRUST_PROXY=loopback), per platform id of the study link (every guess at
+  // one person's code counts, from wherever it comes) and for the whole server (or cluster, with Redis). The
+  // last two count only refused attempts, so a participant who resumes is never counted against others.
+  const resumeLimit = (name: string, limit: number, keyGenerator?: (req: Request) => string) =>
     rateLimit({
-      ...storeOf('resume'),
+      ...storeOf(name),
       windowMs: 15 * 60_000,
-      limit: options.resumeAttemptsPer15Min ?? 10,
+      limit,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
+      ...(keyGenerator ? { keyGenerator, skipSuccessfulRequests: true } : {}),
       handler: (_req, res) => sendFail(res, 'rate_limited', 'too many resume code attempts; please wait 15 minutes and try again'),
-    }),
+    });
+  router.post(
+    '/api/join/resume',
+    resumeLimit('resume', options.resumeAttemptsPer15Min ?? 10),
     json,
+    resumeLimit('resume-pid', options.resumeAttemptsPerIdPer15Min ?? 10, resumeLimitKey),
+    resumeLimit('resume-all', options.resumeFailuresPer15Min ?? 100, () => 'all'),
     async (req, res) => {
-      const parsed = ResumeRequest.safeParse(req.body);
+      const parsed = ResumeRequest.safeParse(dropNulDeep(req.body));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join/resume');
       try {
         sendOk(res, await resumeWithCode(ctx, parsed.data));
@@ -188,17 +217,10 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
   // Too-large bodies become a clear envelope stating the limit of the route that refused them (body-parser's `limit`).
   router.use((err: unknown, _req: Request, res: Response, next: (err?: unknown) => void) => {
     const e = err as { type?: string; status?: number; limit?: number };
-    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', `the request body is too large (at most ${byteSize(e.limit ?? MAX_UPLOAD_BYTES)})`);
+    if (e?.type === 'entity.too.large') return sendFail(res, 'too_large', tooLargeMessage(e.limit ?? MAX_UPLOAD_BYTES));
     if (e?.type === 'entity.parse.failed') return sendFail(res, 'invalid_input', 'the request body is not valid JSON');
     next(err);
   });
 
   return router;
-}
-
-/** 32768 → "32 KB", 5242880 → "5 MB" (binary units, as the limits are set). */
-function byteSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${bytes} bytes`;
 }

@@ -48,3 +48,15 @@ export function sendError(res: Response, err: unknown, log: Logger, context: str
   log.error({ err, context }, 'unexpected error');
   sendFail(res, 'internal', 'Something went wrong on the server. Please try again.');
 }
+
+/** 32768 → "32 KB", 5242880 → "5 MB" (binary units, as the limits are set). */
+export function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}
+
+/** A body a parser refused as too large, told the limit of the route that refused it (body-parser's `limit`). */
+export function tooLargeMessage(limit: number | undefined): string {
+  return typeof limit === 'number' && Number.isFinite(limit) ? `the request body is too large (at most ${byteSize(limit)})` : 'the request body is too large';
+}

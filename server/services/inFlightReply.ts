@@ -20,6 +20,8 @@ export interface InFlight extends InFlightView {
   pushed: number;
   /** A push of the text not yet sent is scheduled for the end of this event-loop turn. */
   pushScheduled: boolean;
+  /** How long the reply waited for an unavailable store (its history read, its outcome's write): in reply.finished. */
+  storeWaitMs: number;
   done: Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export function newInFlight(sessionId: string, replyId: string, replyTo: string,
     finished: false,
     pushed: 0,
     pushScheduled: false,
+    storeWaitMs: 0,
     done: Promise.resolve(),
   };
 }

@@ -48,6 +48,36 @@ describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
     checkpoints.stop();
   });
 
+  it('one bad row never fails the batch, and its retries back off while its text keeps growing', async () => {
+    const store = await storeWithSessions(4);
+    const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 50, maxChars: 20 });
+    // Reply 3's text holds a NUL, which PostgreSQL refuses in text (the audit's case; the chat service drops NUL
+    // from model text before it gets here, server/services/textBoundary.ts); SQLite stores it.
+    const texts = ['', '', '', '\u0000', ''];
+    const replies = texts.map((_, i) => checkpoints.track({ replyId: `r${i}`, sessionId: `s${i % 4}`, provider: 'p' }, () => texts[i]!));
+    const before = checkpointStats.failures;
+    for (let tick = 0; tick < 100; tick++) {
+      texts.forEach((_, i) => (texts[i] += ` word${tick}`));
+      replies.forEach((r) => r.onText());
+      await sleep(10);
+    }
+    await sleep(200);
+    for (const i of [0, 1, 2, 4]) expect((await store.replyProgress.get(`r${i}`))?.text, `reply ${i}`).toBe(texts[i]);
+    const failures = checkpointStats.failures - before;
+    if (engine === 'postgres') {
+      expect(await store.replyProgress.get('r3')).toBeUndefined();
+      // ~1.2 s of a bad reply that is always past maxChars: backing off 100, 200, 400, 800 ms gives a handful of
+      // failed writes (without backoff, one per batch: ~100).
+      expect(failures).toBeGreaterThanOrEqual(2);
+      expect(failures).toBeLessThanOrEqual(8);
+    } else {
+      expect((await store.replyProgress.get('r3'))?.text).toBe(texts[3]);
+      expect(failures).toBe(0);
+    }
+    await Promise.all(replies.map((r) => r.close()));
+    checkpoints.stop();
+  });
+
   it('writes nothing for a reply that ends within the interval, and early once maxChars new characters arrived', async () => {
     const store = await storeWithSessions(2);
     const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 60_000, maxChars: 50 });

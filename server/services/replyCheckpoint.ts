@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ReplyProgressRow, Store } from '../../lib/storage';
+import { isStoreUnavailable, type ReplyProgressRow, type Store } from '../../lib/storage';
 
 /** How often a streaming reply's text is checkpointed: whichever of the two comes first. */
 export interface CheckpointPolicy {
@@ -10,6 +10,9 @@ export interface CheckpointPolicy {
 }
 
 export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { intervalMs: 500, maxChars: 400 };
+
+/** A reply whose checkpoint failed waits intervalMs × 2^failures before the next try, at most this long. */
+export const MAX_CHECKPOINT_BACKOFF_MS = 10_000;
 
 /** Process-wide counters, read by the overhead benchmark (tests/integration/checkpointOverhead.ts). */
 export const checkpointStats = { writes: 0, batches: 0, writeNs: 0n, failures: 0 };
@@ -31,6 +34,9 @@ class Tracked implements ReplyCheckpoint {
   dueAt: number | null = null;
   firstDeltaAt = 0;
   closed = false;
+  /** Failed writes in a row, and performance.now() before which no write of this reply is tried again. */
+  failures = 0;
+  notBefore = 0;
 
   constructor(
     private readonly owner: ReplyCheckpoints,
@@ -57,7 +63,9 @@ class Tracked implements ReplyCheckpoint {
  * statement on PostgreSQL, one transaction on SQLite). A checkpoint therefore lags the participant's screen by
  * at most ~1.25 × intervalMs, a reply that ends within intervalMs costs no write, and 200 concurrent replies cost
  * at most 8 statements a second instead of 400 (BENCHMARKS.md, "Session 6"). At most one batch is in flight; a failed
- * batch is logged, never thrown, and its replies are retried an interval later.
+ * batch is logged, never thrown. A batch refused for its content (not an outage) is written again row by row, so
+ * one bad row never costs the others their checkpoint; a reply whose write failed backs off (intervalMs × 2^n, at
+ * most MAX_CHECKPOINT_BACKOFF_MS), also when its unsaved text keeps growing.
  */
 export class ReplyCheckpoints {
   private readonly live = new Set<Tracked>();
@@ -126,36 +134,53 @@ export class ReplyCheckpoints {
     for (const r of this.live) {
       const text = r.currentText();
       const unsaved = text.length - r.savedChars;
-      if (unsaved > 0 && (at >= r.dueAt! || unsaved >= this.policy.maxChars)) batch.push({ r, text });
+      if (unsaved > 0 && at >= r.notBefore && (at >= r.dueAt! || unsaved >= this.policy.maxChars)) batch.push({ r, text });
     }
     if (batch.length === 0) return;
-    const rows: ReplyProgressRow[] = [];
     const updatedAt = this.now();
-    for (const { r, text } of batch) {
-      // Set before the write starts, also after a failure, so a broken database is not hammered on every tick.
-      r.dueAt = at + this.policy.intervalMs;
-      rows.push({ ...r.reply, text, firstDeltaAt: r.firstDeltaAt, updatedAt });
-    }
+    const rowOf = ({ r, text }: { r: Tracked; text: string }): ReplyProgressRow => ({ ...r.reply, text, firstDeltaAt: r.firstDeltaAt, updatedAt });
+    // Set before the write starts, also after a failure, so a broken database is not hammered on every tick.
+    for (const { r } of batch) r.dueAt = at + this.policy.intervalMs;
     const started = process.hrtime.bigint();
-    const done = this.store.replyProgress
-      .saveMany(rows)
-      .then(
-        () => {
-          for (const { r, text } of batch) r.savedChars = text.length;
-          checkpointStats.writes += batch.length;
-          checkpointStats.batches++;
-        },
-        (err: unknown) => {
-          checkpointStats.failures++;
-          this.log.warn({ err, replies: batch.length }, 'could not checkpoint the streaming replies');
-        },
-      )
-      .finally(() => {
-        checkpointStats.writeNs += process.hrtime.bigint() - started;
-        this.inFlight = undefined;
-        // A reply that reached maxChars while this batch was out is not left for the timer (there may be none).
-        for (const r of this.live) if (r.currentText().length - r.savedChars >= this.policy.maxChars) return this.flushSoon();
-      });
+    const succeeded = (part: typeof batch) => {
+      for (const { r, text } of part) {
+        r.savedChars = text.length;
+        r.failures = 0;
+        r.notBefore = 0;
+      }
+      checkpointStats.writes += part.length;
+      checkpointStats.batches++;
+    };
+    const failed = (part: typeof batch, err: unknown) => {
+      checkpointStats.failures++;
+      for (const { r } of part) {
+        r.failures++;
+        r.notBefore = r.dueAt = at + Math.min(this.policy.intervalMs * 2 ** r.failures, MAX_CHECKPOINT_BACKOFF_MS);
+      }
+      this.log.warn({ err, replies: part.length }, 'could not checkpoint the streaming replies');
+    };
+    const write = async (): Promise<void> => {
+      try {
+        await this.store.replyProgress.saveMany(batch.map(rowOf));
+        succeeded(batch);
+      } catch (err) {
+        // An outage fails every row alike; a refusal of the content may be one row's: the others are written alone.
+        if (batch.length === 1 || isStoreUnavailable(err)) return failed(batch, err);
+        for (const one of batch) {
+          await this.store.replyProgress.saveMany([rowOf(one)]).then(
+            () => succeeded([one]),
+            (e: unknown) => failed([one], e),
+          );
+        }
+      }
+    };
+    const done = write().finally(() => {
+      checkpointStats.writeNs += process.hrtime.bigint() - started;
+      this.inFlight = undefined;
+      // A reply that reached maxChars while this batch was out is not left for the timer (there may be none).
+      const now = performance.now();
+      for (const r of this.live) if (now >= r.notBefore && r.currentText().length - r.savedChars >= this.policy.maxChars) return this.flushSoon();
+    });
     this.inFlight = { done, replies: new Set(batch.map((b) => b.r)) };
   }
 }

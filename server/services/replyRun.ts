@@ -5,6 +5,8 @@ import type { ReplyCheckpoint } from './replyCheckpoint';
 import type { ReplyRunOptions } from './replyRunOptions';
 import { abortReply, type InFlight } from './inFlightReply';
 import { storeReplyRetrying } from './replyStore';
+import { retryWhileUnavailable } from './storeRetry';
+import { dropNul } from './textBoundary';
 import { assistantOf } from '../../common/assistantMode';
 
 
@@ -93,7 +95,10 @@ export async function streamFromProvider(
     const { provider } = ctx.providers(s.condition);
     providerName = provider.name;
     sink.start?.(provider.name);
-    const history = await ctx.store.messages.listForSession(sessionId);
+    // A read cut by a brief database outage is retried (it changes nothing), not turned into an error reply.
+    const read = await retryWhileUnavailable(ctx, 'conversation history', () => ctx.store.messages.listForSession(sessionId), undefined, { sessionId, replyId: f.replyId });
+    f.storeWaitMs += read.waitedMs;
+    const history = read.value;
     const call = provider.complete({
       model: s.condition.model,
       messages: buildConversation(s.condition, s.task, history),
@@ -101,7 +106,8 @@ export async function streamFromProvider(
       maxTokens: s.condition.max_tokens,
       signal: sink.signal,
       sessionId,
-      onDelta: (text) => {
+      onDelta: (delta) => {
+        const text = dropNul(delta); // the boundary rule for text (textBoundary.ts): a model may stream NUL too
         if (f.finished || text.length === 0) return;
         firstDeltaAt ??= ctx.now();
         f.text += text;

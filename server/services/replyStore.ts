@@ -17,7 +17,9 @@ export async function storeReplyRetrying(ctx: ServiceContext, s: SessionContext,
   const started = performance.now();
   for (let delay = 200; ; delay = Math.min(delay * 2, 3_000)) {
     try {
-      return await storeReply(ctx, s, f, result, replyTimeoutMs);
+      // The event records the wait so far (history read and earlier attempts); an attempt whose commit was
+      // lost with its answer keeps the row it stored, with that attempt's figure.
+      return await storeReply(ctx, s, f, result, replyTimeoutMs, f.storeWaitMs + Math.round(performance.now() - started));
     } catch (err) {
       if (!isStoreUnavailable(err) || performance.now() - started + delay > STORE_RETRY_MS) throw err;
       ctx.log.warn({ sessionId: f.sessionId, replyId: f.replyId, retryInMs: delay }, 'store unavailable; storing the reply again shortly');
@@ -27,7 +29,7 @@ export async function storeReplyRetrying(ctx: ServiceContext, s: SessionContext,
 }
 
 /** Stores the reply's outcome (its reply.finished event and message row, in one store call) and tells the session. */
-async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, result: CompletionResult, replyTimeoutMs: number): Promise<void> {
+async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, result: CompletionResult, replyTimeoutMs: number, storeWaitMs: number): Promise<void> {
   const { store } = ctx;
   const sessionId = s.session.id;
   const { status, text, error, finishReason } = replyOutcome(result, f.text, f.abortedBy, replyTimeoutMs);
@@ -53,7 +55,10 @@ async function storeReply(ctx: ServiceContext, s: SessionContext, f: InFlight, r
   const { message: row } = await store.storeAssistantReply({
     sessionId,
     replyId: f.replyId,
-    event: { type: 'reply.finished', payload: { replyId: f.replyId, replyTo: f.replyTo, status, text, tokens, ...provenance, systemFingerprint: result.systemFingerprint } },
+    event: {
+      type: 'reply.finished',
+      payload: { replyId: f.replyId, replyTo: f.replyTo, status, text, tokens, ...provenance, systemFingerprint: result.systemFingerprint, ...(storeWaitMs > 0 ? { storeWaitMs } : {}) },
+    },
     now,
     message: assistantMessageRow({ id: f.replyId, sessionId, eventSeq: 0, text, replyTo: f.replyTo, status, tokens, createdAt: now }, provenance),
   });

@@ -2,18 +2,27 @@ import type { Telemetry, TelemetryAck } from '../../common/events';
 import type { TelemetryBatch, TelemetryBatchAck } from '../../common/telemetryBatch';
 import { emptySummary, mergeBatch } from '../../common/telemetrySummary';
 import { loadSession, ServiceError, type ServiceContext } from './serviceContext';
+import { jsonBytes, requireStorageBudget } from './storageBudget';
 import { classifyUserAgent } from './userAgentClass';
 
-/** Records focus/blur/paste/visibility events (paste: length and target only, never the content). */
+/**
+ * Records focus/blur/paste/visibility events (paste: length and target only, never the content). Each event
+ * counts against the session's storage budget like a chat message or a draft, checked in the transaction that
+ * holds the session row (so sockets racing each other cannot all slip under it): past the budget it is refused
+ * with `storage_full` and nothing is written.
+ */
 export async function recordTelemetry(ctx: ServiceContext, sessionId: string, p: Telemetry): Promise<TelemetryAck> {
-  const s = await loadSession(ctx, sessionId);
-  if (s.session.status !== 'active') throw new ServiceError('session_over', 'this session has ended');
-  const payload: Record<string, unknown> = { step: s.session.step };
-  if (p.chars !== undefined) payload.chars = p.chars;
-  if (p.target !== undefined) payload.target = p.target;
-  if (p.state !== undefined) payload.state = p.state;
-  const seq = await ctx.store.events.append(sessionId, `telemetry.${p.kind}`, payload, ctx.now(), p.clientTs);
-  return { seq };
+  return ctx.store.transaction(async (tx) => {
+    const s = await loadSession(ctx, sessionId, tx, true);
+    if (s.session.status !== 'active') throw new ServiceError('session_over', 'this session has ended');
+    const payload: Record<string, unknown> = { step: s.session.step };
+    if (p.chars !== undefined) payload.chars = p.chars;
+    if (p.target !== undefined) payload.target = p.target;
+    if (p.state !== undefined) payload.state = p.state;
+    await requireStorageBudget(ctx, tx, sessionId, jsonBytes(payload));
+    const seq = await tx.events.append(sessionId, `telemetry.${p.kind}`, payload, ctx.now(), p.clientTs);
+    return { seq };
+  });
 }
 
 /**
@@ -55,7 +64,9 @@ export async function recordTelemetryBatch(
           `${MAX_TELEMETRY_BYTES_PER_SESSION / 1024} KB); further telemetry is not recorded. Nothing else is affected.`,
       );
     const now = ctx.now();
-    await tx.events.append(sessionId, 'telemetry.batch', { step: s.session.step, ...stripClientTs(batch), ua }, now, batch.clientTs);
+    const payload = { step: s.session.step, ...stripClientTs(batch), ua };
+    await requireStorageBudget(ctx, tx, sessionId, jsonBytes(payload));
+    await tx.events.append(sessionId, 'telemetry.batch', payload, now, batch.clientTs);
     const summary = mergeBatch(existing?.summary ?? emptySummary(), batch, ua);
     await tx.telemetry.put({ sessionId, summary, batches, bytes: totalBytes, updatedAt: now });
     return { batches, remaining: MAX_TELEMETRY_BATCHES_PER_SESSION - batches };

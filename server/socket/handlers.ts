@@ -8,6 +8,7 @@ import type { ParticipantService } from '../services/participants';
 import { ServiceError } from '../services/serviceContext';
 import { sessionForToken } from '../services/participantTokens';
 import { recordTelemetryBatch } from '../services/telemetry';
+import { dropNulDeep } from '../services/textBoundary';
 import { isStoreUnavailable } from '../../lib/storage';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { eventRateLimiter, MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from './sessionBudget';
@@ -18,6 +19,8 @@ export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvent
 type ParticipantSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClusterEvents, SocketData>;
 export interface SocketData {
   sessionId: string;
+  /** Count the session's sockets again once this one is in its room (racing handshakes, sessionBudget.ts). */
+  recheckBudget?: boolean;
 }
 
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -71,9 +74,10 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
     const admit = async (): Promise<string | null> => {
       const sessionId = await sessionForToken(store, auth.data.token);
       if (!sessionId) return 'unauthorized';
-      const refused = await connections.admit(sessionId);
+      const { refused, open } = await connections.admit(sessionId);
       if (refused) return refused;
       socket.data.sessionId = sessionId;
+      socket.data.recheckBudget = SessionConnectionGuard.recheckAfterJoin(open);
       return null;
     };
     admit().then(
@@ -102,6 +106,16 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
   io.on('connection', (socket: ParticipantSocket) => {
     const sessionId = socket.data.sessionId;
     void socket.join(sessionRoom(sessionId));
+    if (socket.data.recheckBudget) {
+      connections.overBudget(sessionId).then(
+        (over) => {
+          if (!over) return;
+          log.warn({ sessionId }, 'socket over the per-session budget after a racing handshake; closed');
+          socket.disconnect(true);
+        },
+        (err: unknown) => log.warn({ err, sessionId }, 'could not count the session sockets again'),
+      );
+    }
     safely(() => participants.connectionOpened(sessionId));
     const timer = scheduleTimeLimit(io, participants, sessionId, log);
 
@@ -112,7 +126,8 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
         const last = args[args.length - 1];
         const ack = typeof last === 'function' ? (last as (reply: Envelope<unknown>) => void) : () => {};
         if (!limiter()) return ack(fail('rate_limited', `${name}: too many events; slow down`));
-        const raw = typeof last === 'function' ? args.slice(0, -1)[0] : args[0];
+        // NUL is dropped from every string before validation (server/services/textBoundary.ts).
+        const raw = dropNulDeep(typeof last === 'function' ? args.slice(0, -1)[0] : args[0]);
         const parsed = (clientEvents[name].payload as z.ZodType).safeParse(raw ?? (name === 'session:state' ? {} : raw));
         if (!parsed.success) return ack(failFromZod(parsed.error, name));
         try {

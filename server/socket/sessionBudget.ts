@@ -22,7 +22,9 @@ export function eventRateLimiter(max = 120, windowMs = 10_000, now: () => number
  * Both hold across the cluster: `openSockets` counts the session's connected sockets on every node (their
  * socket.io rooms, so the count never drifts) and `connectionAllowed` counts connections in a store shared
  * by the nodes (server/cluster/rateLimitStore.ts). Two handshakes racing on two nodes may both pass the
- * socket count: the bound is approximate by at most the number of nodes.
+ * count; `overBudget` is asked again once the socket is in its room (recheckAfterJoin), and a socket that finds
+ * the session over the budget leaves, so the bound holds (racers may both leave; the budget is never exceeded
+ * for longer than that second count takes).
  */
 export class SessionConnectionGuard {
   constructor(
@@ -30,9 +32,24 @@ export class SessionConnectionGuard {
     private readonly connectionAllowed: (sessionId: string) => Promise<boolean>,
   ) {}
 
-  /** Why a new connection of this session is refused, or null to accept it. */
-  async admit(sessionId: string): Promise<string | null> {
-    if ((await this.openSockets(sessionId)) >= MAX_SOCKETS_PER_SESSION) return 'too many connections for this session';
-    return (await this.connectionAllowed(sessionId)) ? null : 'rate_limited';
+  /** Why a new connection of this session is refused, or null to accept it; `open` is the count it saw. */
+  async admit(sessionId: string): Promise<{ refused: string | null; open: number }> {
+    const open = await this.openSockets(sessionId);
+    if (open >= MAX_SOCKETS_PER_SESSION) return { refused: 'too many connections for this session', open };
+    return { refused: (await this.connectionAllowed(sessionId)) ? null : 'rate_limited', open };
+  }
+
+  /**
+   * Whether a socket admitted when `openAtAdmit` sockets were open must count again after joining its room: only
+   * a session already holding half its budget can be pushed over it by racing handshakes (the usual one to three
+   * tabs cost no second count).
+   */
+  static recheckAfterJoin(openAtAdmit: number): boolean {
+    return openAtAdmit >= MAX_SOCKETS_PER_SESSION / 2;
+  }
+
+  /** The session's sockets over every node, this one included, exceed the budget. */
+  async overBudget(sessionId: string): Promise<boolean> {
+    return (await this.openSockets(sessionId)) > MAX_SOCKETS_PER_SESSION;
   }
 }

@@ -205,6 +205,20 @@ describe.skipIf(missing !== null).each(adapters)('two nodes, %s adapter', (kind,
     await expect(c.socket(0, j.token)).resolves.toBeDefined();
     for (const s of open) s.disconnect();
   });
+
+  it('holds the budget when handshakes race on both nodes', async () => {
+    const j = await joinOn(c.nodes[0]!.url, `budget-race-${kind}`);
+    const open: ParticipantClient[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_SESSION - 2; i++) open.push(await c.socket(i % 2, j.token));
+    // Six handshakes at once, three per node: each node's count sees at most 18 + its own, so several pass.
+    const racers = await Promise.allSettled([0, 1, 0, 1, 0, 1].map((node) => c.socket(node, j.token)));
+    const admitted = racers.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    await new Promise((r) => setTimeout(r, 1_500)); // the second count (one cluster query) and the disconnects
+    const connected = [...open, ...admitted].filter((s) => s.connected).length;
+    expect(connected).toBeLessThanOrEqual(MAX_SOCKETS_PER_SESSION);
+    expect(open.every((s) => s.connected)).toBe(true);
+    for (const s of [...open, ...admitted]) s.disconnect();
+  });
 });
 
 describe.skipIf(missing !== null)('two nodes on Redis: shared limits, Redis restart, recovery', () => {

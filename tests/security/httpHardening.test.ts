@@ -77,6 +77,18 @@ describe('bad request bodies', () => {
     expect(res.json.error.message).not.toMatch(/upload|5 MB/);
   });
 
+  it('every 413 states the limit of the route that refused it (participant 32 KB, admin 16 KB)', async () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['/api/join', JSON.stringify({ studyId: 'x', params: { a: 'y'.repeat(100_000) } }), /at most 32 KB/],
+      ['/api/admin/login', JSON.stringify({ password: 'z'.repeat(100_000) }), /at most 16 KB/],
+    ];
+    for (const [p, body, limit] of cases) {
+      const res = await post(p, body);
+      expect(res.status, p).toBe(413);
+      expect(res.json.error.message, p).toMatch(limit);
+    }
+  });
+
   it('never copies a request body into the server log (a half-typed password stays out of it)', async () => {
     const secret = 'MyRealPassw0rd-do-not-log';
     await post('/api/admin/login', `{"password": "${secret}`);

@@ -36,6 +36,7 @@ import type { ReplyLeasesRepo } from './leases';
 import type { PreregistrationsRepo } from './preregistrations';
 import type { AdminJobsRepo } from './jobs';
 import type { NamedLocks } from './locks';
+import type { PseudonymKeyRepo } from './pseudonymKey';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 
 // The row types and repository interfaces live in contract/, grouped by what they own; code outside
@@ -54,6 +55,7 @@ export * from './leases';
 export * from './jobs';
 export * from './locks';
 export * from './preregistrations';
+export * from './pseudonymKey';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -156,6 +158,8 @@ export interface Store extends StoreRepositories {
   readSessionState(sessionId: string): Promise<SessionStateRows | undefined>;
   /** Cluster-wide named locks for periodic jobs (lockTypes.ts). */
   readonly locks: NamedLocks;
+  /** The pseudonym key's fingerprint (./pseudonymKey.ts; checked by lib/pseudonym.ts openPseudonymKey). */
+  readonly pseudonymKey: PseudonymKeyRepo;
   /** A consistent read-only snapshot for the dataset export (see ExportSnapshot). */
   openExportSnapshot(): Promise<ExportSnapshot>;
   /**

@@ -27,6 +27,7 @@ export const STORE_TABLES = [
   'reply_reviews',
   'preregistrations',
   'preregistration_deviations',
+  'pseudonym_key',
 ] as const;
 
 export type StoreTable = (typeof STORE_TABLES)[number];

@@ -73,6 +73,7 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
   await store.reviews.saveDraft('review-1', 'a draft', { provider: 'offline', providerUrl: null, model: 'm', usage: null, ttftMs: 1, durationMs: 2, finishReason: 'stop', attempts: 1, systemFingerprint: null, error: null }, 15);
   await store.preregistrations.insertVersion({ studyId: 'study', version: 1, planHash: 'ph', studyHash: 'sh', lockedAt: 16, lockedBy: 'researcher', document: PREREG_DOCUMENT });
   await store.preregistrations.recordDeviation({ studyId: 'study', version: 1, kind: 'changed_after_lock', file: 'studies/study.yaml', field: 'title', message: 'title changed after the lock', detectedAt: 17 });
+  await store.pseudonymKey.recordIfAbsent('b'.repeat(64), 16);
   return ids;
 }
 
@@ -80,6 +81,7 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
 async function readBack(store: Store, ids: string[]) {
   return {
     counts: await store.countRows(),
+    pseudonymKeyFingerprint: await store.pseudonymKey.fingerprint(),
     studies: await store.studies.list(),
     sessions: await store.sessions.listByStudy('study'),
     perSession: await Promise.all(

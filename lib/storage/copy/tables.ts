@@ -38,6 +38,7 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   reply_reviews: ['reply_id'],
   preregistrations: ['study_id', 'version'],
   preregistration_deviations: ['id'],
+  pseudonym_key: ['id'],
 };
 
 const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id', preregistration_deviations: 'id' };

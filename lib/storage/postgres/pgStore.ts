@@ -27,6 +27,7 @@ import type { SessionStateRows } from '../contract/sessionState';
 import { readSessionState } from './sessionState';
 import { PgNamedLocks } from './locks';
 import { SCHEMA_SQL } from '../sql/schema';
+import { PgPseudonymKey } from './repositories/pseudonymKey';
 
 export interface PostgresStoreOptions {
   /** Pool size (default 10, or PGPOOL_MAX). */
@@ -63,6 +64,7 @@ class PgStore extends PgRepositories implements Store {
   /** The same database over a pool of its own (see Store.interactive); this store itself when it is that view. */
   readonly interactive: Store;
   readonly locks: PgNamedLocks;
+  readonly pseudonymKey: PgPseudonymKey;
   private closed = false;
   private log: Logger | undefined;
 
@@ -76,6 +78,7 @@ class PgStore extends PgRepositories implements Store {
     super(new PoolRunner(pool));
     this.description = redactUrl(url);
     this.locks = new PgNamedLocks(pool);
+    this.pseudonymKey = new PgPseudonymKey(new PoolRunner(pool));
     this.interactive = interactivePool ? new PgStore(interactivePool, url, onConnectionError) : this;
     // Idle connections cut by a restart: dropped by the pool (replaced on the next call); worth a log line.
     pool.on('error', (err) => {

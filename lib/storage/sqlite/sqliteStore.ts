@@ -51,6 +51,7 @@ import { ReplyLeasesRepository } from './repositories/replyLeases';
 import { AdminJobsRepository } from './repositories/adminJobs';
 import { PreregistrationsRepository } from './repositories/preregistrations';
 import { InProcessLocks } from './locks';
+import { sqlitePseudonymKey } from './repositories/pseudonymKey';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 import type { UserMessageAck } from '../contract/userMessageAck';
@@ -269,6 +270,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     description: file,
     file,
     locks: new InProcessLocks(),
+    pseudonymKey: sqlitePseudonymKey(db, gate.outside),
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
     acknowledgeUserMessage: (a: UserMessageAck) => gate.outside(() => acknowledge.immediate(a)),
     storeAssistantReply: (w: AssistantReplyWrite) => gate.outside(() => storeReply.immediate(w)),
