@@ -22,7 +22,7 @@ import { countTokens } from '../../../common/tokens';
 import type { TeamworkArm, TeamworkTask } from '../../../common/teamworkTask';
 import { messageText, type CompletionRequest, type CompletionResult, type LlmProvider, type ToolCall } from '../../../lib/llm/provider';
 import { promptTokenCount } from '../../../lib/llm/tokens';
-import { incomingText, NOTHING_NEW, subjectSystemPrompt, submitTool, FINAL_MARKER } from '../runner/prompts';
+import { incomingText, NOTHING_NEW, unfenced, subjectSystemPrompt, submitTool, FINAL_MARKER } from '../runner/prompts';
 import { environmentPosts, nextScriptedLine } from '../runner/seats';
 
 export const OFFLINE_PROVIDER = 'teamwork-offline';
@@ -139,7 +139,7 @@ function pickArm(candidates: ReadonlyArray<{ task: TeamworkTask; arm: TeamworkAr
 /** The message and task a judge prompt carries (prompts.ts judgePrompt). */
 export function judgedMessage(request: CompletionRequest): { taskId: string | null; message: string } {
   const text = request.messages.filter((m) => m.role === 'user').map(messageText).join('\n');
-  return { taskId: /^Task: ([a-z0-9_-]+)/m.exec(text)?.[1] ?? null, message: /<<<MESSAGE>>>\n([\s\S]*?)\n<<<END MESSAGE>>>/.exec(text)?.[1] ?? '' };
+  return { taskId: /^Task: ([a-z0-9_-]+)/m.exec(text)?.[1] ?? null, message: unfenced('MESSAGE', text) ?? '' };
 }
 
 /** The label the offline judge gives `message`: the first label (in file order) with a cue in it, else the default. */
