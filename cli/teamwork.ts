@@ -18,7 +18,9 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import { ModelSetupError } from '../research/teamwork/runner/clients';
-import { runSuite } from '../research/teamwork/runner/runSuite';
+import { runSuite, SettingsMixError } from '../research/teamwork/runner/runSuite';
+import { judgeChoiceProblem } from '../research/teamwork/endpoints/judgeSetup';
+import { loadModelsFile, ModelsFileError } from '../research/teamwork/endpoints/modelsFile';
 import { OFFLINE_JUDGE, OFFLINE_PARTNER } from '../research/teamwork/models/offlineModels';
 import { readRunsIn, RunsFileError, writeRuns } from '../research/teamwork/results/runsFile';
 import { writeResults, type WriteOptions } from '../research/teamwork/results/writeResults';
@@ -55,9 +57,12 @@ const RunFlags = z.object({
   concurrency: int(1, 256).default(4),
   out: z.string().min(1).optional(),
   partner: ModelName.default(OFFLINE_PARTNER),
-  referee: ModelName.default(OFFLINE_JUDGE),
-  secondRater: ModelName.default(OFFLINE_JUDGE),
+  referee: ModelName.optional(),
+  secondRater: ModelName.optional(),
   thirdRater: ModelName.optional(),
+  models: z.string().min(1).optional(),
+  sameRaters: z.boolean().default(false),
+  replace: z.boolean().default(false),
   temperature: z.coerce.number().min(0).max(2).default(0.7),
   maxTokens: int(16, 32_000).default(600),
   timeoutMs: int(100, 600_000).optional(),
@@ -74,11 +79,14 @@ const FromStudyFlags = z.object({
 }).strict();
 const ReportFlags = z.object({ dirs: z.array(z.string()).min(1, 'give at least one results folder'), out: z.string().min(1, 'required'), ...scoringFlags }).strict();
 
+const STRING_FLAGS = ['tasks', 'model', 'seeds', 'concurrency', 'out', 'partner', 'referee', 'second-rater', 'third-rater', 'temperature', 'max-tokens', 'timeout-ms', 'max-attempts', 'prices', 'replicates', 'bootstrap-seed', 'lite', 'holdout', 'study', 'studies', 'surveys', 'models', 'dimensions', 'message', 'arm'];
+const BOOLEAN_FLAGS = ['same-raters', 'replace', 'strict', 'allow-mixed'];
+
 function parse<T>(argv: string[], schema: z.ZodType<T>): T {
   let parsed;
   try {
-    const names = ['tasks', 'model', 'seeds', 'concurrency', 'out', 'partner', 'referee', 'second-rater', 'third-rater', 'temperature', 'max-tokens', 'timeout-ms', 'max-attempts', 'prices', 'replicates', 'bootstrap-seed', 'lite', 'holdout', 'study', 'studies', 'surveys'];
-    parsed = parseArgs({ args: argv, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), allowPositionals: true, strict: true });
+    const options = { ...Object.fromEntries(STRING_FLAGS.map((n) => [n, { type: 'string' as const }])), ...Object.fromEntries(BOOLEAN_FLAGS.map((n) => [n, { type: 'boolean' as const }])) };
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -116,6 +124,10 @@ function summary(dir: string, scores: Awaited<ReturnType<typeof writeResults>>['
 
 async function runCommand(argv: string[]): Promise<number> {
   const flags = parse(argv, RunFlags);
+  const judges = { subject: flags.model, referee: flags.referee ?? OFFLINE_JUDGE, second: flags.secondRater ?? OFFLINE_JUDGE, refereeNamed: flags.referee !== undefined, secondNamed: flags.secondRater !== undefined, sameRaters: flags.sameRaters };
+  const problem = judgeChoiceProblem(judges);
+  if (problem) throw new UsageError(problem);
+  const models = flags.models ? loadModelsFile(resolve(flags.models)) : undefined;
   const tasks = loadTaskDir(resolve(flags.tasks));
   const outDir = resolve(flags.out ?? `teamwork-results/${flags.model.replace(/[^A-Za-z0-9._-]/g, '_')}`);
   const options = writeOptions(flags);
@@ -134,7 +146,8 @@ async function runCommand(argv: string[]): Promise<number> {
   try {
     const outcome = await runSuite({
       tasks, model: flags.model, seeds: flags.seeds, concurrency: flags.concurrency, outDir,
-      partner: flags.partner, referee: flags.referee, second: flags.secondRater, ...(flags.thirdRater ? { third: flags.thirdRater } : {}),
+      partner: flags.partner, referee: judges.referee, second: judges.second, ...(flags.thirdRater ? { third: flags.thirdRater } : {}),
+      sameRaters: flags.sameRaters, replace: flags.replace, ...(models ? { models } : {}),
       temperature: flags.temperature, maxTokens: flags.maxTokens, env: process.env, maxAttempts: flags.maxAttempts,
       ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
       signal: controller.signal,
@@ -212,7 +225,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = [UsageError, TaskFileError, RunsFileError, PriceFileError, ModelSetupError, StudyRunsError, ConfigError].some((t) => error instanceof t);
+    const known = [UsageError, SettingsMixError, ModelsFileError, TaskFileError, RunsFileError, PriceFileError, ModelSetupError, StudyRunsError, ConfigError].some((t) => error instanceof t);
     process.stderr.write(`teamwork: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
     if (error instanceof UsageError) process.stderr.write(`usage: ${USAGE}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);

@@ -94,6 +94,30 @@ export const RunTokens = z.looseObject({
   o200k_output: z.number().nonnegative().optional(),
 });
 
+/**
+ * How a run was made (missing in runs written before settings were recorded, or by other tools: such runs
+ * still score and report, marked "settings unknown"). Runs of one model in one folder never differ in the
+ * compared fields (research/teamwork/results/runSettings.ts).
+ */
+export const RunSettings = z.looseObject({
+  temperature: z.number().nullable(),
+  max_tokens: z.number().int().nullable(),
+  /** Seeds asked for (the grid is seeds 1…n). */
+  seeds: z.number().int().nullable(),
+  referee: z.string().nullable(),
+  second_rater: z.string().nullable(),
+  third_rater: z.string().nullable(),
+  partner: z.string().nullable(),
+  tandem_version: z.string().nullable(),
+  /** sha256 of the --models file; null without one. */
+  models_file_hash: z.string().nullable(),
+  /** Referee and second rater are the same model (allowed with --same-raters: their agreement validates nothing). */
+  same_raters: z.boolean().optional(),
+  /** Model name → endpoint (scheme, host, path; never credentials), null for offline models. */
+  endpoints: z.record(z.string(), z.string().nullable()).optional(),
+});
+export type RunSettings = z.infer<typeof RunSettings>;
+
 export const TeamworkRun = z.looseObject({
   schema_version: z.literal(1).optional(),
   run_id: z.string().optional(),
@@ -101,6 +125,7 @@ export const TeamworkRun = z.looseObject({
   subject: z.looseObject({ kind: z.enum(['model', 'participant']) }).optional(),
   task: z.string().min(1),
   task_hash: z.string().optional(),
+  settings: RunSettings.optional(),
   dimension: z.string().min(1),
   arm: TeamworkArm,
   seed: z.number().int(),

@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI several times; on a loaded machine that takes minutes.
+vi.setConfig({ testTimeout: 300_000 });
+import type { FakeOpenAI } from '../../tests/support/fakeOpenAI';
+import { isJudgeRequest, startScriptedServer } from '../../tests/support/teamworkTestBed';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const SUITE = join(ROOT, 'teamwork/tasks/suite');
+
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/teamwork.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+const runsIn = (dir: string) => readFileSync(join(dir, 'runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('teamwork run: judges, endpoints and settings', () => {
+  it('a real-endpoint subject is refused without named judges, runs with them, records its settings, and a rerun under other settings is refused', async () => {
+    fake = await startScriptedServer({ judge: () => 'other', subject: () => 'FINAL: route 12' });
+    const tasks = mkdtempSync(join(tmpdir(), 'tw-tasks-'));
+    copyFileSync(join(SUITE, 'info-flood-route.yaml'), join(tasks, 'info-flood-route.yaml'));
+    const out = join(mkdtempSync(join(tmpdir(), 'tw-out-')), 'results');
+    const models = join(tasks, '..', `models-${process.pid}.yaml`);
+    writeFileSync(models, `models:\n  subject-x:\n    base_url: ${fake.url}\n    api_key_env: SUBJECT_KEY\n    takes_temperature: false\n    max_tokens_param: max_completion_tokens\n    reasoning_effort: low\n`);
+    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.url, SUBJECT_KEY: 'sk-subject' };
+    const base = ['run', '--tasks', tasks, '--model', 'subject-x', '--seeds', '1', '--out', out, '--models', models];
+
+    const unnamed = await cli(base, env);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('--referee');
+    expect(fake.requests).toHaveLength(0);
+    const same = await cli([...base, '--referee', 'judge-a', '--second-rater', 'judge-a'], env);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toMatch(/same model .*--same-raters/);
+
+    const named = await cli([...base, '--referee', 'judge-a', '--second-rater', 'judge-b'], env);
+    expect(named.stderr).toBe('');
+    expect(named.code).toBe(0);
+    const runs = runsIn(out);
+    expect(runs).toHaveLength(3);
+    expect(runs[0].settings).toMatchObject({ temperature: 0.7, max_tokens: 600, seeds: 1, referee: 'judge-a', second_rater: 'judge-b', third_rater: null, partner: 'offline-partner', same_raters: false });
+    expect(runs[0].settings.tandem_version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(runs[0].settings.models_file_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(runs[0].settings.endpoints['subject-x']).toBe(fake.url);
+    expect(JSON.stringify(runs)).not.toContain('sk-subject');
+    // The subject's endpoint got the parameters its models-file entry names, and no temperature.
+    const subject = fake.requests.filter((r) => !isJudgeRequest(r));
+    expect(subject.length).toBeGreaterThan(0);
+    for (const r of subject) {
+      expect(r.body.temperature).toBeUndefined();
+      expect(r.body.max_completion_tokens).toBe(600);
+      expect(r.body.max_tokens).toBeUndefined();
+      expect(r.body.reasoning_effort).toBe('low');
+      expect(r.headers.authorization).toBe('Bearer sk-subject');
+    }
+    for (const r of fake.requests.filter(isJudgeRequest)) expect(r.headers.authorization).toBe('Bearer k');
+
+    const other = await cli([...base, '--referee', 'judge-a', '--second-rater', 'judge-b', '--temperature', '0.2'], env);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('temperature 0.7 → 0.2');
+    expect(other.stderr).toContain('--replace');
+    expect(runsIn(out)).toHaveLength(3);
+    const replaced = await cli([...base, '--referee', 'judge-a', '--second-rater', 'judge-b', '--temperature', '0.2', '--replace'], env);
+    expect(replaced.code).toBe(0);
+    expect(runsIn(out).map((r) => r.settings.temperature)).toEqual([0.2, 0.2, 0.2]);
+  });
+
+  it('an endpoint that refuses a parameter names the model and the parameter; a bad models file names file, line and field', async () => {
+    fake = await startScriptedServer({ judge: () => 'other', subject: () => ({ type: 'error', status: 400, message: "Unsupported parameter: 'temperature' is not supported with this model." }) });
+    const tasks = mkdtempSync(join(tmpdir(), 'tw-tasks-'));
+    copyFileSync(join(SUITE, 'info-flood-route.yaml'), join(tasks, 'info-flood-route.yaml'));
+    const out = join(mkdtempSync(join(tmpdir(), 'tw-out-')), 'results');
+    const refused = await cli(['run', '--tasks', tasks, '--model', 'o-reasoner', '--seeds', '1', '--out', out, '--referee', 'offline-judge', '--second-rater', 'offline-judge', '--same-raters', '--max-attempts', '1'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.url });
+    expect(refused.code).toBe(0);
+    const run = runsIn(out)[0];
+    expect(run.status).toBe('error');
+    expect(run.error).toContain('o-reasoner');
+    expect(run.error).toContain('refused the parameter "temperature"');
+    expect(run.error).toContain('takes_temperature: false');
+    expect(run.settings.same_raters).toBe(true);
+
+    const bad = join(tasks, 'models.yaml');
+    writeFileSync(bad, 'models:\n  m:\n    base_url: not a url\n    takes_temperature: maybe\n');
+    const badFile = await cli(['run', '--tasks', tasks, '--model', 'm', '--referee', 'a', '--second-rater', 'b', '--models', bad, '--out', out], {});
+    expect(badFile.code).toBe(1);
+    expect(badFile.stderr).toContain(`${bad}:3: models.m.base_url: `);
+    expect(badFile.stderr).toContain(`${bad}:4: models.m.takes_temperature: `);
+  });
+});
