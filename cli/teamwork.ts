@@ -5,6 +5,7 @@
  *                         [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>]
  * npm run teamwork -- score <out-dir> [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>] [--lite <k>] [--holdout a,b]
  * npm run teamwork -- report <out-dir> [<out-dir>…] --out <dir> [same flags as score]
+ * npm run teamwork -- check <task-file> --message <text> [--arm test]   (prints {"answer", "passed", "value"} as a run reads that final message)
  * npm run teamwork -- from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [same flags as score]
  *   (people in the same seat: a teamwork-seat study's sessions as runs, from DATA_DIR's database or DATABASE_URL)
  *
@@ -26,8 +27,10 @@ import { readRunsIn, RunsFileError, writeRuns } from '../research/teamwork/resul
 import { writeResults, type WriteOptions } from '../research/teamwork/results/writeResults';
 import { loadPrices, PriceFileError } from '../research/teamwork/scoring/prices';
 import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_REPLICATES } from '../research/teamwork/scoring/scoreRuns';
-import { loadTaskDir, TaskFileError } from '../research/teamwork/tasks/loadTasks';
-import { existsSync, mkdirSync } from 'node:fs';
+import { loadTaskDir, parseTaskText, TaskFileError } from '../research/teamwork/tasks/loadTasks';
+import { readingLine, readMessage } from '../research/teamwork/checks/readMessage';
+import { TeamworkArm } from '../common/teamworkTask';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { runKey, type TeamworkRun } from '../common/teamworkRun';
 import { ConfigError } from '../lib/studyFiles/studyConfig';
 import { StudyRunsError } from '../research/teamwork/seat/studyRuns';
@@ -37,6 +40,7 @@ import { cliDataDirAnnounced } from './dataDir';
 const USAGE = `teamwork run --tasks <dir> --model <name> [--seeds 3] [--concurrency 4] [--out <dir>] …
        teamwork score <out-dir> [--prices <file>] [--lite <k>] [--holdout a,b]
        teamwork report <out-dir> [<out-dir>…] --out <dir> [--prices <file>] [--lite <k>] [--holdout a,b]
+       teamwork check <task-file> --message <text> [--arm test]
        teamwork from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [--prices <file>]`;
 
 class UsageError extends Error {}
@@ -213,13 +217,31 @@ async function fromStudyCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+const CheckFlags = z.object({
+  dirs: z.array(z.string()).length(1, 'give one task file'),
+  message: z.string().min(1, 'required: the final message to read'),
+  arm: TeamworkArm.default('test'),
+}).strict();
+
+/** Reads one message with a task's check, as a run would, and prints {"answer", "passed", "value", …} on one line. */
+function checkCommand(argv: string[]): number {
+  const flags = parse(argv, CheckFlags);
+  const file = resolve(flags.dirs[0]!);
+  if (!existsSync(file)) throw new UsageError(`<task-file>: ${file} does not exist`);
+  const parsed = parseTaskText(readFileSync(file, 'utf8'), flags.dirs[0]!);
+  if (!parsed.task) throw new TaskFileError(parsed.problems);
+  process.stdout.write(`${readingLine(readMessage(parsed.task, flags.message))}\n`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'run') return runCommand(rest);
   if (command === 'score') return scoreCommand(rest);
   if (command === 'report') return reportCommand(rest);
   if (command === 'from-study') return fromStudyCommand(rest);
-  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score, report or from-study');
+  if (command === 'check') return checkCommand(rest);
+  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score, report, check or from-study');
 }
 
 main().then(

@@ -62,4 +62,15 @@ describe('task files', () => {
     expect((error as TaskFileError).message).toMatch(/broken\.yaml:1: YAML syntax: /);
     expect(messages).toContain(`info-flood-route.yaml:${lineOf(flood, 'rounds: 4')}: rounds`);
   });
+
+  it('checks a task\'s reading_cases at load, refusing the file when the check reads one otherwise', () => {
+    const good = `${flood.trimEnd()}\nreading_cases:\n  - { message: "FINAL: route 12", passed: true }\n  - { message: "Route 9 floods.\\nFINAL: route 12", passed: true }\n  - { message: "FINAL: route 9 or route 12", passed: false }\n`;
+    expect(problemsOf(good)).toEqual([]);
+    expect(parseTaskText(good, 'tasks/info-flood-route.yaml').task!.reading_cases).toHaveLength(3);
+    const bad = good.replace('"FINAL: route 9 or route 12", passed: false', '"FINAL: route 9 or route 12", passed: true');
+    expect(problemsOf(bad)).toEqual([
+      `tasks/info-flood-route.yaml:${lineOf(bad, 'route 9 or route 12')}: reading_cases.2.passed: the check reads this message as failing (answer "route 9 or route 12", read null), the case says passing`,
+    ]);
+    expect(problemsOf(good.replace('passed: true }', 'passed: yes }'))[0]).toMatch(/:\d+: reading_cases\.0\.passed: /);
+  });
 });
