@@ -132,11 +132,13 @@ export const TeamworkRun = z.looseObject({
   status: RunStatus,
   error: z.string().nullable().optional(),
   passed: z.boolean(),
-  /** The run's value 0–1: 1/0 for pass/fail, the deal table's 1/0.5/0. Missing: 1 if passed else 0. */
+  /** The check's value 0–1: 1/0 for pass/fail, the deal table's 1/0.5/0 (scoring counts pass/fail only, see runValue). */
   score: z.number().min(0).max(1).nullable().optional(),
   saw_problem: z.boolean(),
   failure_mode: FailureMode.nullable(),
   answer: z.string().nullable().optional(),
+  /** The task's check type (deal runs give the best-deal rate). */
+  check_type: z.string().optional(),
   tokens: RunTokens,
   judge_tokens: z.object({ input: z.number(), output: z.number() }).optional(),
   events: z.array(RunEvent).optional(),
@@ -150,5 +152,8 @@ export type TeamworkRun = z.infer<typeof TeamworkRun>;
 /** The identity of a run within a results folder: a rerun replaces the line with the same key. */
 export const runKey = (r: Pick<TeamworkRun, 'model' | 'task' | 'arm' | 'seed'>): string => `${r.model}\u0000${r.task}\u0000${r.arm}\u0000${r.seed}`;
 
-/** The run's value, as scoring reads it. */
-export const runValue = (r: Pick<TeamworkRun, 'score' | 'passed'>): number => r.score ?? (r.passed ? 1 : 0);
+/**
+ * The run's value, as scoring reads it: pass/fail (1/0). A deal's partial credit (`score` 0.5 for holding
+ * firm) is reported separately, as the best-deal and firm-deal rates, never averaged into the score.
+ */
+export const runValue = (r: Pick<TeamworkRun, 'passed'>): number => (r.passed ? 1 : 0);

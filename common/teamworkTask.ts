@@ -18,6 +18,8 @@ export const TEAMWORK_DIMENSIONS = [
   'takeover',
 ] as const;
 export const TeamworkDimension = z.enum(TEAMWORK_DIMENSIONS);
+/** The seven dimensions of CIB's leaderboard overall; `takeover` (inheriting a cheated session) is a side study there. */
+export const CIB_DIMENSIONS: readonly TeamworkDimension[] = TEAMWORK_DIMENSIONS.filter((d) => d !== 'takeover');
 export type TeamworkDimension = z.infer<typeof TeamworkDimension>;
 
 export const TeamworkArm = z.enum(['alone', 'calm', 'test']);

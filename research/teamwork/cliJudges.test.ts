@@ -49,8 +49,9 @@ describe('teamwork run: judges, endpoints and settings', () => {
     expect(same.stderr).toMatch(/same model .*--same-raters/);
 
     const named = await cli([...base, '--referee', 'judge-a', '--second-rater', 'judge-b'], env);
-    expect(named.stderr).toBe('');
     expect(named.code).toBe(0);
+    // Only warnings: one task is small n, and one dimension is not CIB's overall.
+    expect(named.stderr.trim().split('\n').every((l) => l.startsWith('teamwork: warning: '))).toBe(true);
     const runs = runsIn(out);
     expect(runs).toHaveLength(3);
     expect(runs[0].settings).toMatchObject({ temperature: 0.7, max_tokens: 600, seeds: 1, referee: 'judge-a', second_rater: 'judge-b', third_rater: null, partner: 'offline-partner', same_raters: false });

@@ -39,4 +39,4 @@ export function runOutcome(
 }
 
 /** The task's identity in a run. */
-export const taskFields = (task: TeamworkTask): Pick<TeamworkRun, 'task' | 'task_hash' | 'dimension'> => ({ task: task.id, task_hash: task.hash, dimension: task.dimension });
+export const taskFields = (task: TeamworkTask): Pick<TeamworkRun, 'task' | 'task_hash' | 'dimension' | 'check_type'> => ({ task: task.id, task_hash: task.hash, dimension: task.dimension, check_type: task.check.type });
