@@ -116,4 +116,32 @@ describe('teamwork run: judges, endpoints and settings', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--message: ');
   });
+
+  it('report refuses folders whose task hashes or judges differ (or marks them with --allow-mixed); --strict refuses missing runs', async () => {
+    const settings = (referee: string) => ({ temperature: 0.7, max_tokens: 600, seeds: 1, referee, second_rater: 'j2', third_rater: null, partner: 'p', tandem_version: '0.1.0', models_file_hash: null });
+    const folder = (model: string, referee: string, hash: string, arms = ['alone', 'calm', 'test']) => {
+      const dir = mkdtempSync(join(tmpdir(), 'tw-mix-'));
+      const runs = arms.map((arm) => ({ model, task: 't1', task_hash: hash, dimension: 'conflict', arm, seed: 1, status: 'ok', passed: true, saw_problem: false, failure_mode: null, tokens: { input: 1, output: 1 }, messages: [], settings: settings(referee) }));
+      writeFileSync(join(dir, 'runs.jsonl'), runs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      return dir;
+    };
+    const a = folder('model-a', 'j1', 'a'.repeat(64));
+    const b = folder('model-b', 'j3', 'b'.repeat(64), ['alone', 'calm']);
+    const out = mkdtempSync(join(tmpdir(), 'tw-board-'));
+    const refused = await cli(['report', a, b, '--out', out, '--replicates', '100'], {});
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('task t1 was run from different task files: aaaaaaaaaaaa (model-a) vs bbbbbbbbbbbb (model-b)');
+    expect(refused.stderr).toContain('models were labelled by different judges: referee j1');
+    expect(refused.stderr).toContain('--allow-mixed');
+    const marked = await cli(['report', a, b, '--out', out, '--replicates', '100', '--allow-mixed'], {});
+    expect(marked.code).toBe(0);
+    expect(marked.stderr).toContain('warning: mixed settings (let through with --allow-mixed): task t1');
+    expect(marked.stderr).toContain('warning: model-b: 1 run missing from the task × arm × seed grid');
+    const scores = JSON.parse(readFileSync(join(out, 'scores.json'), 'utf8'));
+    expect(scores.models['model-b'].runs.missing).toBe(1);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('mixed settings (let through with --allow-mixed)');
+    const strict = await cli(['score', b, '--replicates', '100', '--strict'], {});
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('--strict: model-b: 1 run missing');
+  });
 });
