@@ -7,6 +7,7 @@
  * npm run teamwork -- score <out-dir> [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>] [--lite <k>] [--holdout a,b] [--dimensions a,b] [--strict]
  * npm run teamwork -- report <out-dir> [<out-dir>…] --out <dir> [--allow-mixed] [same flags as score]
  * npm run teamwork -- check <task-file> --message <text> [--arm test]   (prints {"answer", "passed", "value"} as a run reads that final message)
+ * npm run teamwork -- labels <out-dir> --out labels.csv [--tasks <dir>]   (subject messages with both raters' labels, for people to label)
  * npm run teamwork -- from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [same flags as score]
  *   (people in the same seat: a teamwork-seat study's sessions as runs, from DATA_DIR's database or DATABASE_URL)
  *
@@ -33,7 +34,8 @@ import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_REPLICATES } from '../research/teamwork
 import { loadTaskDir, parseTaskText, TaskFileError } from '../research/teamwork/tasks/loadTasks';
 import { readingLine, readMessage } from '../research/teamwork/checks/readMessage';
 import { TeamworkArm } from '../common/teamworkTask';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { teamworkLabelsCsv } from '../research/teamwork/results/labelsCsv';
 import { runKey, type TeamworkRun } from '../common/teamworkRun';
 import { ConfigError } from '../lib/studyFiles/studyConfig';
 import { StudyRunsError } from '../research/teamwork/seat/studyRuns';
@@ -44,6 +46,7 @@ const USAGE = `teamwork run --tasks <dir> --model <name> [--seeds 3] [--concurre
        teamwork score <out-dir> [--prices <file>] [--lite <k>] [--holdout a,b] [--dimensions a,b] [--strict]
        teamwork report <out-dir> [<out-dir>…] --out <dir> [--allow-mixed] [--prices <file>] [--lite <k>] [--holdout a,b] [--dimensions a,b] [--strict]
        teamwork check <task-file> --message <text> [--arm test]
+       teamwork labels <out-dir> --out labels.csv [--tasks <dir>]
        teamwork from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [--prices <file>]`;
 
 class UsageError extends Error {}
@@ -255,6 +258,25 @@ function checkCommand(argv: string[]): number {
   return 0;
 }
 
+const LabelsFlags = z.object({
+  dirs: z.array(z.string()).length(1, 'give one results folder'),
+  out: z.string().min(1, 'required: the CSV to write'),
+  tasks: z.string().min(1).optional(),
+}).strict();
+
+/** labels.csv of a results folder's labelled subject messages, for people to label beside the judges. */
+function labelsCommand(argv: string[]): number {
+  const flags = parse(argv, LabelsFlags);
+  const dir = resolve(flags.dirs[0]!);
+  const runs = readRunsIn(dir);
+  if (runs.length === 0) throw new UsageError(`<out-dir>: ${dir} has no runs (runs.jsonl)`);
+  const allowed = new Map(flags.tasks ? loadTaskDir(resolve(flags.tasks)).map((t) => [t.id, Object.keys(t.labels.set)] as const) : []);
+  const csv = teamworkLabelsCsv(runs, allowed);
+  writeFileSync(resolve(flags.out), csv);
+  process.stdout.write(`teamwork: wrote ${flags.out} (${csv.split('\n').length - 2} labelled messages); fill human_label and rater, then: npm run agreement -- ${flags.dirs[0]} --teamwork-labels ${flags.out}\n`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'run') return runCommand(rest);
@@ -262,7 +284,8 @@ async function main(): Promise<number> {
   if (command === 'report') return reportCommand(rest);
   if (command === 'from-study') return fromStudyCommand(rest);
   if (command === 'check') return checkCommand(rest);
-  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score, report, check or from-study');
+  if (command === 'labels') return labelsCommand(rest);
+  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score, report, check, labels or from-study');
 }
 
 main().then(
