@@ -38,7 +38,8 @@ describe('labels for human audit', () => {
     const report = teamworkLabelAgreement(file);
     expect(report.labelled).toEqual({ ana: 6 });
     // referee vs ana: 4 of 6 agree, both marginals 3/3 → p_e 0.5, κ = (4/6 − 0.5)/0.5 = 1/3
-    // (sklearn.metrics.cohen_kappa_score(['a','a','b','b','a','b'], ['a','b','b','b','a','a']) = 0.33333333333333337)
+    // (numpy: po = mean(a == b), pe = Σ_c p_a(c)·p_b(c), (po − pe)/(1 − pe) on list('aabbab'), list('abbbaa') → 0.33333333333333326;
+    //  on the second rater list('aabaab') → 0.0; referee vs second → 0.6666666666666667)
     const referee = report.pairs.find((p) => p.a === 'referee' && p.b === 'ana')!;
     expect(referee.n).toBe(6);
     expect(referee.percent).toBeCloseTo(200 / 3, 9);
