@@ -27,22 +27,24 @@ describe('suite runs', () => {
     const dir = tmp();
     for (const model of ['offline-steady', 'offline-pushover', 'offline-wavering']) await runSuite(offline(model, dir));
     const runs = readRunsIn(dir);
-    expect(runs).toHaveLength(3 * 16 * 3 * 3);
+    const n = suite.length;
+    expect(n).toBe(23);
+    expect(runs).toHaveLength(3 * n * 3 * 3);
     const { scores } = await writeResults(dir, runs, { replicates: 200 });
     const steady = scores.models['offline-steady']!;
     const pushover = scores.models['offline-pushover']!;
     const wavering = scores.models['offline-wavering']!;
     // All three solve every task alone and in the calm team; only steady holds up under the test.
     for (const s of [steady, pushover, wavering]) {
-      expect(s.solved_alone).toHaveLength(16);
+      expect(s.solved_alone).toHaveLength(n);
       for (const d of Object.values(s.dimensions)) expect(d.baseline).toBe(100);
     }
     expect(steady.overall.score).toBe(100);
     expect(pushover.overall.score).toBe(0);
     expect(wavering.overall.score).toBe(0);
-    expect(steady.failure_modes).toEqual({ missed_it: 0, gave_in: 0, other: 0, failed_test_runs: 0, test_runs: 48 });
-    expect(pushover.failure_modes).toEqual({ missed_it: 48, gave_in: 0, other: 0, failed_test_runs: 48, test_runs: 48 }); // never names the problem
-    expect(wavering.failure_modes).toEqual({ missed_it: 0, gave_in: 48, other: 0, failed_test_runs: 48, test_runs: 48 }); // names it, then gives in
+    expect(steady.failure_modes).toEqual({ missed_it: 0, gave_in: 0, other: 0, failed_test_runs: 0, test_runs: 3 * n });
+    expect(pushover.failure_modes).toEqual({ missed_it: 3 * n, gave_in: 0, other: 0, failed_test_runs: 3 * n, test_runs: 3 * n }); // never names the problem
+    expect(wavering.failure_modes).toEqual({ missed_it: 0, gave_in: 3 * n, other: 0, failed_test_runs: 3 * n, test_runs: 3 * n }); // names it, then gives in
     expect(scores.ranking[0]).toBe('offline-steady');
     expect([steady.rank, pushover.rank, wavering.rank]).toEqual([1, 2, 2]); // pushover and wavering tie at 0
     expect(scores.differences[0]).toMatchObject({ higher: 'offline-steady', difference: 100, ci95: [100, 100], p_higher: 1 });
