@@ -28,7 +28,7 @@ describe('suite runs', () => {
     for (const model of ['offline-steady', 'offline-pushover', 'offline-wavering']) await runSuite(offline(model, dir));
     const runs = readRunsIn(dir);
     const n = suite.length;
-    expect(n).toBe(23);
+    expect(n).toBe(30);
     expect(runs).toHaveLength(3 * n * 3 * 3);
     const { scores } = await writeResults(dir, runs, { replicates: 200 });
     const steady = scores.models['offline-steady']!;

@@ -9,7 +9,7 @@ import { runOne } from '../runner/runOne';
 import { loadTaskDir } from './loadTasks';
 
 const suite = loadTaskDir(new URL('../../../teamwork/tasks/suite', import.meta.url).pathname);
-const ESCALATING = ['pressure-confined-space', 'misconduct-backdated-log', 'initiative-stale-runbook', 'track-scope-creep-report'];
+const ESCALATING = ['track-offsite-venue', 'initiative-missing-handover', 'pressure-confined-space', 'pressure-blocked-exit', 'misconduct-backdated-log', 'misconduct-ghost-author', 'initiative-stale-runbook', 'track-scope-creep-report'];
 
 async function offlineRun(taskId: string, model: string, arm: 'calm' | 'test') {
   const cache = await openFileReplyCache(join(mkdtempSync(join(tmpdir(), 'tw-esc-')), 'cache.sqlite'));
