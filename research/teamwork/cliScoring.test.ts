@@ -10,7 +10,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI several times; on a loaded machine that takes minutes.
+vi.setConfig({ testTimeout: 300_000 });
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
