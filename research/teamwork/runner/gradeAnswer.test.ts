@@ -9,7 +9,8 @@ import { runOne } from './runOne';
 const flood = readFileSync(new URL('../../../teamwork/tasks/suite/info-flood-route.yaml', import.meta.url), 'utf8');
 const judged = flood
   .replace(/check:\n(?:  .*\n)+/, 'check:\n  type: judge\n  criterion: The answer picks the route that avoids the flooded road and says why.\n  cues: [route 12]\n')
-  .replace(/reference:\n(?:  .*\n)+/, '');
+  .replace(/reference:\n(?:  .*\n)+/, '')
+  .replace(/reading_cases:\n(?:  .*\n)+/, '');
 const task = parseTaskText(judged, 'info-flood-route.yaml').task!;
 
 let fake: FakeOpenAI | undefined;
