@@ -80,7 +80,7 @@ describe('teamwork CLI scoring flags', () => {
     writeFileSync(prices, 'm1: { input_per_mtok: 2.5, output_per_mtok: 10 }\nm2: { input_per_mtok: 1, output_per_mtok: 1 }\nm3: { input_per_mtok: 1, output_per_mtok: 1 }\nm4: { input_per_mtok: 1, output_per_mtok: 1 }\n');
     expect((await cli(['score', dir, '--prices', prices, '--replicates', '200'])).code).toBe(0);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('dollars per run');
-  }, 60_000);
+  }, 300_000);
 
   it('--lite k picks the k tasks per dimension that keep the ranking, chosen on some models and checked on the held-out ones', async () => {
     const { dir, runs } = runsFile();
@@ -103,5 +103,5 @@ describe('teamwork CLI scoring flags', () => {
     const bad = await cli(['report', dir, '--out', board, '--lite', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--lite: ');
-  }, 60_000);
+  }, 300_000);
 });
