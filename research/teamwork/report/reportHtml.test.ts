@@ -54,5 +54,7 @@ describe('teamwork report', () => {
     expect(viewer).toContain('(no label) — judge-b');
     expect(viewer).toContain('error: boom');
     expect(viewer.match(/<details/g)?.length).toBe(6);
+    expect(scores.judge_agreement.overall).toMatchObject({ n_messages: 1, no_label: 1 }); // the second rater's reply named no label
+    expect(html).toContain('judge replies naming no label');
   });
 });

@@ -103,9 +103,9 @@ export async function renderTeamworkReport(scores: Scores, lite: LiteSubset | nu
   const agreement = scores.judge_agreement;
   const sameRaters = scores.warnings.filter((w) => w.startsWith('judges: '));
   sections.push(`<h2>Judge agreement</h2>${sameRaters.map((w) => `<p class="warnings">${escapeHtml(w.slice('judges: '.length))}.</p>`).join('')}${table(
-    ['dimension', 'messages', 'agreement %', "Cohen's κ", 'settled by third rater'],
-    [['all', agreement.overall.n_messages, f(agreement.overall.percent), agreement.overall.kappa === null ? `– (${agreement.overall.kappa_note ?? ''})` : f(agreement.overall.kappa, 3), agreement.overall.third_rater],
-      ...Object.entries(agreement.dimensions).map(([d, a]) => [d, a.n_messages, f(a.percent), a.kappa === null ? `– (${a.kappa_note ?? ''})` : f(a.kappa, 3), a.third_rater])],
+    ['dimension', 'messages', 'agreement %', "Cohen's κ", 'settled by third rater', 'judge replies naming no label'],
+    [['all', agreement.overall.n_messages, f(agreement.overall.percent), agreement.overall.kappa === null ? `– (${agreement.overall.kappa_note ?? ''})` : f(agreement.overall.kappa, 3), agreement.overall.third_rater, agreement.overall.no_label],
+      ...Object.entries(agreement.dimensions).map(([d, a]) => [d, a.n_messages, f(a.percent), a.kappa === null ? `– (${a.kappa_note ?? ''})` : f(a.kappa, 3), a.third_rater, a.no_label])],
   )}`);
 
   if (lite) {
