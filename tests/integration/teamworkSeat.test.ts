@@ -189,7 +189,7 @@ describe('people in the same seat', () => {
       ['1', 'offline-steady', '100.00'],
       ['2', `people:${STUDY}`, '50.00'],
     ]);
-  }, 120_000);
+  }, 300_000); // several CLI runs: minutes on a loaded machine
 
   it('the judges\' replies cached during a live session are linked to it, so a withdrawal purges them before any export', async () => {
     const { socket, sessionId } = await joinToWorkspace(t, TEST_ONLY, { PROLIFIC_PID: 'P-seat-withdraw' });
