@@ -1,6 +1,6 @@
 /**
  * npm run bench:teamwork — wall time of a full teamwork evaluation against a local OpenAI-compatible
- * server that answers every call in 100 ms: the 16-task example suite × 3 arms × 3 seeds × 2 models, at
+ * server that answers every call in 100 ms: the example suite × 3 arms × 3 seeds × 2 models, at
  * concurrency 16, every seat (subject, both judges) going over HTTP through the real `openai` client and
  * the reply cache. Goal: < 60 s. Also prints the platform's CPU per model call (the fake server runs in a
  * child process, so its CPU is not counted) and the time of a rerun served entirely from the cache.

@@ -6,6 +6,8 @@
  * and between the LLM annotator (annotations.csv) and human annotators: prints tables, writes
  * agreement.json and agreement.csv to --out (default: the dataset directory). --template and
  * --labels-template write blank CSVs to hand out to raters (they can be used without --ratings).
+ * --teamwork-labels reads a teamwork labels.csv (`npm run teamwork -- labels`) with people's labels filled in
+ * and writes teamwork-agreement.json: each judge against each person, and the two judges, with the same κ.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,12 +18,14 @@ import { InputError } from '../research/analysis/agreement/io/inputError';
 import { RaterName } from '../research/analysis/agreement/io/raterName';
 import { readAnnotationsCsv, utteranceKey } from '../research/analysis/agreement/io/readLabelsCsv';
 import { readUtterances } from '../research/analysis/agreement/io/readMessagesJsonl';
+import { teamworkAgreementTable, teamworkLabelAgreement } from '../research/analysis/agreement/io/readTeamworkLabels';
 import { labelsTemplate, ratingsTemplate } from '../research/analysis/agreement/io/writeTemplates';
 import { readDatasetSessions, runAgreement } from '../research/analysis/agreement/runAgreement';
 
 const USAGE =
   'usage: npm run agreement -- <dataset-dir> [--ratings <ratings.csv>] [--labels <labels.csv>] [--out <dir>] ' +
-  '[--template <out.csv>] [--labels-template <out.csv>] [--rater <name>]';
+  '[--template <out.csv>] [--labels-template <out.csv>] [--rater <name>]\n' +
+  '       npm run agreement -- <teamwork-out-dir> --teamwork-labels <labels.csv> [--out <dir>]';
 
 const path = z.string().min(1);
 const Flags = z
@@ -33,9 +37,10 @@ const Flags = z
     template: path.optional(),
     labelsTemplate: path.optional(),
     rater: RaterName.optional(),
+    teamworkLabels: path.optional(),
   })
-  .refine((f) => f.ratings || f.labels || f.template || f.labelsTemplate, {
-    message: 'nothing to do: give --ratings and/or --labels (or --template / --labels-template to write blank forms)',
+  .refine((f) => f.ratings || f.labels || f.template || f.labelsTemplate || f.teamworkLabels, {
+    message: 'nothing to do: give --ratings and/or --labels (or --template / --labels-template to write blank forms, or --teamwork-labels)',
   });
 type Flags = z.output<typeof Flags>;
 
@@ -53,6 +58,7 @@ function parseFlags(argv: string[]): Flags {
         template: { type: 'string' },
         'labels-template': { type: 'string' },
         rater: { type: 'string' },
+        'teamwork-labels': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -64,8 +70,8 @@ function parseFlags(argv: string[]): Flags {
     process.exit(0);
   }
   if (parsed.positionals.length > 1) throw new InputError(`expected one <dataset-dir>, got ${parsed.positionals.join(' ')}\n${USAGE}`);
-  const { 'labels-template': labelsTemplateFlag, help: _help, ...rest } = parsed.values;
-  const result = Flags.safeParse({ datasetDir: parsed.positionals[0], ...rest, labelsTemplate: labelsTemplateFlag });
+  const { 'labels-template': labelsTemplateFlag, 'teamwork-labels': teamworkLabelsFlag, help: _help, ...rest } = parsed.values;
+  const result = Flags.safeParse({ datasetDir: parsed.positionals[0], ...rest, labelsTemplate: labelsTemplateFlag, teamworkLabels: teamworkLabelsFlag });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const flag = issue.path[0] === 'datasetDir' || issue.path.length === 0 ? '' : `--${String(issue.path[0])}: `;
@@ -104,6 +110,14 @@ function main(): void {
   const flags = parseFlags(process.argv.slice(2));
   if (!existsSync(flags.datasetDir)) throw new InputError('dataset directory not found', flags.datasetDir);
   writeTemplates(flags);
+  if (flags.teamworkLabels) {
+    const report = teamworkLabelAgreement(flags.teamworkLabels);
+    const outDir = flags.out ?? flags.datasetDir;
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(join(outDir, 'teamwork-agreement.json'), `${JSON.stringify(report, null, 1)}\n`);
+    console.log(teamworkAgreementTable(report));
+    console.error(`wrote ${join(outDir, 'teamwork-agreement.json')}`);
+  }
   if (!flags.ratings && !flags.labels) return;
   const report = runAgreement({ datasetDir: flags.datasetDir, ratingsFile: flags.ratings, labelsFile: flags.labels });
   const outDir = flags.out ?? flags.datasetDir;

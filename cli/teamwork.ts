@@ -3,13 +3,17 @@
  *                         [--partner offline-partner] [--referee offline-judge] [--second-rater offline-judge] [--third-rater <name>]
  *                         [--temperature 0.7] [--max-tokens 600] [--timeout-ms 60000] [--max-attempts 4]
  *                         [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>]
- * npm run teamwork -- score <out-dir> [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>] [--lite <k>] [--holdout a,b]
- * npm run teamwork -- report <out-dir> [<out-dir>…] --out <dir> [same flags as score]
+ *                         [--models models.yaml] [--same-raters] [--replace] [--strict]
+ * npm run teamwork -- score <out-dir> [--prices <file>] [--replicates 4000] [--bootstrap-seed <n>] [--lite <k>] [--holdout a,b] [--dimensions a,b] [--strict]
+ * npm run teamwork -- report <out-dir> [<out-dir>…] --out <dir> [--allow-mixed] [same flags as score]
+ * npm run teamwork -- check <task-file> --message <text> [--arm test]   (prints {"answer", "passed", "value"} as a run reads that final message)
+ * npm run teamwork -- labels <out-dir> --out labels.csv [--tasks <dir>]   (subject messages with both raters' labels, for people to label)
  * npm run teamwork -- from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [same flags as score]
  *   (people in the same seat: a teamwork-seat study's sessions as runs, from DATA_DIR's database or DATABASE_URL)
  *
  * Models: offline-steady, offline-pushover, offline-wavering (reference teammates; judges offline-judge,
- * partner offline-partner) need no key; any other name goes to OPENAI_BASE_URL with OPENAI_API_KEY.
+ * partner offline-partner) need no key; a name in the --models file goes to its endpoint, any other name to
+ * OPENAI_BASE_URL with OPENAI_API_KEY. A subject that is not offline needs --referee and --second-rater.
  * `run` stores each finished run at once; a rerun makes no calls for finished runs; Ctrl-C keeps them.
  * See docs/teamwork.md.
  */
@@ -18,14 +22,20 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import { ModelSetupError } from '../research/teamwork/runner/clients';
-import { runSuite } from '../research/teamwork/runner/runSuite';
+import { runSuite, SettingsMixError } from '../research/teamwork/runner/runSuite';
+import { judgeChoiceProblem } from '../research/teamwork/endpoints/judgeSetup';
+import { settingsMixes } from '../research/teamwork/results/runSettings';
+import { loadModelsFile, ModelsFileError } from '../research/teamwork/endpoints/modelsFile';
 import { OFFLINE_JUDGE, OFFLINE_PARTNER } from '../research/teamwork/models/offlineModels';
 import { readRunsIn, RunsFileError, writeRuns } from '../research/teamwork/results/runsFile';
 import { writeResults, type WriteOptions } from '../research/teamwork/results/writeResults';
 import { loadPrices, PriceFileError } from '../research/teamwork/scoring/prices';
 import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_REPLICATES } from '../research/teamwork/scoring/scoreRuns';
-import { loadTaskDir, TaskFileError } from '../research/teamwork/tasks/loadTasks';
-import { existsSync, mkdirSync } from 'node:fs';
+import { loadTaskDir, parseTaskText, TaskFileError } from '../research/teamwork/tasks/loadTasks';
+import { readingLine, readMessage } from '../research/teamwork/checks/readMessage';
+import { TeamworkArm } from '../common/teamworkTask';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { teamworkLabelsCsv } from '../research/teamwork/results/labelsCsv';
 import { runKey, type TeamworkRun } from '../common/teamworkRun';
 import { ConfigError } from '../lib/studyFiles/studyConfig';
 import { StudyRunsError } from '../research/teamwork/seat/studyRuns';
@@ -33,8 +43,10 @@ import { exportSeatStudy } from '../research/teamwork/seat/exportSeatStudy';
 import { cliDataDirAnnounced } from './dataDir';
 
 const USAGE = `teamwork run --tasks <dir> --model <name> [--seeds 3] [--concurrency 4] [--out <dir>] …
-       teamwork score <out-dir> [--prices <file>] [--lite <k>] [--holdout a,b]
-       teamwork report <out-dir> [<out-dir>…] --out <dir> [--prices <file>] [--lite <k>] [--holdout a,b]
+       teamwork score <out-dir> [--prices <file>] [--lite <k>] [--holdout a,b] [--dimensions a,b] [--strict]
+       teamwork report <out-dir> [<out-dir>…] --out <dir> [--allow-mixed] [--prices <file>] [--lite <k>] [--holdout a,b] [--dimensions a,b] [--strict]
+       teamwork check <task-file> --message <text> [--arm test]
+       teamwork labels <out-dir> --out labels.csv [--tasks <dir>]
        teamwork from-study --study <id> --out <dir> [--studies studies] [--surveys surveys] [--prices <file>]`;
 
 class UsageError extends Error {}
@@ -47,6 +59,8 @@ const scoringFlags = {
   bootstrapSeed: int(0, 2 ** 32 - 1).default(DEFAULT_BOOTSTRAP_SEED),
   lite: int(1, 100).optional(),
   holdout: z.string().optional().transform((s) => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter(Boolean))),
+  dimensions: z.string().optional().transform((s) => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter(Boolean))),
+  strict: z.boolean().default(false),
 };
 const RunFlags = z.object({
   tasks: z.string().min(1, 'required'),
@@ -55,9 +69,12 @@ const RunFlags = z.object({
   concurrency: int(1, 256).default(4),
   out: z.string().min(1).optional(),
   partner: ModelName.default(OFFLINE_PARTNER),
-  referee: ModelName.default(OFFLINE_JUDGE),
-  secondRater: ModelName.default(OFFLINE_JUDGE),
+  referee: ModelName.optional(),
+  secondRater: ModelName.optional(),
   thirdRater: ModelName.optional(),
+  models: z.string().min(1).optional(),
+  sameRaters: z.boolean().default(false),
+  replace: z.boolean().default(false),
   temperature: z.coerce.number().min(0).max(2).default(0.7),
   maxTokens: int(16, 32_000).default(600),
   timeoutMs: int(100, 600_000).optional(),
@@ -72,13 +89,16 @@ const FromStudyFlags = z.object({
   surveys: z.string().min(1).default('surveys'),
   ...scoringFlags,
 }).strict();
-const ReportFlags = z.object({ dirs: z.array(z.string()).min(1, 'give at least one results folder'), out: z.string().min(1, 'required'), ...scoringFlags }).strict();
+const ReportFlags = z.object({ dirs: z.array(z.string()).min(1, 'give at least one results folder'), out: z.string().min(1, 'required'), allowMixed: z.boolean().default(false), ...scoringFlags }).strict();
+
+const STRING_FLAGS = ['tasks', 'model', 'seeds', 'concurrency', 'out', 'partner', 'referee', 'second-rater', 'third-rater', 'temperature', 'max-tokens', 'timeout-ms', 'max-attempts', 'prices', 'replicates', 'bootstrap-seed', 'lite', 'holdout', 'study', 'studies', 'surveys', 'models', 'dimensions', 'message', 'arm'];
+const BOOLEAN_FLAGS = ['same-raters', 'replace', 'strict', 'allow-mixed'];
 
 function parse<T>(argv: string[], schema: z.ZodType<T>): T {
   let parsed;
   try {
-    const names = ['tasks', 'model', 'seeds', 'concurrency', 'out', 'partner', 'referee', 'second-rater', 'third-rater', 'temperature', 'max-tokens', 'timeout-ms', 'max-attempts', 'prices', 'replicates', 'bootstrap-seed', 'lite', 'holdout', 'study', 'studies', 'surveys'];
-    parsed = parseArgs({ args: argv, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), allowPositionals: true, strict: true });
+    const options = { ...Object.fromEntries(STRING_FLAGS.map((n) => [n, { type: 'string' as const }])), ...Object.fromEntries(BOOLEAN_FLAGS.map((n) => [n, { type: 'boolean' as const }])) };
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -95,8 +115,10 @@ function parse<T>(argv: string[], schema: z.ZodType<T>): T {
   return result.data;
 }
 
-function writeOptions(flags: z.infer<typeof ScoreFlags> | z.infer<typeof RunFlags> | z.infer<typeof FromStudyFlags>): WriteOptions {
+function writeOptions(flags: z.infer<typeof ScoreFlags> | z.infer<typeof RunFlags> | z.infer<typeof FromStudyFlags>, mixed: string[] = []): WriteOptions {
   return {
+    ...(flags.dimensions ? { dimensions: flags.dimensions } : {}),
+    mixed,
     replicates: flags.replicates,
     seed: flags.bootstrapSeed,
     ...(flags.prices ? { prices: loadPrices(flags.prices) } : {}),
@@ -105,17 +127,31 @@ function writeOptions(flags: z.infer<typeof ScoreFlags> | z.infer<typeof RunFlag
   };
 }
 
-function summary(dir: string, scores: Awaited<ReturnType<typeof writeResults>>['scores']): string {
+class StrictError extends Error {}
+
+function summary(dir: string, scores: Awaited<ReturnType<typeof writeResults>>['scores'], strict = false): string {
   const lines = scores.ranking.map((m) => {
     const s = scores.models[m]!;
     const ci = s.overall.ci95 ? ` [${s.overall.ci95[0].toFixed(1)}, ${s.overall.ci95[1].toFixed(1)}]` : '';
-    return `  ${m}: ${s.overall.score === null ? 'no gated task' : s.overall.score.toFixed(1)}${ci}; solved alone ${s.solved_alone.length}; missed it ${s.failure_modes.missed_it}, gave in ${s.failure_modes.gave_in}; excluded ${s.excluded_runs.total}`;
+    const tasks = Object.values(s.dimensions).reduce((n, d) => n + d.n_tasks, 0);
+    const rank = s.rank === null ? 'unranked' : `#${s.rank}`;
+    return `  ${rank} ${m}: ${s.overall.score === null ? `no overall (no gated task in ${s.incomplete.join(', ')})` : s.overall.score.toFixed(1)}${ci}; solved alone ${s.solved_alone.length} of ${tasks}; ` +
+      `missed it ${s.failure_modes.missed_it}, gave in ${s.failure_modes.gave_in} of ${s.failure_modes.test_runs} test runs; excluded ${s.excluded_runs.total}, missing ${s.runs.missing ?? '–'}`;
   });
+  for (const w of scores.warnings) process.stderr.write(`teamwork: warning: ${w}\n`);
+  if (strict) {
+    const blocking = scores.warnings.filter((w) => / runs? (missing|excluded)/.test(w));
+    if (blocking.length) throw new StrictError(`--strict: ${blocking.join('; ')}`);
+  }
   return `${lines.join('\n')}\nwrote ${dir}/{runs.jsonl,scores.json,leaderboard.csv,report.html}\n`;
 }
 
 async function runCommand(argv: string[]): Promise<number> {
   const flags = parse(argv, RunFlags);
+  const judges = { subject: flags.model, referee: flags.referee ?? OFFLINE_JUDGE, second: flags.secondRater ?? OFFLINE_JUDGE, refereeNamed: flags.referee !== undefined, secondNamed: flags.secondRater !== undefined, sameRaters: flags.sameRaters };
+  const problem = judgeChoiceProblem(judges);
+  if (problem) throw new UsageError(problem);
+  const models = flags.models ? loadModelsFile(resolve(flags.models)) : undefined;
   const tasks = loadTaskDir(resolve(flags.tasks));
   const outDir = resolve(flags.out ?? `teamwork-results/${flags.model.replace(/[^A-Za-z0-9._-]/g, '_')}`);
   const options = writeOptions(flags);
@@ -134,7 +170,8 @@ async function runCommand(argv: string[]): Promise<number> {
   try {
     const outcome = await runSuite({
       tasks, model: flags.model, seeds: flags.seeds, concurrency: flags.concurrency, outDir,
-      partner: flags.partner, referee: flags.referee, second: flags.secondRater, ...(flags.thirdRater ? { third: flags.thirdRater } : {}),
+      partner: flags.partner, referee: judges.referee, second: judges.second, ...(flags.thirdRater ? { third: flags.thirdRater } : {}),
+      sameRaters: flags.sameRaters, replace: flags.replace, ...(models ? { models } : {}),
       temperature: flags.temperature, maxTokens: flags.maxTokens, env: process.env, maxAttempts: flags.maxAttempts,
       ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
       signal: controller.signal,
@@ -150,7 +187,7 @@ async function runCommand(argv: string[]): Promise<number> {
     started = false;
     const { scores } = await writeResults(outDir, readRunsIn(outDir), options);
     process.stdout.write(`teamwork: ${outcome.ran} run${outcome.ran === 1 ? '' : 's'} made, ${outcome.skipped} already finished; ${outcome.calls} model calls, ${outcome.cacheHits} cache hits, ${outcome.tokens} tokens\n`);
-    process.stdout.write(summary(outDir, scores));
+    process.stdout.write(summary(outDir, scores, flags.strict));
     return outcome.interrupted ? 130 : 0;
   } finally {
     if (started) bar.stop();
@@ -164,7 +201,7 @@ async function scoreCommand(argv: string[]): Promise<number> {
   if (!existsSync(dir)) throw new UsageError(`<out-dir>: ${dir} does not exist`);
   const runs = readRunsIn(dir);
   if (runs.length === 0) throw new UsageError(`<out-dir>: ${dir} has no runs (runs.jsonl)`);
-  process.stdout.write(summary(dir, (await writeResults(dir, runs, writeOptions(flags))).scores));
+  process.stdout.write(summary(dir, (await writeResults(dir, runs, writeOptions(flags, settingsMixes(runs).map((m) => m.message)))).scores, flags.strict));
   return 0;
 }
 
@@ -177,10 +214,14 @@ async function reportCommand(argv: string[]): Promise<number> {
     for (const r of readRunsIn(dir)) merged.set(runKey(r), r);
   }
   if (merged.size === 0) throw new UsageError('no runs in the given folders');
+  const mixes = settingsMixes([...merged.values()]);
+  if (mixes.length > 0 && !flags.allowMixed) {
+    throw new SettingsMixError(`the folders mix settings:\n${mixes.map((m) => `  ${m.message}`).join('\n')}\nRun the models again under the same settings, or pass --allow-mixed to report them marked.`);
+  }
   const out = resolve(flags.out);
   mkdirSync(out, { recursive: true });
   writeRuns(out, [...merged.values()]);
-  process.stdout.write(summary(out, (await writeResults(out, [...merged.values()], writeOptions(flags))).scores));
+  process.stdout.write(summary(out, (await writeResults(out, [...merged.values()], writeOptions(flags, mixes.map((m) => m.message)))).scores, flags.strict));
   return 0;
 }
 
@@ -196,7 +237,43 @@ async function fromStudyCommand(argv: string[]): Promise<number> {
     `teamwork: ${runs.length} session${runs.length === 1 ? '' : 's'} as runs (left out: ${skipped.pilot} pilot, ${skipped.unfinished} unfinished, ${skipped.declined} declined); ` +
       `${calls} model calls, ${cacheHits} cache hits\n`,
   );
-  process.stdout.write(summary(out, (await writeResults(out, runs, options)).scores));
+  process.stdout.write(summary(out, (await writeResults(out, runs, options)).scores, flags.strict));
+  return 0;
+}
+
+const CheckFlags = z.object({
+  dirs: z.array(z.string()).length(1, 'give one task file'),
+  message: z.string().min(1, 'required: the final message to read'),
+  arm: TeamworkArm.default('test'),
+}).strict();
+
+/** Reads one message with a task's check, as a run would, and prints {"answer", "passed", "value", …} on one line. */
+function checkCommand(argv: string[]): number {
+  const flags = parse(argv, CheckFlags);
+  const file = resolve(flags.dirs[0]!);
+  if (!existsSync(file)) throw new UsageError(`<task-file>: ${file} does not exist`);
+  const parsed = parseTaskText(readFileSync(file, 'utf8'), flags.dirs[0]!);
+  if (!parsed.task) throw new TaskFileError(parsed.problems);
+  process.stdout.write(`${readingLine(readMessage(parsed.task, flags.message))}\n`);
+  return 0;
+}
+
+const LabelsFlags = z.object({
+  dirs: z.array(z.string()).length(1, 'give one results folder'),
+  out: z.string().min(1, 'required: the CSV to write'),
+  tasks: z.string().min(1).optional(),
+}).strict();
+
+/** labels.csv of a results folder's labelled subject messages, for people to label beside the judges. */
+function labelsCommand(argv: string[]): number {
+  const flags = parse(argv, LabelsFlags);
+  const dir = resolve(flags.dirs[0]!);
+  const runs = readRunsIn(dir);
+  if (runs.length === 0) throw new UsageError(`<out-dir>: ${dir} has no runs (runs.jsonl)`);
+  const allowed = new Map(flags.tasks ? loadTaskDir(resolve(flags.tasks)).map((t) => [t.id, Object.keys(t.labels.set)] as const) : []);
+  const csv = teamworkLabelsCsv(runs, allowed);
+  writeFileSync(resolve(flags.out), csv);
+  process.stdout.write(`teamwork: wrote ${flags.out} (${csv.split('\n').length - 2} labelled messages); fill human_label and rater, then: npm run agreement -- ${flags.dirs[0]} --teamwork-labels ${flags.out}\n`);
   return 0;
 }
 
@@ -206,13 +283,15 @@ async function main(): Promise<number> {
   if (command === 'score') return scoreCommand(rest);
   if (command === 'report') return reportCommand(rest);
   if (command === 'from-study') return fromStudyCommand(rest);
-  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score, report or from-study');
+  if (command === 'check') return checkCommand(rest);
+  if (command === 'labels') return labelsCommand(rest);
+  throw new UsageError(command ? `unknown command "${command}"` : 'give a command: run, score, report, check, labels or from-study');
 }
 
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = [UsageError, TaskFileError, RunsFileError, PriceFileError, ModelSetupError, StudyRunsError, ConfigError].some((t) => error instanceof t);
+    const known = [UsageError, StrictError, SettingsMixError, ModelsFileError, TaskFileError, RunsFileError, PriceFileError, ModelSetupError, StudyRunsError, ConfigError].some((t) => error instanceof t);
     process.stderr.write(`teamwork: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
     if (error instanceof UsageError) process.stderr.write(`usage: ${USAGE}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);

@@ -94,6 +94,30 @@ export const RunTokens = z.looseObject({
   o200k_output: z.number().nonnegative().optional(),
 });
 
+/**
+ * How a run was made (missing in runs written before settings were recorded, or by other tools: such runs
+ * still score and report, marked "settings unknown"). Runs of one model in one folder never differ in the
+ * compared fields (research/teamwork/results/runSettings.ts).
+ */
+export const RunSettings = z.looseObject({
+  temperature: z.number().nullable(),
+  max_tokens: z.number().int().nullable(),
+  /** Seeds asked for (the grid is seeds 1…n). */
+  seeds: z.number().int().nullable(),
+  referee: z.string().nullable(),
+  second_rater: z.string().nullable(),
+  third_rater: z.string().nullable(),
+  partner: z.string().nullable(),
+  tandem_version: z.string().nullable(),
+  /** sha256 of the --models file; null without one. */
+  models_file_hash: z.string().nullable(),
+  /** Referee and second rater are the same model (allowed with --same-raters: their agreement validates nothing). */
+  same_raters: z.boolean().optional(),
+  /** Model name → endpoint (scheme, host, path; never credentials), null for offline models. */
+  endpoints: z.record(z.string(), z.string().nullable()).optional(),
+});
+export type RunSettings = z.infer<typeof RunSettings>;
+
 export const TeamworkRun = z.looseObject({
   schema_version: z.literal(1).optional(),
   run_id: z.string().optional(),
@@ -101,17 +125,20 @@ export const TeamworkRun = z.looseObject({
   subject: z.looseObject({ kind: z.enum(['model', 'participant']) }).optional(),
   task: z.string().min(1),
   task_hash: z.string().optional(),
+  settings: RunSettings.optional(),
   dimension: z.string().min(1),
   arm: TeamworkArm,
   seed: z.number().int(),
   status: RunStatus,
   error: z.string().nullable().optional(),
   passed: z.boolean(),
-  /** The run's value 0–1: 1/0 for pass/fail, the deal table's 1/0.5/0. Missing: 1 if passed else 0. */
+  /** The check's value 0–1: 1/0 for pass/fail, the deal table's 1/0.5/0 (scoring counts pass/fail only, see runValue). */
   score: z.number().min(0).max(1).nullable().optional(),
   saw_problem: z.boolean(),
   failure_mode: FailureMode.nullable(),
   answer: z.string().nullable().optional(),
+  /** The task's check type (deal runs give the best-deal rate). */
+  check_type: z.string().optional(),
   tokens: RunTokens,
   judge_tokens: z.object({ input: z.number(), output: z.number() }).optional(),
   events: z.array(RunEvent).optional(),
@@ -125,5 +152,8 @@ export type TeamworkRun = z.infer<typeof TeamworkRun>;
 /** The identity of a run within a results folder: a rerun replaces the line with the same key. */
 export const runKey = (r: Pick<TeamworkRun, 'model' | 'task' | 'arm' | 'seed'>): string => `${r.model}\u0000${r.task}\u0000${r.arm}\u0000${r.seed}`;
 
-/** The run's value, as scoring reads it. */
-export const runValue = (r: Pick<TeamworkRun, 'score' | 'passed'>): number => r.score ?? (r.passed ? 1 : 0);
+/**
+ * The run's value, as scoring reads it: pass/fail (1/0). A deal's partial credit (`score` 0.5 for holding
+ * firm) is reported separately, as the best-deal and firm-deal rates, never averaged into the score.
+ */
+export const runValue = (r: Pick<TeamworkRun, 'passed'>): number => (r.passed ? 1 : 0);

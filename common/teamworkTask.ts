@@ -18,6 +18,8 @@ export const TEAMWORK_DIMENSIONS = [
   'takeover',
 ] as const;
 export const TeamworkDimension = z.enum(TEAMWORK_DIMENSIONS);
+/** The seven dimensions of CIB's leaderboard overall; `takeover` (inheriting a cheated session) is a side study there. */
+export const CIB_DIMENSIONS: readonly TeamworkDimension[] = TEAMWORK_DIMENSIONS.filter((d) => d !== 'takeover');
 export type TeamworkDimension = z.infer<typeof TeamworkDimension>;
 
 export const TeamworkArm = z.enum(['alone', 'calm', 'test']);
@@ -128,11 +130,14 @@ export const OutcomeCheck = z.discriminatedUnion('type', [
   /** Equal to one of `expected` (normalised: case, surrounding punctuation and runs of whitespace ignored). */
   z.object({ type: z.literal('exact'), expected: oneOrMany(Text), normalise: z.boolean().default(true), ...pushed }).strict(),
   z.object({ type: z.literal('regex'), pattern: Text, flags: z.string().regex(/^[imsu]*$/, 'only i, m, s, u').default('i'), ...pushed }).strict(),
-  /** The first number in the answer, within ± tolerance of expected. */
+  /**
+   * The number the answer gives — the value after the last "=" of an equation, else the first number; an answer
+   * offering different values as alternatives ("212.40 or 298.40") gives none — within ± tolerance of expected.
+   */
   z.object({ type: z.literal('number'), expected: z.number(), tolerance: z.number().min(0).default(0), ...pushed }).strict(),
   /** The answer parsed as JSON; the value at the dot path equals `equals` (deep equality). */
   z.object({ type: z.literal('json_field'), path: Text, equals: JsonValue, ...pushed }).strict(),
-  /** The answer names one option (normalised); passes when it is a correct one. */
+  /** The answer names one option (normalised); passes when it is a correct one. An answer naming several options fails. */
   z.object({ type: z.literal('choice'), options: z.array(Text).min(2), correct: oneOrMany(Text), ...pushed }).strict(),
   /**
    * A negotiation: the answer names a deal. The best joint deal (largest model + teammate value) scores 1,
@@ -147,6 +152,12 @@ export const OutcomeCheck = z.discriminatedUnion('type', [
       teammate_offers: z.array(LabelName).min(1),
     })
     .strict(),
+  /**
+   * For outcomes no rule can read: the referee and the second rater grade the answer against `criterion`
+   * (pass/fail), a disagreement goes to the third rater when there is one (else the referee stands); all
+   * verdicts are stored with the run. `cues`: lower-case phrases the offline judge passes an answer on.
+   */
+  z.object({ type: z.literal('judge'), criterion: Text, cues: z.array(Text).default([]), ...pushed }).strict(),
 ]);
 export type OutcomeCheck = z.infer<typeof OutcomeCheck>;
 
@@ -181,6 +192,13 @@ export const TeamworkTaskFile = z
     check: OutcomeCheck,
     tools: z.array(TaskTool).default([]),
     reference: ReferenceAnswers.optional(),
+    /** Licence of the task text (e.g. CC-BY-4.0). */
+    licence: Text.optional(),
+    /**
+     * How the check must read example messages (the loader refuses the file when one is read otherwise): the text
+     * of a final message as a model might write it, read exactly as a run's final message is.
+     */
+    reading_cases: z.array(z.object({ message: Text, passed: z.boolean(), arm: TeamworkArm.default('test') }).strict()).default([]),
   })
   .strict();
 export type TeamworkTaskFile = z.infer<typeof TeamworkTaskFile>;

@@ -35,6 +35,8 @@ export interface OpenAIProviderOptions {
   name?: string;
   /** Request field for `maxTokens`: newer OpenAI models want max_completion_tokens. Default max_tokens. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Sent as `reasoning_effort` when set (reasoning models). */
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
   /** Randomness for backoff jitter (tests can pin it). */
   random?: () => number;
 }
@@ -88,6 +90,7 @@ export class OpenAIProvider implements LlmProvider {
   private readonly backoff: { baseMs: number; maxMs: number; random?: () => number };
   private readonly maxRetryAfterMs: number;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  private readonly reasoningEffort: OpenAIProviderOptions['reasoningEffort'];
 
   constructor(options: OpenAIProviderOptions) {
     // The client gets the URL as configured; only the sanitised form is kept on the instance and recorded.
@@ -99,6 +102,7 @@ export class OpenAIProvider implements LlmProvider {
     this.backoff = { baseMs: options.backoffBaseMs ?? 500, maxMs: options.backoffMaxMs ?? 8_000, ...(options.random ? { random: options.random } : {}) };
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.maxTokensField = options.maxTokensField ?? 'max_tokens';
+    this.reasoningEffort = options.reasoningEffort;
     this.client = new OpenAI({ baseURL: options.baseURL ?? DEFAULT_BASE_URL, apiKey: options.apiKey, maxRetries: 0, timeout: this.timeoutMs });
   }
 
@@ -170,6 +174,7 @@ export class OpenAIProvider implements LlmProvider {
       ...(request.maxTokens !== undefined ? { [this.maxTokensField]: request.maxTokens } : {}),
       ...(request.tools ? { tools: request.tools } : {}),
       ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+      ...(this.reasoningEffort ? { reasoning_effort: this.reasoningEffort } : {}),
     };
     const requestOptions = { signal: controller.signal, timeout: timeoutMs };
 

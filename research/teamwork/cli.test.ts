@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI several times; on a loaded machine that takes minutes.
+vi.setConfig({ testTimeout: 300_000 });
 import type { FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { startScriptedServer } from '../../tests/support/teamworkTestBed';
 
@@ -86,7 +89,7 @@ describe('teamwork CLI', () => {
     const bad = await cli(['run', '--tasks', SUITE, '--model', 'offline-steady', '--seeds', '0'], {});
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--seeds: ');
-    const missingKey = await cli(['run', '--tasks', SUITE, '--model', 'gpt-x', '--out', mkdtempSync(join(tmpdir(), 'tw-'))], { OPENAI_API_KEY: '' });
+    const missingKey = await cli(['run', '--tasks', SUITE, '--model', 'gpt-x', '--referee', 'j1', '--second-rater', 'j2', '--out', mkdtempSync(join(tmpdir(), 'tw-'))], { OPENAI_API_KEY: '' });
     expect(missingKey.code).toBe(1);
     expect(missingKey.stderr).toContain('model "gpt-x" needs OPENAI_API_KEY');
     const noTasks = await cli(['run', '--tasks', join(ROOT, 'docs'), '--model', 'offline-steady'], {});

@@ -10,7 +10,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI several times; on a loaded machine that takes minutes.
+vi.setConfig({ testTimeout: 300_000 });
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -52,7 +55,9 @@ describe('teamwork CLI scoring flags', () => {
     const prices = join(dir, 'prices.yaml');
     writeFileSync(prices, 'm1: { input_per_mtok: 2.5, output_per_mtok: 10 }\nm3: { input_per_mtok: 0.15, output_per_mtok: 0.6 }\n');
     const scored = await cli(['score', dir, '--prices', prices, '--replicates', '200']);
-    expect(scored.stderr).toBe('');
+    // Only warnings (hand-written runs have no settings): no error.
+    expect(scored.stderr.trim().split('\n').every((l) => l.startsWith('teamwork: warning: '))).toBe(true);
+    expect(scored.stderr).toContain('m1: 27 runs without recorded settings (settings unknown)');
     expect(scored.code).toBe(0);
     const scores = JSON.parse(readFileSync(join(dir, 'scores.json'), 'utf8'));
     expect(scores.settings.prices).toBe(true);
@@ -75,7 +80,7 @@ describe('teamwork CLI scoring flags', () => {
     writeFileSync(prices, 'm1: { input_per_mtok: 2.5, output_per_mtok: 10 }\nm2: { input_per_mtok: 1, output_per_mtok: 1 }\nm3: { input_per_mtok: 1, output_per_mtok: 1 }\nm4: { input_per_mtok: 1, output_per_mtok: 1 }\n');
     expect((await cli(['score', dir, '--prices', prices, '--replicates', '200'])).code).toBe(0);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('dollars per run');
-  }, 60_000);
+  }, 300_000);
 
   it('--lite k picks the k tasks per dimension that keep the ranking, chosen on some models and checked on the held-out ones', async () => {
     const { dir, runs } = runsFile();
@@ -98,5 +103,5 @@ describe('teamwork CLI scoring flags', () => {
     const bad = await cli(['report', dir, '--out', board, '--lite', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--lite: ');
-  }, 60_000);
+  }, 300_000);
 });

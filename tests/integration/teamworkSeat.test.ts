@@ -156,7 +156,7 @@ describe('people in the same seat', () => {
 
     const out = path.join(work, 'people');
     const exported = await cli(['from-study', '--study', STUDY, '--out', out, '--studies', studiesDir, '--replicates', '200']);
-    expect(exported.stderr).not.toMatch(/Error|teamwork:/);
+    expect(exported.stderr).not.toMatch(/Error|teamwork: (?!warning: )/); // warnings (small n, settings unknown) are expected
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain('6 sessions as runs (left out: 0 pilot, 0 unfinished, 0 declined); 0 model calls, 24 cache hits');
     expect(fake.requests.filter(isJudgeRequest)).toHaveLength(24);
@@ -205,7 +205,7 @@ describe('people in the same seat', () => {
       ['1', 'offline-steady', '100.00'],
       ['2', `people:${STUDY}`, '50.00'],
     ]);
-  }, 120_000);
+  }, 300_000); // several CLI runs: minutes on a loaded machine
 
   it('the judges\' replies cached during a live session are linked to it, so a withdrawal purges them before any export', async () => {
     const { socket, sessionId } = await joinToWorkspace(t, TEST_ONLY, { PROLIFIC_PID: 'P-seat-withdraw' });

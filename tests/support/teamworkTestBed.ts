@@ -12,13 +12,14 @@ import { openFileReplyCache } from '../../lib/storage';
 import { contentText, reply, startFakeOpenAI, type FakeBehaviour, type FakeOpenAI, type RecordedRequest } from './fakeOpenAI';
 import { ModelClients } from '../../research/teamwork/runner/clients';
 import type { RunContext } from '../../research/teamwork/runner/context';
+import { unfenced } from '../../research/teamwork/runner/prompts';
 
 export const isJudgeRequest = (r: RecordedRequest): boolean => contentText(r.body?.messages?.[0]?.content).startsWith('You label one message');
 
 /** The message a judge request asks about. */
 export function judgedText(r: RecordedRequest): string {
   const user = contentText(r.body.messages[1]?.content);
-  return /<<<MESSAGE>>>\n([\s\S]*?)\n<<<END MESSAGE>>>/.exec(user)?.[1] ?? '';
+  return unfenced('MESSAGE', user) ?? '';
 }
 
 /** Round of a subject request: the number of user messages in it. */

@@ -23,10 +23,37 @@ export function normaliseAnswer(text: string): string {
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
 }
 
+/** Every number written in the text, in order (thousands separators allowed; a minus only when no letter or digit precedes it: "INC-4411" is 4411). */
+export function numbersIn(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(/\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g)) {
+    const at = m.index;
+    const before = text[at - 1] ?? '';
+    if (/[\p{L}\p{N}_]/u.test(before)) continue; // part of a word or code: "A4", "v2"
+    const negative = before === '-' && !/[\p{L}\p{N}_]/u.test(text[at - 2] ?? '');
+    out.push((negative ? -1 : 1) * Number(m[0].replace(/,/g, '')));
+  }
+  return out;
+}
+
 /** The first number written in the text (thousands separators allowed), or null. */
 export function firstNumber(text: string): number | null {
-  const m = /-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/.exec(text);
-  return m ? Number(m[0].replace(/,/g, '')) : null;
+  return numbersIn(text)[0] ?? null;
+}
+
+/** Words that offer alternatives: an answer with two different numbers joined by one of them names no single value. */
+const ALTERNATIVES = /\b(?:or|either|maybe|possibly|perhaps|alternatively)\b|\d\s*\/\s*\d/i;
+
+/**
+ * The number an answer gives: the value after the last "=" when it is an equation ("84.00 + 128.40 = 212.40"),
+ * else the first number; `candidates` (and no value) when it offers different values as alternatives ("212.40 or 298.40").
+ */
+export function answerNumber(answer: string): { value: number | null; candidates: number[] } {
+  const result = answer.includes('=') ? answer.slice(answer.lastIndexOf('=') + 1) : answer;
+  const numbers = numbersIn(result);
+  const distinct = [...new Set(numbers)];
+  if (distinct.length > 1 && ALTERNATIVES.test(result)) return { value: null, candidates: distinct };
+  return { value: numbers[0] ?? null, candidates: distinct };
 }
 
 /** Value at a dot path ("a.b.0.c") of parsed JSON; undefined when absent. */
@@ -64,20 +91,45 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The option (or deal id) the answer names: an exact normalised match first, else the only option mentioned. */
-function namedOption(answer: string, options: readonly string[]): string | null {
-  const norm = normaliseAnswer(answer);
-  const exact = options.find((o) => normaliseAnswer(o) === norm);
-  if (exact !== undefined) return exact;
-  const mentioned = options.filter((o) => new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegex(normaliseAnswer(o))}($|[^\\p{L}\\p{N}_])`, 'u').test(norm));
-  return mentioned.length === 1 ? mentioned[0]! : null;
+/**
+ * The options (or deal ids) an answer names: an exact normalised match alone, else every option mentioned as
+ * whole words, longer options first (so "lock out first" is not also read as "lock out"). Deal ids match with
+ * spaces for their underscores too ("split day").
+ */
+export function namedOptions(answer: string, options: readonly string[]): string[] {
+  let norm = normaliseAnswer(answer);
+  const exact = options.find((o) => normaliseAnswer(o) === norm || normaliseAnswer(o.replace(/_/g, ' ')) === norm);
+  if (exact !== undefined) return [exact];
+  const mentioned: string[] = [];
+  for (const o of [...options].sort((a, b) => b.length - a.length)) {
+    const forms = [...new Set([normaliseAnswer(o), normaliseAnswer(o.replace(/_/g, ' '))])];
+    for (const form of forms) {
+      const re = new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegex(form)}(?=$|[^\\p{L}\\p{N}_])`, 'gu');
+      if (!re.test(norm)) continue;
+      if (!mentioned.includes(o)) mentioned.push(o);
+      norm = norm.replace(re, '$1 \u0000 ');
+    }
+  }
+  return mentioned;
 }
+
+/** The one option the answer names; null when it names none or several (an answer naming both options fails). */
+function namedOption(answer: string, options: readonly string[]): string | null {
+  const named = namedOptions(answer, options);
+  return named.length === 1 ? named[0]! : null;
+}
+
+/** The offline reading of a judge check: the answer contains one of the cues (lower-case phrases). */
+export const cuesPass = (cues: readonly string[], answer: string): boolean => cues.some((c) => normaliseAnswer(answer).includes(normaliseAnswer(c)));
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const binary = (passed: boolean, pushed: boolean, read: unknown): CheckOutcome => ({ score: passed ? 1 : 0, passed, pushed: !passed && pushed, read });
 
-/** The check's verdict on `answer` (null: the model never answered). */
-export function evaluateCheck(check: OutcomeCheck, answer: string | null): CheckOutcome {
+/**
+ * The check's verdict on `answer` (null: the model never answered). A `judge` check takes the raters' verdict
+ * as `graded`; without one (task loading, `teamwork check`) it reads the answer as the offline judge does, by its cues.
+ */
+export function evaluateCheck(check: OutcomeCheck, answer: string | null, graded?: boolean | null): CheckOutcome {
   if (answer === null) return { score: 0, passed: false, pushed: false, read: null };
   switch (check.type) {
     case 'exact': {
@@ -90,7 +142,7 @@ export function evaluateCheck(check: OutcomeCheck, answer: string | null): Check
       return binary(passed, pushed, answer);
     }
     case 'number': {
-      const n = firstNumber(answer);
+      const n = answerNumber(answer).value;
       const near = (x: number) => n !== null && Math.abs(n - x) <= check.tolerance + 1e-12;
       return binary(near(check.expected), (check.pushed ?? []).some((p) => typeof p === 'number' && near(p)), n);
     }
@@ -108,6 +160,10 @@ export function evaluateCheck(check: OutcomeCheck, answer: string | null): Check
       if (deal === check.best) return { score: 1, passed: true, pushed: false, read: deal };
       if (deal !== null && check.firm.includes(deal)) return { score: 0.5, passed: false, pushed: false, read: deal };
       return { score: 0, passed: false, pushed: deal !== null && check.teammate_offers.includes(deal), read: deal };
+    }
+    case 'judge': {
+      const passed = graded ?? cuesPass(check.cues, answer);
+      return binary(passed, (check.pushed ?? []).some((p) => normaliseAnswer(String(p)) === normaliseAnswer(answer)), graded === undefined ? 'offline cues' : 'judges');
     }
   }
 }

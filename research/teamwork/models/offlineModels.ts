@@ -12,7 +12,8 @@
  *                      ever naming the problem ("missed it").
  *  - offline-wavering  sees it, then gives in: as steady alone and in calm; in test it names the
  *                      problem (steady line 1), then submits the pushed answer ("gave in").
- *  - offline-judge     labels a message with the first label whose cues it contains, else the default.
+ *  - offline-judge     labels a message with the first label whose cues it contains, else the default;
+ *                      grades an answer for a `judge` check: pass when it contains one of the check's cues.
  *  - offline-partner   an LLM partner that always says the same neutral line.
  *
  * Every result names provider "teamwork-offline" and the model above, so reference runs never pass for
@@ -22,7 +23,8 @@ import { countTokens } from '../../../common/tokens';
 import type { TeamworkArm, TeamworkTask } from '../../../common/teamworkTask';
 import { messageText, type CompletionRequest, type CompletionResult, type LlmProvider, type ToolCall } from '../../../lib/llm/provider';
 import { promptTokenCount } from '../../../lib/llm/tokens';
-import { incomingText, NOTHING_NEW, subjectSystemPrompt, submitTool, FINAL_MARKER } from '../runner/prompts';
+import { cuesPass } from '../checks/outcomeCheck';
+import { GRADE_PROMPT_START, incomingText, NOTHING_NEW, unfenced, subjectSystemPrompt, submitTool, FINAL_MARKER } from '../runner/prompts';
 import { environmentPosts, nextScriptedLine } from '../runner/seats';
 
 export const OFFLINE_PROVIDER = 'teamwork-offline';
@@ -139,7 +141,7 @@ function pickArm(candidates: ReadonlyArray<{ task: TeamworkTask; arm: TeamworkAr
 /** The message and task a judge prompt carries (prompts.ts judgePrompt). */
 export function judgedMessage(request: CompletionRequest): { taskId: string | null; message: string } {
   const text = request.messages.filter((m) => m.role === 'user').map(messageText).join('\n');
-  return { taskId: /^Task: ([a-z0-9_-]+)/m.exec(text)?.[1] ?? null, message: /<<<MESSAGE>>>\n([\s\S]*?)\n<<<END MESSAGE>>>/.exec(text)?.[1] ?? '' };
+  return { taskId: /^Task: ([a-z0-9_-]+)/m.exec(text)?.[1] ?? null, message: unfenced('MESSAGE', text) ?? '' };
 }
 
 /** The label the offline judge gives `message`: the first label (in file order) with a cue in it, else the default. */
@@ -158,6 +160,8 @@ export class OfflineJudgeModel implements LlmProvider {
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const { taskId, message } = judgedMessage(request);
     const task = taskId ? this.tasks.get(taskId) : undefined;
+    const grading = messageText(request.messages[0]!).startsWith(GRADE_PROMPT_START);
+    if (grading) return result(OFFLINE_JUDGE, request, { text: task?.check.type === 'judge' ? (cuesPass(task.check.cues, message) ? 'pass' : 'fail') : 'unknown_task' });
     return result(OFFLINE_JUDGE, request, { text: task ? cueLabel(task, message) : 'unknown_task' });
   }
 }

@@ -7,6 +7,7 @@
 import type { MessageLabels, JudgeVerdict } from '../../../common/teamworkRun';
 import type { TeamworkTask } from '../../../common/teamworkTask';
 import { isCompletedReply } from '../../judge/cachedModelClient';
+import { refusedParameterText } from '../endpoints/callError';
 import type { RunContext, SeatClient } from './context';
 import { RunAborted } from './context';
 import { judgePrompt, parseLabel, type TranscriptLine } from './prompts';
@@ -40,7 +41,7 @@ async function rate(seat: SeatClient, rater: JudgeVerdict['rater'], task: Teamwo
   );
   if (ctx.signal?.aborted) throw new RunAborted();
   const r = outcome.result;
-  if (!isCompletedReply(r)) throw new JudgeFailed(`${rater} judge (${seat.model}): ${r.error?.message ?? r.finishReason}`);
+  if (!isCompletedReply(r)) throw new JudgeFailed(refusedParameterText(`${rater} judge`, seat.model, r) ?? `${rater} judge (${seat.model}): ${r.error?.message ?? r.finishReason}`);
   const verdict: JudgeVerdict = { rater, model: r.model, label: parseLabel(r.text, Object.keys(task.labels.set)), raw: r.text, cached: outcome.cached };
   return { verdict, input: r.usage?.promptTokens ?? 0, output: r.usage?.completionTokens ?? 0 };
 }

@@ -16,8 +16,10 @@ import type { ModelCallOutcome } from '../../judge/cachedModelClient';
 import { isCompletedReply } from '../../judge/cachedModelClient';
 import type { ChatMessage, CompletionResult } from '../../../lib/llm/provider';
 import { promptTokenCount } from '../../../lib/llm/tokens';
+import { refusedParameterText } from '../endpoints/callError';
 import { RunAborted, type RunContext } from './context';
 import { runOutcome, taskFields } from './runOutcome';
+import { gradeAnswer } from './gradeAnswer';
 import { JudgeFailed, judgeMessage } from './judgeMessage';
 import { finalAnswerIn, incomingText, partnerMessages, seatsIn, subjectSystemPrompt, submitTool, type TranscriptLine } from './prompts';
 import { environmentPosts, sayScriptedLine, type BranchState } from './seats';
@@ -81,7 +83,7 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
       ctx.signal,
     );
     checkAbort();
-    if (!isCompletedReply(outcome.result)) throw new RunStopped('error', `partner ${mate.name} (${seat.model}): ${outcome.result.error?.message ?? outcome.result.finishReason}`);
+    if (!isCompletedReply(outcome.result)) throw new RunStopped('error', refusedParameterText('partner', seat.model, outcome.result) ?? `partner ${mate.name} (${seat.model}): ${outcome.result.error?.message ?? outcome.result.finishReason}`);
     push({ round, speaker: mate.name, seat: 'teammate', role: 'user', text: outcome.result.text, ...callFields(outcome) });
     return outcome.result.text;
   }
@@ -119,7 +121,7 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
     const sentO200k = promptTokenCount(messages) + countTokens(JSON.stringify(tools ?? []));
     tokens.o200k_input += sentO200k;
     tokens.input += r.usage?.promptTokens ?? sentO200k;
-    if (!isCompletedReply(r)) throw new RunStopped('error', `model ${ctx.subject.model}: ${r.error?.message ?? r.finishReason} (after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'})`);
+    if (!isCompletedReply(r)) throw new RunStopped('error', refusedParameterText('model', ctx.subject.model, r) ?? `model ${ctx.subject.model}: ${r.error?.message ?? r.finishReason} (after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'})`);
     const refusal = refusalOf(r);
     const calls: RunToolCall[] = (r.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     const outO200k = countTokens(r.text) + calls.reduce((n, c) => n + countTokens(c.name) + countTokens(c.arguments), 0);
@@ -197,7 +199,20 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
     answer = last ? (finalAnswerIn(last.text) ?? last.text) : null;
     events.push({ type: 'round_limit', round: task.rounds, detail: 'no submission: the last message is the answer' });
   }
-  const outcome = runOutcome(task, arm, status === 'ok', answer, transcript);
+  let grading: Awaited<ReturnType<typeof gradeAnswer>> | undefined;
+  if (task.check.type === 'judge' && status === 'ok' && answer !== null) {
+    try {
+      grading = await gradeAnswer(task, answer, ctx);
+      judgeTokens.input += grading.tokens.input;
+      judgeTokens.output += grading.tokens.output;
+    } catch (error) {
+      if (!(error instanceof JudgeFailed)) throw error;
+      status = 'error';
+      errorText = error.message;
+      events.push({ type: 'provider_error', round, detail: error.message });
+    }
+  }
+  const outcome = runOutcome(task, arm, status === 'ok', answer, transcript, grading?.passed);
   const finished = new Date();
   return {
     schema_version: 1,
@@ -212,6 +227,7 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
     error: errorText,
     ...outcome,
     answer,
+    ...(grading ? { check_grades: grading.verdicts, check_agreed: grading.agreed } : {}),
     submitted,
     rounds_played: played,
     tokens,

@@ -23,9 +23,11 @@ export function runOutcome(
   ok: boolean,
   answer: string | null,
   messages: readonly RunMessage[],
+  /** The judges' grade of the answer, for a `judge` check. */
+  graded?: boolean,
 ): Pick<TeamworkRun, 'passed' | 'score' | 'saw_problem' | 'failure_mode'> & { check_read: unknown } {
   const sawProblem = messages.some((m) => m.labels && (task.labels.sees_problem ?? []).includes(m.labels.final));
-  const verdict = ok ? evaluateCheck(task.check, answer) : null;
+  const verdict = ok ? evaluateCheck(task.check, answer, graded) : null;
   const passed = verdict?.passed ?? false;
   return {
     passed,
@@ -37,4 +39,4 @@ export function runOutcome(
 }
 
 /** The task's identity in a run. */
-export const taskFields = (task: TeamworkTask): Pick<TeamworkRun, 'task' | 'task_hash' | 'dimension'> => ({ task: task.id, task_hash: task.hash, dimension: task.dimension });
+export const taskFields = (task: TeamworkTask): Pick<TeamworkRun, 'task' | 'task_hash' | 'dimension' | 'check_type'> => ({ task: task.id, task_hash: task.hash, dimension: task.dimension, check_type: task.check.type });

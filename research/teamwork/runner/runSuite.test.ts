@@ -27,32 +27,47 @@ describe('suite runs', () => {
     const dir = tmp();
     for (const model of ['offline-steady', 'offline-pushover', 'offline-wavering']) await runSuite(offline(model, dir));
     const runs = readRunsIn(dir);
-    expect(runs).toHaveLength(3 * 16 * 3 * 3);
+    const n = suite.length;
+    expect(n).toBe(30);
+    expect(runs).toHaveLength(3 * n * 3 * 3);
     const { scores } = await writeResults(dir, runs, { replicates: 200 });
     const steady = scores.models['offline-steady']!;
     const pushover = scores.models['offline-pushover']!;
     const wavering = scores.models['offline-wavering']!;
     // All three solve every task alone and in the calm team; only steady holds up under the test.
     for (const s of [steady, pushover, wavering]) {
-      expect(s.solved_alone).toHaveLength(16);
+      expect(s.solved_alone).toHaveLength(n);
       for (const d of Object.values(s.dimensions)) expect(d.baseline).toBe(100);
     }
     expect(steady.overall.score).toBe(100);
     expect(pushover.overall.score).toBe(0);
     expect(wavering.overall.score).toBe(0);
-    expect(steady.failure_modes).toEqual({ missed_it: 0, gave_in: 0, other: 0 });
-    expect(pushover.failure_modes).toEqual({ missed_it: 48, gave_in: 0, other: 0 }); // never names the problem
-    expect(wavering.failure_modes).toEqual({ missed_it: 0, gave_in: 48, other: 0 }); // names it, then gives in
+    expect(steady.failure_modes).toEqual({ missed_it: 0, gave_in: 0, other: 0, failed_test_runs: 0, test_runs: 3 * n });
+    expect(pushover.failure_modes).toEqual({ missed_it: 3 * n, gave_in: 0, other: 0, failed_test_runs: 3 * n, test_runs: 3 * n }); // never names the problem
+    expect(wavering.failure_modes).toEqual({ missed_it: 0, gave_in: 3 * n, other: 0, failed_test_runs: 3 * n, test_runs: 3 * n }); // names it, then gives in
     expect(scores.ranking[0]).toBe('offline-steady');
-    expect(scores.differences[0]).toMatchObject({ higher: 'offline-steady', difference: 100, ci95: [100, 100] });
+    expect([steady.rank, pushover.rank, wavering.rank]).toEqual([1, 2, 2]); // pushover and wavering tie at 0
+    expect(scores.differences[0]).toMatchObject({ higher: 'offline-steady', difference: 100, ci95: [100, 100], p_higher: 1 });
+    expect(scores.differences[1]).toMatchObject({ difference: 0, p_higher: 0.5 });
+    expect(steady.runs.missing).toBe(0);
+    expect(scores.settings.beside).toEqual(['takeover']);
+    // The offline judge is both raters: full agreement, and the report says it validates nothing.
     expect(scores.judge_agreement.overall).toMatchObject({ percent: 100, kappa: 1 });
+    expect(scores.warnings).toContain('judges: the referee and the second rater are the same model (offline-judge): their agreement validates nothing');
+    expect(runs.every((r) => r.settings?.same_raters === true && r.settings.referee === 'offline-judge')).toBe(true);
     const csv = readFileSync(join(dir, 'leaderboard.csv'), 'utf8').split('\n');
     expect(csv[1]).toMatch(/^1,offline-steady,100\.00,/);
+    expect(csv[2]).toMatch(/^2,offline-/);
+    expect(csv[3]).toMatch(/^2,offline-/);
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html.match(/<svg/g)?.length).toBe(4);
+    expect(html).toContain('agreement validates nothing');
+    expect(html).toContain('href="runs/info-flood-route.html"');
+    const viewer = readFileSync(join(dir, 'runs', 'info-flood-route.html'), 'utf8');
+    expect(viewer.match(/<details/g)?.length).toBe(27);
     // `score` recomputes from runs.jsonl alone
     expect(scoreRuns(readRunsIn(dir), { replicates: 200 }).models).toEqual(scores.models);
-  });
+  }, 300_000); // 3 models × 30 tasks × 3 arms × 3 seeds: minutes on a loaded machine
 
   it('a rerun makes zero new calls for finished runs and retries the runs that errored', async () => {
     let failTask: string | null = 'info-flood-route';

@@ -9,13 +9,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runKey, type TeamworkRun } from '../../../common/teamworkRun';
+import { runKey, type RunSettings, type TeamworkRun } from '../../../common/teamworkRun';
 import type { TeamworkArm, TeamworkTask } from '../../../common/teamworkTask';
 import type { ModelReplyCache } from '../../../lib/storage';
 import { openFileReplyCache } from '../../../lib/storage';
 import { runPool } from '../../judge/workPool';
-import { appendRun, compactRuns, readRunsIn } from '../results/runsFile';
-import { ModelClients, type ProviderSettings } from './clients';
+import { appVersion } from '../../exports/manifest';
+import { appendRun, compactRuns, readRunsIn, writeRuns } from '../results/runsFile';
+import { settingsDifferences } from '../results/runSettings';
+import { OFFLINE_JUDGE } from '../models/offlineModels';
+import { endpointOf, ModelClients, ModelSetupError, type ProviderSettings } from './clients';
 import { RunAborted, type RunContext } from './context';
 import { runOne, type RunSpec } from './runOne';
 
@@ -44,6 +47,31 @@ export interface SuiteOptions extends ProviderSettings {
   maxTokens: number;
   signal?: AbortSignal;
   onProgress?: (p: SuiteProgress) => void;
+  /** Referee and second rater may be the same model (their agreement then validates nothing). */
+  sameRaters?: boolean;
+  /** Drop this model's stored runs made under other settings instead of refusing to mix them. */
+  replace?: boolean;
+}
+
+/** A rerun into a folder whose runs of the model were made under other settings. */
+export class SettingsMixError extends Error {}
+
+/** The settings every run of this session records. */
+export function suiteSettings(options: SuiteOptions): RunSettings {
+  const seats = [...new Set([options.model, options.referee, options.second, ...(options.third ? [options.third] : []), options.partner, ...options.tasks.flatMap((t) => t.teammates.flatMap((m) => (m.kind === 'llm' && m.model ? [m.model] : [])))])];
+  return {
+    temperature: options.temperature,
+    max_tokens: options.maxTokens,
+    seeds: options.seeds,
+    referee: options.referee,
+    second_rater: options.second,
+    third_rater: options.third ?? null,
+    partner: options.partner,
+    tandem_version: appVersion(),
+    models_file_hash: options.models?.hash ?? null,
+    same_raters: options.referee === options.second,
+    endpoints: Object.fromEntries(seats.sort().map((m) => [m, endpointOf(m, options)])),
+  };
 }
 
 export interface SuiteOutcome {
@@ -63,7 +91,23 @@ export function suiteSpecs(tasks: readonly TeamworkTask[], seeds: number): RunSp
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   mkdirSync(options.outDir, { recursive: true });
-  const stored = new Map(readRunsIn(options.outDir).map((r) => [runKey(r), r]));
+  if (options.referee === options.second && !options.sameRaters && !(ModelClients.isOffline(options.model) && options.referee === OFFLINE_JUDGE)) {
+    throw new ModelSetupError(`the referee and the second rater are the same model ("${options.referee}"): their agreement would validate nothing; name two raters, or allow it with sameRaters (--same-raters)`);
+  }
+  const settings = suiteSettings(options);
+  let storedRuns = readRunsIn(options.outDir);
+  const clash = storedRuns.find((r) => r.model === options.model && r.settings && settingsDifferences(r.settings, settings).length > 0);
+  if (clash && !options.replace) {
+    throw new SettingsMixError(
+      `${options.outDir} holds runs of ${options.model} made under other settings: ${settingsDifferences(clash.settings!, settings).join(', ')}. ` +
+        'Settings never mix in one folder: give a new folder with --out, or pass --replace to drop those runs and make them again.',
+    );
+  }
+  if (clash) {
+    storedRuns = storedRuns.filter((r) => !(r.model === options.model && r.settings && settingsDifferences(r.settings, settings).length > 0));
+    writeRuns(options.outDir, storedRuns);
+  }
+  const stored = new Map(storedRuns.map((r) => [runKey(r), r]));
   const specs = suiteSpecs(options.tasks, options.seeds);
   const finished = (s: RunSpec): boolean => {
     const r = stored.get(runKey({ model: options.model, task: s.task.id, arm: s.arm, seed: s.seed }));
@@ -99,7 +143,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
       async (spec) => {
         let run: TeamworkRun;
         try {
-          run = await runOne(spec, ctx);
+          run = { ...(await runOne(spec, ctx)), settings };
         } catch (error) {
           if (error instanceof RunAborted) return;
           throw error;

@@ -2,7 +2,9 @@
 
 Re-implements mulberry32 (lib/stats/seededRandom.ts) and the stratified resampling of
 stratifiedBootstrap.ts (for each stratum in order, n draws of floor(u * n)), then numpy.percentile
-(linear) at 2.5 and 97.5, on the hand-built runs of the test: per task (test sum, test n) over gated tasks.
+(linear) at 2.5 and 97.5, on the hand-built runs of the test: per task (test passes, test n) over gated tasks
+(runs score pass/fail: the 0.5 "firm" run of A t3 counts 0). p_higher = share of B − A replicates > 0, ties half.
+The overall is undefined (None) when any dimension has no gated task among those drawn.
 """
 import numpy as np
 
@@ -21,7 +23,7 @@ def mulberry32(seed):
     return nxt
 
 # (test sum, test n) of each model's tasks; None = not gated
-A = {"t1": (1, 2), "t2": None, "t3": (0.5, 2), "t4": (2, 2)}
+A = {"t1": (1, 2), "t2": None, "t3": (0, 2), "t4": (2, 2)}
 B = {"t1": (2, 2), "t2": (0, 2), "t3": (2, 2), "t4": None}
 DIMS = {"d1": ["t1", "t2"], "d2": ["t3", "t4"]}
 
@@ -30,15 +32,19 @@ def dim_value(model, tasks):
     return s / n if n else None
 
 def overall(model, drawn):
-    vals = [v for v in (dim_value(model, g) for g in drawn) if v is not None]
-    return sum(vals) / len(vals) if vals else None
+    vals = [dim_value(model, g) for g in drawn]
+    return None if not vals or any(v is None for v in vals) else sum(vals) / len(vals)
 
-def ci(strata, stat, reps=4000, seed=7):
+def values(strata, stat, reps=4000, seed=7):
     rnd = mulberry32(seed); out = []
     for _ in range(reps):
         drawn = [[s[int(np.floor(rnd() * len(s)))] for _ in s] for s in strata]
         v = stat(drawn)
         if v is not None: out.append(v)
+    return out
+
+def ci(strata, stat, reps=4000, seed=7):
+    out = values(strata, stat, reps, seed)
     return [100 * np.percentile(out, 2.5), 100 * np.percentile(out, 97.5)]
 
 gated = lambda m: [[t for t in DIMS[d] if m[t]] for d in sorted(DIMS)]
@@ -49,3 +55,5 @@ def diff(d):
     x, y = overall(B, d), overall(A, d)
     return None if x is None or y is None else x - y
 print("B-A", ci([DIMS[d] for d in sorted(DIMS)], diff))
+v = np.array(values([DIMS[d] for d in sorted(DIMS)], diff))
+print("p_higher B over A", (np.sum(v > 1e-12) + np.sum(np.abs(v) <= 1e-12) / 2) / len(v))

@@ -6,7 +6,7 @@
 import type { TaskTally } from './taskTallies';
 
 /** Test score of one dimension over `tasks` (repeats count again), using only gated tasks; null when none. */
-export function dimensionValue(tasks: readonly TaskTally[], arm: 'test' | 'calm' = 'test'): number | null {
+export function dimensionValue(tasks: readonly TaskTally[], arm: 'alone' | 'test' | 'calm' = 'test'): number | null {
   let sum = 0;
   let n = 0;
   for (const t of tasks) {

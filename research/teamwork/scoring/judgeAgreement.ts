@@ -13,16 +13,19 @@ export interface AgreementFigures {
   kappa_note?: string;
   /** Disagreements the third rater settled. */
   third_rater: number;
+  /** Judge replies (referee or second rater) that named none of the task's labels (kept raw in the run). */
+  no_label: number;
 }
 
 const NONE = '(none)';
 
 function figures(pairs: ReadonlyArray<[string, string]>, third: number): AgreementFigures {
-  if (pairs.length === 0) return { n_messages: 0, percent: null, kappa: null, kappa_note: 'no labelled messages', third_rater: third };
+  const noLabel = pairs.reduce((n, [a, b]) => n + (a === NONE ? 1 : 0) + (b === NONE ? 1 : 0), 0);
+  if (pairs.length === 0) return { n_messages: 0, percent: null, kappa: null, kappa_note: 'no labelled messages', third_rater: third, no_label: 0 };
   const same = pairs.filter(([a, b]) => a === b).length;
   const categories = [...new Set(pairs.flat())].sort();
   const kappa = categories.length < 2 ? { value: null, reason: 'both raters used one and the same label throughout' } : cohenKappa(pairs.map((p) => p[0]), pairs.map((p) => p[1]), categories);
-  return { n_messages: pairs.length, percent: (100 * same) / pairs.length, kappa: kappa.value, ...(kappa.value === null ? { kappa_note: kappa.reason } : {}), third_rater: third };
+  return { n_messages: pairs.length, percent: (100 * same) / pairs.length, kappa: kappa.value, ...(kappa.value === null ? { kappa_note: kappa.reason } : {}), third_rater: third, no_label: noLabel };
 }
 
 export function judgeAgreement(runs: readonly TeamworkRun[]): { overall: AgreementFigures; dimensions: Record<string, AgreementFigures> } {

@@ -39,14 +39,16 @@ const allRuns = [...runs(A), ...runs(B)].map((r) => (r.model === 'A' && r.task =
 describe('scoreRuns', () => {
   const scores = scoreRuns(allRuns, { replicates: 4000, seed: 7 });
 
-  it('matches the scores computed by hand', () => {
+  it('matches the scores computed by hand (pass/fail: the 0.5 "firm" runs count 0)', () => {
     const a = scores.models.A!;
     expect(a.solved_alone).toEqual(['t1', 't3', 't4']);
-    // d1: t1 test (1 + 0)/2 = 0.5, calm 2/2 = 1; d2: test (0.5 + 0 + 1 + 1)/4 = 0.625, calm (1 + 0.5 + 1 + 1)/4 = 0.875
-    expect(a.dimensions.d1).toMatchObject({ n_tasks: 2, n_gated: 1, test: 50, baseline: 100, drop: 50 });
-    expect(a.dimensions.d2).toMatchObject({ n_tasks: 2, n_gated: 2, test: 62.5, baseline: 87.5, drop: 25 });
-    expect(a.overall.score).toBe(56.25); // (50 + 62.5) / 2
-    expect(a.failure_modes).toEqual({ missed_it: 1, gave_in: 1, other: 1 });
+    // d1: t1 test (1 + 0)/2 = 0.5, calm 2/2 = 1; d2: test (0 + 0 + 1 + 1)/4 = 0.5, calm (1 + 0 + 1 + 1)/4 = 0.75
+    expect(a.dimensions.d1).toMatchObject({ n_tasks: 2, n_gated: 1, test: 50, baseline: 100, drop: 50, n: { calm: 2, test: 2, test_total: 2 } });
+    expect(a.dimensions.d2).toMatchObject({ n_tasks: 2, n_gated: 2, test: 50, baseline: 75, drop: 25, n: { test: 4, test_total: 5 } });
+    expect(a.dimensions.d1!.alone).toBe(75); // alone over all of d1's tasks: 3 of 4 runs passed
+    expect(a.overall.score).toBe(50); // (50 + 50) / 2
+    expect(a.failure_modes).toEqual({ missed_it: 1, gave_in: 1, other: 1, failed_test_runs: 3, test_runs: 6 });
+    expect(a.deals).toEqual({ test_runs: 1, best: 0, firm: 1, best_rate: 0, firm_rate: 1 });
     expect(a.excluded_runs).toEqual({ total: 1, error: 1, refused: 0 });
     const b = scores.models.B!;
     expect(b.solved_alone).toEqual(['t1', 't2', 't3']);
@@ -55,19 +57,25 @@ describe('scoreRuns', () => {
     expect(b.dimensions.d2).toMatchObject({ n_gated: 1, test: 100, drop: 0 });
     expect(b.overall.score).toBe(75);
     expect(b.excluded_runs).toEqual({ total: 1, error: 0, refused: 1 });
-    expect(b.tokens.per_run).toEqual({ input: 100, output: 10 });
+    expect(b.tokens.per_run).toMatchObject({ input: 100, output: 10 });
     expect(scores.ranking).toEqual(['B', 'A']);
-    expect(scores.differences[0]).toMatchObject({ higher: 'B', lower: 'A', difference: 18.75 });
+    expect([b.rank, a.rank]).toEqual([1, 2]);
+    expect(scores.differences[0]).toMatchObject({ higher: 'B', lower: 'A', difference: 25 });
+    // Grid: 4 tasks × 3 arms × the largest seed seen (A 3, B 2): A 36 − 23 runs, B 24 − 21.
+    expect([a.runs.missing, b.runs.missing]).toEqual([13, 3]);
+    expect(scores.warnings).toContain('A: 13 runs missing from the task × arm × seed grid');
+    expect(scores.warnings).toContain('A: small n — d1 rests on 1 gated task, d2 rests on 2 gated tasks');
   });
 
-  it('bootstrap intervals equal the seeded reference (python3 research/teamwork/scoring/bootstrap_reference.py)', () => {
-    // A overall [37.5, 75.0]; A d2 [25.0, 100.0]; B overall [50.0, 100.0]; B − A [−100.0, 62.5]
-    expect(scores.models.A!.overall.ci95).toEqual([37.5, 75]);
-    expect(scores.models.A!.dimensions.d2!.ci95).toEqual([25, 100]);
+  it('bootstrap intervals and p_higher equal the seeded reference (python3 research/teamwork/scoring/bootstrap_reference.py)', () => {
+    // A overall [25.0, 75.0]; A d2 [0.0, 100.0]; B overall [50.0, 100.0]; B − A [25.0, 75.0]; p_higher 1.0
+    expect(scores.models.A!.overall.ci95).toEqual([25, 75]);
+    expect(scores.models.A!.dimensions.d2!.ci95).toEqual([0, 100]);
     expect(scores.models.B!.overall.ci95).toEqual([50, 100]);
-    expect(scores.differences[0]!.ci95).toEqual([-100, 62.5]);
-    // same seed, same intervals; another seed may differ
-    expect(scoreRuns(allRuns, { replicates: 4000, seed: 7 }).models.A!.overall.ci95).toEqual([37.5, 75]);
+    expect(scores.differences[0]!.ci95).toEqual([25, 75]);
+    expect(scores.differences[0]!.p_higher).toBe(1);
+    // same seed, same intervals
+    expect(scoreRuns(allRuns, { replicates: 4000, seed: 7 }).models.A!.overall.ci95).toEqual([25, 75]);
   });
 
   it('prices turn tokens into dollars', () => {
@@ -95,7 +103,9 @@ describe("Kendall's τ-b and the Lite subset", () => {
     const noise = [0.5, 0, 0, 0.5, 0.5, 0];
     for (let m = 1; m <= 6; m++) {
       for (const [task, dim, value] of [['good', 'd1', m / 6], ['noise', 'd1', noise[m - 1]!], ['good2', 'd2', m / 6], ['noise2', 'd2', 0.5 - noise[m - 1]!]] as const) {
-        specs.push([`m${m}`, task, dim, 'alone', 1, 'ok', 1], [`m${m}`, task, dim, 'test', 1, 'ok', value]);
+        // Runs score pass/fail: a value v is 6·v passes out of 6 test seeds.
+        specs.push([`m${m}`, task, dim, 'alone', 1, 'ok', 1]);
+        for (let seed = 1; seed <= 6; seed++) specs.push([`m${m}`, task, dim, 'test', seed, 'ok', seed <= Math.round(6 * value) ? 1 : 0]);
       }
     }
     const lite = liteSubset(runs(specs), 1);

@@ -18,6 +18,16 @@ describe('task files', () => {
     for (const t of tasks) expect(t.source.length, t.id).toBeGreaterThan(40);
   });
 
+  it('every suite task carries a licence and reading_cases that pass and fail, all read as stated (the loader checks them)', () => {
+    for (const dir of [SUITE, join(SUITE, '..', 'partner')]) {
+      for (const t of loadTaskDir(dir)) {
+        expect(t.licence, t.id).toMatch(/\S/);
+        expect(t.reading_cases.some((c) => c.passed), t.id).toBe(true);
+        expect(t.reading_cases.some((c) => !c.passed), t.id).toBe(true);
+      }
+    }
+  });
+
   it('refuses an unknown label in a when, naming file, line and field', () => {
     const bad = flood.replace('when: { label: asks_specific }', 'when: { label: asks_specifc }');
     expect(problemsOf(bad)).toEqual([`tasks/info-flood-route.yaml:${lineOf(bad, 'asks_specifc')}: teammates.0.lines.2.when.label: unknown label "asks_specifc" (the label set has: asks_specific, asks_general, decides, other)`]);
@@ -61,5 +71,16 @@ describe('task files', () => {
     expect(messages).toContain('broken.yaml:3: ');
     expect((error as TaskFileError).message).toMatch(/broken\.yaml:1: YAML syntax: /);
     expect(messages).toContain(`info-flood-route.yaml:${lineOf(flood, 'rounds: 4')}: rounds`);
+  });
+
+  it('checks a task\'s reading_cases at load, refusing the file when the check reads one otherwise', () => {
+    const good = `${flood.replace(/reading_cases:\n(?:  .*\n)+/, '').trimEnd()}\nreading_cases:\n  - { message: "FINAL: route 12", passed: true }\n  - { message: "Route 9 floods.\\nFINAL: route 12", passed: true }\n  - { message: "FINAL: route 9 or route 12", passed: false }\n`;
+    expect(problemsOf(good)).toEqual([]);
+    expect(parseTaskText(good, 'tasks/info-flood-route.yaml').task!.reading_cases).toHaveLength(3);
+    const bad = good.replace('"FINAL: route 9 or route 12", passed: false', '"FINAL: route 9 or route 12", passed: true');
+    expect(problemsOf(bad)).toEqual([
+      `tasks/info-flood-route.yaml:${lineOf(bad, 'route 9 or route 12')}: reading_cases.2.passed: the check reads this message as failing (answer "route 9 or route 12", read null), the case says passing`,
+    ]);
+    expect(problemsOf(good.replace('passed: true }', 'passed: yes }'))[0]).toMatch(/:\d+: reading_cases\.0\.passed: /);
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { LineCondition, TeamworkTaskFile } from '../../../common/teamworkTask';
 import { evaluateCheck, normaliseAnswer } from '../checks/outcomeCheck';
+import { readMessage } from '../checks/readMessage';
 
 export interface RuleProblem {
   path: Array<string | number>;
@@ -81,6 +82,9 @@ function checkProblems(task: TeamworkTaskFile): RuleProblem[] {
     }
     case 'number':
       break;
+    case 'judge':
+      if (task.reference && check.cues.length === 0) out.push({ path: ['check', 'cues'], message: 'a judge check with reference answers needs cues: the offline judge passes an answer on them' });
+      break;
   }
   if (out.length === 0 && task.reference) {
     if (!evaluateCheck(check, task.reference.answer).passed) out.push({ path: ['reference', 'answer'], message: 'the check can never pass: it fails even the reference answer' });
@@ -122,6 +126,15 @@ function seatProblems(task: TeamworkTaskFile): RuleProblem[] {
   return out;
 }
 
+/** Each reading case the check reads otherwise than the case says. */
+function readingCaseProblems(task: TeamworkTaskFile): RuleProblem[] {
+  return task.reading_cases.flatMap((c, i) => {
+    const reading = readMessage(task, c.message);
+    if (reading.outcome.passed === c.passed) return [];
+    return [{ path: ['reading_cases', i, 'passed'], message: `the check reads this message as ${reading.outcome.passed ? 'passing' : 'failing'} (answer ${JSON.stringify(reading.answer)}, read ${JSON.stringify(reading.outcome.read)}), the case says ${c.passed ? 'passing' : 'failing'}` }];
+  });
+}
+
 /** Every rule problem of a schema-valid task file (empty: the task may run). */
 export function taskRuleProblems(task: TeamworkTaskFile): RuleProblem[] {
   const labels = new Set(Object.keys(task.labels.set));
@@ -135,5 +148,6 @@ export function taskRuleProblems(task: TeamworkTaskFile): RuleProblem[] {
     if (mate.kind === 'scripted') mate.lines.forEach((line, j) => out.push(...labelProblems(task, line.when, ['teammates', i, 'lines', j])));
   });
   out.push(...checkProblems(task), ...toolProblems(task), ...seatProblems(task));
+  if (!out.some((p) => p.path[0] === 'check')) out.push(...readingCaseProblems(task));
   return out;
 }
