@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { configureReplicateThreads, lastThreadedRun, replicateThreads, stopReplicateWorkers, threadsFromEnvironment } from './runReplicates';
+import { quartileDifferenceResamplingPz } from '../features/quartileBootstrap';
+import { seededRandom } from '../../../lib/stats/seededRandom';
+
+const initial = replicateThreads();
+afterAll(() => {
+  configureReplicateThreads(initial);
+  stopReplicateWorkers();
+});
+
+function dataset(n: number, seed: number) {
+  const random = seededRandom(seed);
+  const quality = Float64Array.from({ length: n }, () => 1 + Math.floor(random() * 5));
+  const cost = Float64Array.from({ length: n }, () => 10 + Math.floor(random() * 400) / 2);
+  const features = [0, 1, 2].map((k) => Float64Array.from({ length: n }, (_, i) => (i % (5 + k) === 0 ? NaN : random())));
+  const groups = new Map<string, Int32Array>();
+  for (let t = 0; t < 4; t++) groups.set(`t${t}`, Int32Array.from({ length: Math.ceil((n - t) / 4) }, (_, j) => 4 * j + t));
+  return { quality, cost, features, groups };
+}
+
+describe('runReplicates', () => {
+  it('gives the same intervals on one thread and split over worker threads (chunks claimed in any order)', async () => {
+    const { quality, cost, features, groups } = dataset(3000, 4);
+    const options = { replicates: 97, seed: 12 };
+    configureReplicateThreads({ threads: 1 });
+    const alone = quartileDifferenceResamplingPz(groups, quality, cost, features, options);
+    for (const threads of [2, 3]) {
+      configureReplicateThreads({ threads, minDraws: 0 });
+      expect(quartileDifferenceResamplingPz(groups, quality, cost, features, options)).toEqual(alone);
+      expect(lastThreadedRun()?.units).toBe(options.replicates);
+    }
+    // another seed and size reuses the running workers
+    const other = { replicates: 400, seed: 3 };
+    // and once they are running they take a share (the calling thread does not do every chunk)
+    let threaded = quartileDifferenceResamplingPz(groups, quality, cost, features, other);
+    for (let attempt = 0; attempt < 100 && lastThreadedRun()!.byCallingThread === other.replicates; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100)); // workers still starting
+      threaded = quartileDifferenceResamplingPz(groups, quality, cost, features, other);
+    }
+    expect(lastThreadedRun()!.byCallingThread).toBeLessThan(other.replicates);
+    configureReplicateThreads({ threads: 1 });
+    expect(threaded).toEqual(quartileDifferenceResamplingPz(groups, quality, cost, features, other));
+    expect(alone.every((ci) => ci !== null && ci.low < ci.high)).toBe(true);
+  }, 60_000);
+
+  it('reads ANALYSIS_THREADS and names it when it is not a thread count', () => {
+    expect(threadsFromEnvironment('3')).toBe(3);
+    expect(threadsFromEnvironment(undefined)).toBeGreaterThanOrEqual(1);
+    expect(threadsFromEnvironment(' ')).toBe(threadsFromEnvironment(undefined));
+    expect(() => threadsFromEnvironment('zero')).toThrow(/ANALYSIS_THREADS: .*"zero"/);
+    expect(() => threadsFromEnvironment('0')).toThrow(/ANALYSIS_THREADS/);
+    expect(() => threadsFromEnvironment('2.5')).toThrow(/ANALYSIS_THREADS/);
+  });
+});
