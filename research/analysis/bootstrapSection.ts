@@ -1,5 +1,6 @@
 import type { ConfidenceInterval } from '../../lib/stats/bootstrapCi';
-import { bootstrapSpearmanCi } from '../../lib/stats/bootstrapSpearmanCi';
+import { spearmanInterval, spearmanPlan, spearmanReplicates } from '../../lib/stats/bootstrapSpearmanCi';
+import { runReplicates } from './parallel/runReplicates';
 import { bootstrapMeanDifferencesCi } from '../../lib/stats/bootstrapMeanDifferenceCi';
 import { gather } from './productivity/taskGroups';
 import { featureValues, SPEAKERS, type SessionFeatures } from './features/sessionFeatures';
@@ -42,7 +43,13 @@ export function bootstrapSection(
   const quartile_difference: BootstrapSection['quartile_difference'] = {};
   const quartile_difference_resampling_pz: BootstrapSection['quartile_difference_resampling_pz'] = {};
   if (opts.replicates > 0) {
-    for (const [task, idx] of groups) spearman_qc[task] = bootstrapSpearmanCi(gather(quality, idx), gather(cost, idx), opts);
+    // every task's bootstrap of ρ(Q, C) as one job (bootstrapSpearmanCi per task, the tasks split over threads)
+    const tasks = [...groups].filter(([, idx]) => idx.length >= 3);
+    const plan = spearmanPlan(tasks.map(([, idx]) => [gather(quality, idx), gather(cost, idx)] as const), opts.replicates);
+    const R = opts.replicates;
+    const rho = runReplicates('spearman', spearmanReplicates, plan, opts.seed, tasks.length * R, 1, plan.start[tasks.length]! / Math.max(1, tasks.length));
+    for (const [task] of groups) spearman_qc[task] = null;
+    tasks.forEach(([task], t) => (spearman_qc[task] = spearmanInterval(rho.subarray(t * R, (t + 1) * R))));
     if (haveAnnotations) {
       const keys: string[] = [];
       const all: Float64Array[] = [];

@@ -1,7 +1,11 @@
 import { quartileReplicates } from '../features/quartileBootstrap';
+import { resampledMeansReplicates } from '../conditions/resampledMeans';
+import { spearmanReplicates } from '../../../lib/stats/bootstrapSpearmanCi';
 import type { KernelName, ReplicateKernel } from './runReplicates';
 
 /** Every kernel a worker thread can run, by the name runReplicates is given. */
 export const KERNELS = {
   quartileDifference: quartileReplicates,
+  resampledMeans: resampledMeansReplicates,
+  spearman: spearmanReplicates,
 } satisfies Record<KernelName, ReplicateKernel<never>>;

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { configureReplicateThreads, lastThreadedRun, replicateThreads, stopReplicateWorkers, threadsFromEnvironment } from './runReplicates';
 import { quartileDifferenceResamplingPz } from '../features/quartileBootstrap';
 import { seededRandom } from '../../../lib/stats/seededRandom';
+import { resampledMeansShared } from '../conditions/resampledMeans';
 
 const initial = replicateThreads();
 afterAll(() => {
@@ -43,6 +44,18 @@ describe('runReplicates', () => {
     expect(threaded).toEqual(quartileDifferenceResamplingPz(groups, quality, cost, features, other));
     expect(alone.every((ci) => ci !== null && ci.low < ci.high)).toBe(true);
   }, 60_000);
+
+  it('gives the same condition resamples on one thread and on three (empty groups kept apart)', () => {
+    const data = seededRandom(9);
+    const sizes = [300, 0, 41, 2, 512];
+    const metrics = [0, 1].map(() => sizes.map((n) => Float64Array.from({ length: n }, () => Math.round(data() * 1000) / 7)));
+    configureReplicateThreads({ threads: 1 });
+    const alone = resampledMeansShared(metrics, 150, 77);
+    configureReplicateThreads({ threads: 3, minDraws: 0 });
+    expect(resampledMeansShared(metrics, 150, 77)).toEqual(alone);
+    expect(lastThreadedRun()?.units).toBe(sizes.length * 150);
+    expect(alone[0]![1]).toBeNull();
+  });
 
   it('reads ANALYSIS_THREADS and names it when it is not a thread count', () => {
     expect(threadsFromEnvironment('3')).toBe(3);
