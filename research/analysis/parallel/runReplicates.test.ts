@@ -3,6 +3,7 @@ import { configureReplicateThreads, lastThreadedRun, replicateThreads, stopRepli
 import { quartileDifferenceResamplingPz } from '../features/quartileBootstrap';
 import { seededRandom } from '../../../lib/stats/seededRandom';
 import { resampledMeansShared } from '../conditions/resampledMeans';
+import { stratifiedPermutationP, stratifiedPermutationPs } from '../conditions/stratified';
 
 const initial = replicateThreads();
 afterAll(() => {
@@ -55,6 +56,23 @@ describe('runReplicates', () => {
     expect(resampledMeansShared(metrics, 150, 77)).toEqual(alone);
     expect(lastThreadedRun()?.units).toBe(sizes.length * 150);
     expect(alone[0]![1]).toBeNull();
+  });
+
+  it('gives the stratified permutation p of one thread, stratum by stratum on three', () => {
+    const data = seededRandom(31);
+    const metric = (scale: number) =>
+      [[40, 60], [9, 30], [2, 2], [120, 80]].map(([na, nb], k) => ({
+        task: `t${k}`,
+        a: Float64Array.from({ length: na! }, () => Math.floor(data() * 7) * scale),
+        b: Float64Array.from({ length: nb! }, () => (1 + Math.floor(data() * 7)) * scale),
+      }));
+    const metrics = [metric(1), metric(0.25)];
+    configureReplicateThreads({ threads: 3, minDraws: 0 });
+    const threaded = stratifiedPermutationPs(metrics, 499, 5);
+    expect(lastThreadedRun()?.units).toBe(4);
+    configureReplicateThreads({ threads: 1 });
+    expect(threaded).toEqual(stratifiedPermutationPs(metrics, 499, 5));
+    metrics.forEach((strata, m) => expect(threaded[m]).toBe(stratifiedPermutationP(strata, 499, 5)));
   });
 
   it('reads ANALYSIS_THREADS and names it when it is not a thread count', () => {

@@ -12,7 +12,7 @@ import { spawnWorker } from '../../../lib/threads/spawnWorker';
 export type ReplicateKernel<P> = (plan: P, seed: number, from: number, to: number, out: Float64Array) => void;
 
 /** The kernels worker threads can run (kernels.ts maps each name to its function). */
-export type KernelName = 'quartileDifference' | 'resampledMeans' | 'spearman';
+export type KernelName = 'quartileDifference' | 'resampledMeans' | 'spearman' | 'stratifiedPermutation';
 
 /** A kernel's input: flat typed arrays and numbers only (shared with the worker threads without copying). */
 export type KernelPlan = Record<string, Int32Array | Uint32Array | Float64Array | number>;
