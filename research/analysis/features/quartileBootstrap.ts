@@ -1,7 +1,7 @@
 import { percentile } from '../../../lib/stats/percentile';
 import type { ConfidenceInterval } from '../../../lib/stats/bootstrapCi';
 import { mulberry32StateAfter } from '../../../lib/stats/seededRandom';
-import { runReplicates, type KernelPlan } from '../parallel/runReplicates';
+import { startReplicates, type KernelPlan } from '../parallel/runReplicates';
 
 /**
  * Percentile-bootstrap 95% intervals of top-minus-bottom quartile differences that carry the uncertainty
@@ -20,13 +20,28 @@ export function quartileDifferenceResamplingPz(
   features: Float64Array[],
   options: { replicates: number; seed: number },
 ): Array<ConfidenceInterval | null> {
+  return startQuartileDifferenceResamplingPz(groups, quality, cost, features, options).join();
+}
+
+/** quartileDifferenceResamplingPz started on the worker threads now and joined later (runReplicates' startReplicates). */
+export function startQuartileDifferenceResamplingPz(
+  groups: Map<string, Int32Array>,
+  quality: Float64Array,
+  cost: Float64Array,
+  features: Float64Array[],
+  options: { replicates: number; seed: number },
+): { join(): Array<ConfidenceInterval | null> } {
   const plan = quartilePlan(groups, quality, cost, features);
-  if (plan === null || options.replicates <= 0) return features.map(() => null);
+  if (plan === null || options.replicates <= 0) return { join: () => features.map(() => null) };
   const F = plan.features;
-  const differences = runReplicates('quartileDifference', quartileReplicates, plan, options.seed, options.replicates, F, plan.taskStart[plan.taskStart.length - 1]!);
-  return features.map((_, col) => {
+  const pending = startReplicates('quartileDifference', quartileReplicates, plan, options.seed, options.replicates, F, plan.taskStart[plan.taskStart.length - 1]!);
+  return { join: () => intervalsOf(pending.join(), F, options.replicates) };
+}
+
+function intervalsOf(differences: Float64Array, F: number, replicates: number): Array<ConfidenceInterval | null> {
+  return Array.from({ length: F }, (_, col) => {
     const v: number[] = [];
-    for (let r = 0; r < options.replicates; r++) {
+    for (let r = 0; r < replicates; r++) {
       const d = differences[r * F + col]!;
       if (Number.isFinite(d)) v.push(d);
     }

@@ -24,6 +24,8 @@ parentPort!.on('message', (job: ReplicateJob) => {
     }
   } catch {
     broken = true;
+    // one failed chunk is reported at a time: wait until the calling thread has taken the last one (2 = being written)
+    while (Atomics.compareExchange(job.control, FAILED, 0, 2) !== 0) Atomics.wait(job.control, FAILED, Atomics.load(job.control, FAILED), 100);
     Atomics.store(job.control, FAILED_FROM, from);
     Atomics.store(job.control, FAILED_TO, to);
     Atomics.store(job.control, FAILED, 1);

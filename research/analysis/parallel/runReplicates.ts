@@ -50,7 +50,7 @@ export function configureReplicateThreads(next: Partial<ReplicateThreads>): void
 // control words of a job (an Int32Array over a SharedArrayBuffer)
 export const NEXT = 0; // first unit not yet claimed
 export const DONE = 1; // units finished
-export const FAILED = 2; // 1 when a worker's kernel threw
+export const FAILED = 2; // 1 when a worker's kernel threw on chunk FAILED_FROM … FAILED_TO (2 while it writes them)
 export const FAILED_FROM = 3;
 export const FAILED_TO = 4;
 export const CONTROL_WORDS = 5;
@@ -131,11 +131,37 @@ export function runReplicates<P extends KernelPlan>(
   width: number,
   drawsPerUnit: number,
 ): Float64Array {
+  return startReplicates(name, kernel, plan, seed, units, width, drawsPerUnit).join();
+}
+
+/** A job handed to the worker threads; join() takes the chunks nobody has claimed yet and waits for the rest. */
+export interface PendingReplicates {
+  join(): Float64Array;
+}
+
+/**
+ * runReplicates in two halves: the worker threads start on the job now, the calling thread goes on with
+ * other work and joins later (a worker busy with this job leaves later jobs to the others, so nothing
+ * waits on it). A job too small for threads is computed at join().
+ */
+export function startReplicates<P extends KernelPlan>(
+  name: KernelName,
+  kernel: ReplicateKernel<P>,
+  plan: P,
+  seed: number,
+  units: number,
+  width: number,
+  drawsPerUnit: number,
+): PendingReplicates {
   const { threads, minDraws } = replicateThreads();
   if (threads <= 1 || units <= 1 || units * drawsPerUnit < minDraws) {
-    const out = new Float64Array(units * width);
-    kernel(plan, seed, 0, units, out);
-    return out;
+    return {
+      join: () => {
+        const out = new Float64Array(units * width);
+        kernel(plan, seed, 0, units, out);
+        return out;
+      },
+    };
   }
   const sharedPlan = Object.fromEntries(Object.entries(plan).map(([k, v]) => [k, typeof v === 'number' ? v : shared(v)])) as P;
   const job: ReplicateJob = {
@@ -149,18 +175,26 @@ export function runReplicates<P extends KernelPlan>(
     out: new Float64Array(new SharedArrayBuffer(units * width * 8)),
   };
   for (const worker of workers(threads - 1)) worker.postMessage(job);
+  let result: Float64Array | null = null;
+  return {
+    join: () => (result ??= finish(job, kernel)),
+  };
+}
+
+function finish<P>(job: ReplicateJob, kernel: ReplicateKernel<P>): Float64Array {
   const mine = workOn(job, kernel);
-  lastRun = { units, byCallingThread: mine };
+  lastRun = { units: job.units, byCallingThread: mine };
   for (;;) {
     const done = Atomics.load(job.control, DONE);
-    if (done >= units) break;
+    if (done >= job.units) break;
     if (Atomics.load(job.control, FAILED) === 1) {
-      // a worker's kernel threw on its chunk: compute that chunk here (it throws again here, with a stack)
-      stopReplicateWorkers();
+      // a worker's kernel threw on its chunk (that worker takes no more work): compute the chunk here,
+      // where it throws again with a stack the caller sees
       const from = Atomics.load(job.control, FAILED_FROM);
       const to = Atomics.load(job.control, FAILED_TO);
       Atomics.store(job.control, FAILED, 0);
-      kernel(sharedPlan, seed, from, to, job.out);
+      Atomics.notify(job.control, FAILED);
+      kernel(job.plan as P, job.seed, from, to, job.out);
       Atomics.add(job.control, DONE, to - from);
       continue;
     }
