@@ -130,27 +130,26 @@ export function featureValues(
 }
 
 /**
- * The features of some sessions only, renumbered 0 … sessions.length − 1 in the given order. Reading many
- * features of a scattered set of sessions (a Pz quartile) from this compact copy touches memory in order
- * instead of jumping through the whole table for every feature.
+ * featureValues of every speaker and label at once for the given sessions: out[speaker·L + label][k] is
+ * featureValues(f, speaker, label, kind, sessions)[k]. One pass reads each session's counts where they lie
+ * (side by side), instead of one pass per feature jumping a whole row ahead for every value.
  */
-export function featureSubset(f: SessionFeatures, sessions: ArrayLike<number>): SessionFeatures {
+export function featureColumns(f: SessionFeatures, kind: FeatureKind, sessions: ArrayLike<number>): Float64Array[] {
   const L = f.labels.length;
+  const counts = kind === 'opening_rate' ? f.openingCounts : f.counts;
+  const turns = kind === 'opening_rate' ? f.openingTurns : f.turns;
   const n = sessions.length;
-  const out: SessionFeatures = {
-    labels: f.labels,
-    nSessions: n,
-    counts: new Float64Array(n * 3 * L),
-    turns: new Float64Array(n * 3),
-    openingCounts: new Float64Array(n * 3 * L),
-    openingTurns: new Float64Array(n * 3),
-  };
+  const out = Array.from({ length: 3 * L }, () => new Float64Array(n));
   for (let k = 0; k < n; k++) {
     const s = sessions[k]!;
-    out.counts.set(f.counts.subarray(s * 3 * L, (s + 1) * 3 * L), k * 3 * L);
-    out.openingCounts.set(f.openingCounts.subarray(s * 3 * L, (s + 1) * 3 * L), k * 3 * L);
-    out.turns.set(f.turns.subarray(s * 3, s * 3 + 3), k * 3);
-    out.openingTurns.set(f.openingTurns.subarray(s * 3, s * 3 + 3), k * 3);
+    for (let speaker = 0; speaker < 3; speaker++) {
+      const base = (s * 3 + speaker) * L;
+      const t = turns[s * 3 + speaker]!;
+      for (let label = 0; label < L; label++) {
+        const c = counts[base + label]!;
+        out[speaker * L + label]![k] = kind === 'count' ? c : t === 0 ? NaN : c / t;
+      }
+    }
   }
   return out;
 }
