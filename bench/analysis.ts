@@ -4,7 +4,8 @@
  * timed separately) in a child process, prints wall time and peak RSS, then runs the numpy/scipy twin
  * (bench/analysis_ref.py) on the same files when python3 with numpy/scipy is available, and the ratio.
  *
- * Options (env): BENCH_SESSIONS (100000), BENCH_TURNS (40 per session), BENCH_DIR (tmp), BENCH_BOOTSTRAP (1000).
+ * Options (env): BENCH_SESSIONS (100000), BENCH_TURNS (40 per session), BENCH_DIR (tmp), BENCH_BOOTSTRAP (1000),
+ * ANALYSIS_THREADS (threads for the bootstraps, the main one included; default the machine's cores up to 4).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +25,8 @@ interface Measurement {
   /** user + system CPU seconds of the whole child process (less sensitive to a busy machine than wall time) */
   cpu_s: number;
   max_rss_mb: number;
+  /** threads the bootstraps ran on (the main thread included; ANALYSIS_THREADS) */
+  threads: number;
 }
 
 async function childRun(dir: string, replicates: number): Promise<void> {
@@ -33,6 +36,7 @@ async function childRun(dir: string, replicates: number): Promise<void> {
   const { productivityCsv } = await import('../research/analysis/output/productivityCsv');
   const { writeOutputsAtomically } = await import('../research/analysis/output/writeOutputs');
   const { renderReport } = await import('../research/analysis/report/renderReport');
+  const { replicateThreads } = await import('../research/analysis/parallel/runReplicates');
   const tLoad0 = performance.now();
   const data = loadDataset(dir);
   const tLoad = performance.now();
@@ -55,6 +59,7 @@ async function childRun(dir: string, replicates: number): Promise<void> {
     total_s: (tReport - t0) / 1000,
     cpu_s: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     max_rss_mb: process.resourceUsage().maxRSS / 1024,
+    threads: replicateThreads().threads,
   };
   console.log(JSON.stringify(m));
 }
@@ -99,7 +104,7 @@ async function main(): Promise<void> {
   const tsAnalysis = ts.load_s + ts.compute_s + ts.write_s;
   console.log(`tandem (node ${process.version}): load ${ts.load_s.toFixed(2)} s, compute ${ts.compute_s.toFixed(2)} s, ` +
     `write csv/json ${ts.write_s.toFixed(2)} s → analysis ${tsAnalysis.toFixed(2)} s; report.html ${ts.report_s.toFixed(2)} s; ` +
-    `process wall ${nodeWall.toFixed(2)} s, CPU ${ts.cpu_s.toFixed(2)} s; peak RSS ${ts.max_rss_mb.toFixed(0)} MB (bootstrap ${replicates}×)`);
+    `process wall ${nodeWall.toFixed(2)} s, CPU ${ts.cpu_s.toFixed(2)} s; peak RSS ${ts.max_rss_mb.toFixed(0)} MB (bootstrap ${replicates}×, ${ts.threads} thread${ts.threads === 1 ? '' : 's'})`);
   console.log(`  goal: analysis < 10 s ${tsAnalysis < 10 ? 'OK' : 'MISSED'}, peak RSS < 1024 MB ${ts.max_rss_mb < 1024 ? 'OK' : 'MISSED'}`);
 
   const py = spawnSync('python3', [join(here, 'analysis_ref.py'), dir, '--bootstrap', String(replicates)], { encoding: 'utf8', maxBuffer: 1 << 26 });

@@ -9,7 +9,7 @@ import { pzQuartiles, type Quartiles } from './productivity/quartiles';
 import { sessionFeatures, type SessionFeatures } from './features/sessionFeatures';
 import { compareQuartiles, type FeatureComparison } from './features/quartileComparison';
 import type { Correlation } from '../../lib/stats/spearman';
-import { bootstrapSection, type BootstrapSection } from './bootstrapSection';
+import { bootstrapSection, prefetchBootstrapSection, type BootstrapSection } from './bootstrapSection';
 import { probingPzByTask } from './features/probingPz';
 import { conditionSection, type ConditionSection } from './conditions/conditionSection';
 import { datasetWarnings } from './warnings';
@@ -112,6 +112,8 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
   const ranked = scored.filter((i) => !Number.isNaN(productivity.pz[i]!));
 
   const features = sessionFeatures(data.annotations, n);
+  // the largest bootstrap starts on the worker threads now and is joined by bootstrapSection below
+  prefetchBootstrapSection(groups, s.quality, cost, features, data.annotations !== null, options);
   const tasks: Record<string, TaskResult> = {};
   const probing = probingPzByTask(features, groups, productivity.pz, data.annotations !== null);
   for (const [task, idx] of groups) {

@@ -1,4 +1,6 @@
 import { percentile } from '../../../lib/stats/percentile';
+import { mulberry32StateAfter } from '../../../lib/stats/seededRandom';
+import { runReplicates, type KernelPlan } from '../parallel/runReplicates';
 
 /**
  * Bootstrap means of one group: `replicates` resamples of its values with replacement (draws from
@@ -28,48 +30,86 @@ export function resampledMeansShared(groups: readonly Float64Array[][], replicat
   const metrics = groups.length;
   const out: Array<Array<Float64Array | null>> = groups.map((gs) => gs.map(() => null));
   if (metrics === 0) return out;
-  const sums = new Float64Array(metrics);
-  let state = seed >>> 0;
-  for (let g = 0; g < groups[0]!.length; g++) {
+  const G = groups[0]!.length;
+  const groupStart = new Int32Array(G + 1);
+  for (let g = 0; g < G; g++) {
     const n = groups[0]![g]!.length;
     if (groups.some((gs) => gs[g]!.length !== n)) throw new Error('resampledMeansShared: group sizes differ between metrics');
-    if (n === 0) continue;
-    // metric-major copies side by side so one draw reads its values from one cache line
-    const rows = new Float64Array(n * metrics);
-    for (let m = 0; m < metrics; m++) for (let i = 0; i < n; i++) rows[i * metrics + m] = groups[m]![g]![i]!;
-    const means = groups.map(() => new Float64Array(replicates));
-    if (metrics === 1) {
-      // the common case of one metric alone: the sum kept in a register
-      const out0 = means[0]!;
-      for (let r = 0; r < replicates; r++) {
-        let sum = 0;
-        for (let i = 0; i < n; i++) {
-          state = (state + 0x6d2b79f5) >>> 0;
-          let t = state;
-          t = Math.imul(t ^ (t >>> 15), t | 1);
-          t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-          sum += rows[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)]!;
-        }
-        out0[r] = sum / n;
-      }
-      out[0]![g] = out0;
+    groupStart[g + 1] = groupStart[g]! + n;
+  }
+  const total = groupStart[G]!;
+  // the metrics of one value side by side, so one draw reads them from one cache line
+  const rows = new Float64Array(total * metrics);
+  for (let m = 0; m < metrics; m++) {
+    for (let g = 0; g < G; g++) {
+      const v = groups[m]![g]!;
+      for (let i = 0; i < v.length; i++) rows[(groupStart[g]! + i) * metrics + m] = v[i]!;
+    }
+  }
+  const plan: ResampledMeansPlan = { groupStart, rows, metrics, replicates };
+  const means = runReplicates('resampledMeans', resampledMeansReplicates, plan, seed, G * replicates, metrics, total / Math.max(1, G));
+  for (let g = 0; g < G; g++) {
+    if (groupStart[g + 1] === groupStart[g]) continue;
+    for (let m = 0; m < metrics; m++) {
+      const v = new Float64Array(replicates);
+      for (let r = 0; r < replicates; r++) v[r] = means[(g * replicates + r) * metrics + m]!;
+      out[m]![g] = v;
+    }
+  }
+  return out;
+}
+
+/** resampledMeansShared's groups, one after another: group g owns values groupStart[g] … groupStart[g+1] − 1. */
+export interface ResampledMeansPlan extends KernelPlan {
+  groupStart: Int32Array;
+  /** Value i of metric m at i·metrics + m. */
+  rows: Float64Array;
+  metrics: number;
+  replicates: number;
+}
+
+/**
+ * Units from … to − 1 of resampledMeansShared: unit g·replicates + r is replicate r of group g, whose draws
+ * come after those of every earlier group's replicates and of its own earlier ones (the order of one
+ * sequential pass). out[unit·metrics + m] = that resample's mean of metric m (NaN for an empty group).
+ */
+export function resampledMeansReplicates(plan: ResampledMeansPlan, seed: number, from: number, to: number, out: Float64Array): void {
+  const { groupStart, rows, metrics, replicates } = plan;
+  const sums = new Float64Array(metrics);
+  for (let unit = from; unit < to; unit++) {
+    const g = Math.floor(unit / replicates);
+    const r = unit - g * replicates;
+    const start = groupStart[g]!;
+    const n = groupStart[g + 1]! - start;
+    if (n === 0) {
+      for (let m = 0; m < metrics; m++) out[unit * metrics + m] = NaN;
       continue;
     }
-    for (let r = 0; r < replicates; r++) {
-      sums.fill(0);
+    let state = mulberry32StateAfter(seed, start * replicates + r * n); // mulberry32 of seededRandom, inlined
+    if (metrics === 1) {
+      // the common case of one metric alone: the sum kept in a register
+      let sum = 0;
       for (let i = 0; i < n; i++) {
         state = (state + 0x6d2b79f5) >>> 0;
         let t = state;
         t = Math.imul(t ^ (t >>> 15), t | 1);
         t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        const base = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n) * metrics;
-        for (let m = 0; m < metrics; m++) sums[m]! += rows[base + m]!;
+        sum += rows[start + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)]!;
       }
-      for (let m = 0; m < metrics; m++) means[m]![r] = sums[m]! / n;
+      out[unit] = sum / n;
+      continue;
     }
-    for (let m = 0; m < metrics; m++) out[m]![g] = means[m]!;
+    sums.fill(0);
+    for (let i = 0; i < n; i++) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const base = (start + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)) * metrics;
+      for (let m = 0; m < metrics; m++) sums[m]! += rows[base + m]!;
+    }
+    for (let m = 0; m < metrics; m++) out[unit * metrics + m] = sums[m]! / n;
   }
-  return out;
 }
 
 /**

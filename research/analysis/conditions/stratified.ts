@@ -1,5 +1,6 @@
 import { mean } from '../../../lib/stats/mean';
-import { seededRandom } from '../../../lib/stats/seededRandom';
+import { mulberry32StateAfter, seededRandom } from '../../../lib/stats/seededRandom';
+import { runReplicates, type KernelPlan } from '../parallel/runReplicates';
 import { kruskalWallis } from '../../../lib/stats/kruskalWallis';
 
 /** One task's values of a metric for two conditions. */
@@ -78,33 +79,74 @@ export function stratifiedPermutationPs(strataOf: readonly (readonly Stratum[])[
       throw new Error('stratifiedPermutationPs: strata sizes differ between metrics');
     }
   }
+  const S = first.length;
   const observed = strataOf.map((strata) => Math.abs(stratifiedDifference(strata)));
   const tolerance = observed.map((o) => 1e-12 * Math.max(1, o));
   // per stratum: the pooled values of every metric side by side (row j = position j, M values), totals per metric
-  const pools = first.map((_, k) => {
-    const na = first[k]!.a.length;
-    const n = na + first[k]!.b.length;
-    const rows = new Float64Array(n * M);
-    strataOf.forEach((strata, m) => {
-      const s = strata[k]!;
-      for (let j = 0; j < na; j++) rows[j * M + m] = s.a[j]!;
-      for (let j = na; j < n; j++) rows[j * M + m] = s.b[j - na]!;
-    });
-    return rows;
+  const poolStart = new Int32Array(S + 1);
+  const na = new Int32Array(S);
+  const drawsBefore = new Float64Array(S);
+  first.forEach((st, k) => {
+    na[k] = st.a.length;
+    poolStart[k + 1] = poolStart[k]! + st.a.length + st.b.length;
+    if (k + 1 < S) drawsBefore[k + 1] = drawsBefore[k]! + st.a.length;
   });
-  const totals = strataOf.map((strata) => strata.map((s) => [...s.a, ...s.b].reduce((x, v) => x + v, 0)));
-  const weights = first.map((s) => (s.a.length * s.b.length) / (s.a.length + s.b.length));
+  const pools = new Float64Array(poolStart[S]! * M);
+  const totals = new Float64Array(S * M);
+  strataOf.forEach((strata, m) => {
+    strata.forEach((st, k) => {
+      const base = poolStart[k]!;
+      for (let j = 0; j < st.a.length; j++) pools[(base + j) * M + m] = st.a[j]!;
+      for (let j = 0; j < st.b.length; j++) pools[(base + st.a.length + j) * M + m] = st.b[j]!;
+      totals[k * M + m] = [...st.a, ...st.b].reduce((x, v) => x + v, 0);
+    });
+  });
+  const weights = Float64Array.from(first, (st) => (st.a.length * st.b.length) / (st.a.length + st.b.length));
   const wsum = weights.reduce((x, w) => x + w, 0);
+  const perPermutation = drawsBefore[S - 1]! + na[S - 1]!;
+  const plan: PermutationPlan = { poolStart, pools, na, weights, totals, drawsBefore, metrics: M, permutations, perPermutation };
+  // each stratum's pool is shuffled on from one permutation to the next, so a stratum (all its permutations) is the unit of work
+  const terms = runReplicates('stratifiedPermutation', permutationTerms, plan, seed, S, permutations * M, (perPermutation / S) * permutations);
   const extreme = new Float64Array(M);
-  const sumA = new Float64Array(M);
   const t = new Float64Array(M);
-  let state = seed >>> 0;
   for (let r = 0; r < permutations; r++) {
     t.fill(0);
-    for (let k = 0; k < pools.length; k++) {
-      const pool = pools[k]!;
-      const na = first[k]!.a.length;
-      const n = na + first[k]!.b.length;
+    for (let k = 0; k < S; k++) for (let m = 0; m < M; m++) t[m]! += terms[(k * permutations + r) * M + m]!;
+    for (let m = 0; m < M; m++) if (Math.abs(t[m]! / wsum) >= observed[m]! - tolerance[m]!) extreme[m]!++;
+  }
+  return Array.from(extreme, (e) => (1 + e) / (permutations + 1));
+}
+
+/** stratifiedPermutationPs's strata as flat arrays: stratum k's pool is rows poolStart[k] … poolStart[k+1] − 1 (M values a row, a's first). */
+export interface PermutationPlan extends KernelPlan {
+  poolStart: Int32Array;
+  pools: Float64Array;
+  na: Int32Array;
+  weights: Float64Array;
+  /** Sum of stratum k's pool for metric m at k·metrics + m. */
+  totals: Float64Array;
+  /** Draws a permutation makes before it reaches stratum k (Σ of the earlier strata's n_a). */
+  drawsBefore: Float64Array;
+  metrics: number;
+  permutations: number;
+  /** Draws of one permutation over every stratum. */
+  perPermutation: number;
+}
+
+/**
+ * Units from … to − 1 are strata: for each, all permutations in order (its pool is shuffled on in place,
+ * a partial Fisher–Yates of n_a positions, drawing where one sequential pass over every stratum would),
+ * out[(k·permutations + r)·M + m] = w_k·(mean_a − mean_b) of metric m in permutation r.
+ */
+export function permutationTerms(plan: PermutationPlan, seed: number, from: number, to: number, out: Float64Array): void {
+  const { poolStart, pools, na: sizes, weights, totals, drawsBefore, metrics: M, permutations, perPermutation } = plan;
+  const sumA = new Float64Array(M);
+  for (let k = from; k < to; k++) {
+    const base = poolStart[k]!;
+    const na = sizes[k]!;
+    const n = poolStart[k + 1]! - base;
+    for (let r = 0; r < permutations; r++) {
+      let state = mulberry32StateAfter(seed, r * perPermutation + drawsBefore[k]!); // mulberry32 of seededRandom, inlined
       sumA.fill(0);
       for (let i = 0; i < na; i++) {
         state = (state + 0x6d2b79f5) >>> 0;
@@ -113,17 +155,15 @@ export function stratifiedPermutationPs(strataOf: readonly (readonly Stratum[])[
         z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
         const j = i + Math.floor((((z ^ (z >>> 14)) >>> 0) / 4294967296) * (n - i));
         for (let m = 0; m < M; m++) {
-          const v = pool[j * M + m]!;
-          pool[j * M + m] = pool[i * M + m]!;
-          pool[i * M + m] = v;
+          const v = pools[(base + j) * M + m]!;
+          pools[(base + j) * M + m] = pools[(base + i) * M + m]!;
+          pools[(base + i) * M + m] = v;
           sumA[m]! += v;
         }
       }
-      for (let m = 0; m < M; m++) t[m]! += weights[k]! * (sumA[m]! / na - (totals[m]![k]! - sumA[m]!) / (n - na));
+      for (let m = 0; m < M; m++) out[(k * permutations + r) * M + m] = weights[k]! * (sumA[m]! / na - (totals[k * M + m]! - sumA[m]!) / (n - na));
     }
-    for (let m = 0; m < M; m++) if (Math.abs(t[m]! / wsum) >= observed[m]! - tolerance[m]!) extreme[m]!++;
   }
-  return Array.from(extreme, (e) => (1 + e) / (permutations + 1));
 }
 
 /**

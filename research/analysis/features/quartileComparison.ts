@@ -3,7 +3,7 @@ import { standardError } from '../../../lib/stats/standardError';
 import { cohenD } from '../../../lib/stats/cohenD';
 import { mannWhitneyTest, type MannWhitneyMethod } from '../../../lib/stats/mannWhitney';
 import { benjaminiHochbergAdjust, holmAdjust } from '../../../lib/stats/adjustP';
-import { SPEAKERS, featureValues, type FeatureKind, type SessionFeatures } from './sessionFeatures';
+import { SPEAKERS, featureColumns, type FeatureKind, type SessionFeatures } from './sessionFeatures';
 import type { Quartiles } from '../productivity/quartiles';
 
 export interface FeatureComparison {
@@ -31,10 +31,13 @@ export function compareQuartiles(f: SessionFeatures, q: Quartiles, kind: Feature
   const out: Record<string, FeatureComparison> = {};
   if (q.top.length === 0 || q.bottom.length === 0) return out;
   const speakerOrder = [...SPEAKERS].map((name, i) => ({ name, i })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const L = f.labels.length;
+  const topColumns = featureColumns(f, kind, q.top);
+  const bottomColumns = featureColumns(f, kind, q.bottom);
   for (const { name, i } of speakerOrder) {
     f.labels.forEach((label, l) => {
-      const top = present(featureValues(f, i, l, kind, q.top));
-      const bottom = present(featureValues(f, i, l, kind, q.bottom));
+      const top = present(topColumns[i * L + l]!);
+      const bottom = present(bottomColumns[i * L + l]!);
       const mw = mannWhitneyTest(top, bottom);
       out[`${name}:${label}`] = {
         top_mean: mean(top),
