@@ -35,6 +35,7 @@ import type { ReviewsRepo } from './reviews';
 import type { ReplyLeasesRepo } from './leases';
 import type { AdminJobsRepo } from './jobs';
 import type { NamedLocks } from './locks';
+import type { GroupsRepo } from './groups';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 
 // The row types and repository interfaces live in contract/, grouped by what they own; code outside
@@ -52,6 +53,7 @@ export * from './trajectory';
 export * from './leases';
 export * from './jobs';
 export * from './locks';
+export * from './groups';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -108,6 +110,8 @@ export interface StoreRepositories {
   readonly replyLeases: ReplyLeasesRepo;
   /** Dashboard jobs claimed by one node, visible to all (jobTypes.ts). */
   readonly adminJobs: AdminJobsRepo;
+  /** Group sessions: lobby, groups, members, the room's messages and the shared document (contract/groups.ts). */
+  readonly groups: GroupsRepo;
 }
 
 /** The repositories bound to one open transaction. */

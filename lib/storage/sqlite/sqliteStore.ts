@@ -50,6 +50,7 @@ import { SessionTelemetryRepository } from './repositories/sessionTelemetry';
 import { ReviewsRepository } from './repositories/reviews';
 import { ReplyLeasesRepository } from './repositories/replyLeases';
 import { AdminJobsRepository } from './repositories/adminJobs';
+import { GroupsRepository } from './repositories/groups';
 import { InProcessLocks } from './locks';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
@@ -83,6 +84,7 @@ function syncRepositories(db: SqliteDatabase): SyncRepositories {
     reviews: new ReviewsRepository(db),
     replyLeases: new ReplyLeasesRepository(db),
     adminJobs: new AdminJobsRepository(db),
+    groups: new GroupsRepository(db),
   };
 }
 

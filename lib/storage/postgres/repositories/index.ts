@@ -21,6 +21,7 @@ import { PgWithdrawals } from './withdrawals';
 import { PgReviews } from './reviews';
 import { PgReplyLeases } from './replyLeases';
 import { PgAdminJobs } from './adminJobs';
+import { PgGroups } from './groups';
 
 /** Every repository over one runner (the pool, or one transaction's client). Built on first use. */
 export class PgRepositories implements StoreRepositories {
@@ -47,6 +48,7 @@ export class PgRepositories implements StoreRepositories {
   #reviews?: PgReviews;
   #replyLeases?: PgReplyLeases;
   #adminJobs?: PgAdminJobs;
+  #groups?: PgGroups;
 
   get studies() { return (this.#studies ??= new PgStudies(this.runner)); }
   get sessions() { return (this.#sessions ??= new PgSessions(this.runner)); }
@@ -69,4 +71,5 @@ export class PgRepositories implements StoreRepositories {
   get reviews() { return (this.#reviews ??= new PgReviews(this.runner)); }
   get replyLeases() { return (this.#replyLeases ??= new PgReplyLeases(this.runner)); }
   get adminJobs() { return (this.#adminJobs ??= new PgAdminJobs(this.runner)); }
+  get groups() { return (this.#groups ??= new PgGroups(this.runner)); }
 }
