@@ -8,3 +8,4 @@ export * from './http';
 export * from './trajectory';
 export * from './labels';
 export * from './group';
+export * from './groupEvents';
