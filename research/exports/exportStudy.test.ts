@@ -72,7 +72,7 @@ describe.each(STORE_ENGINES)('exportStudy (%s)', (engine) => {
       const { manifest } = await exportStudy({ store, dataDir, studyId: 'demo', outDir: out, includePilot: false, includeIdentities: false });
 
       expect(readdirSync(out).sort()).toEqual(
-        ['annotations.csv', 'artifacts', 'artifacts.jsonl', 'codebook.md', 'datapackage.json', 'events.jsonl', 'judgements.csv', 'manifest.json', 'messages.jsonl', 'sessions.csv'].sort(),
+        ['annotations.csv', 'artifacts', 'artifacts.jsonl', 'codebook.md', 'datapackage.json', 'events.jsonl', 'group_events.jsonl', 'groups.csv', 'judgements.csv', 'manifest.json', 'messages.jsonl', 'sessions.csv'].sort(),
       );
       const pseudonym = sessionPseudonym(loadOrCreatePseudonymKey(dataDir), sessionId);
       const sessions = parse(readFileSync(join(out, 'sessions.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
