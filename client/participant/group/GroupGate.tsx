@@ -15,7 +15,7 @@ import { useGroup } from './useGroup';
 export function GroupGate({ state, actions, token, children }: { state: SessionState; actions: SessionActions; token: string; children: ReactNode }) {
   const doc = useMemo(() => new Y.Doc(), []);
   const onDoc = useCallback((p: GroupPush<'group:doc'>) => applyRemote(doc, p.update), [doc]);
-  const group = useGroup(token, onDoc);
+  const group = useGroup(actions.connection, onDoc);
   const { view } = group;
 
   useEffect(() => {

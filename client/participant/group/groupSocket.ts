@@ -1,9 +1,9 @@
 /**
- * The group room's socket: a second connection of the session's own token (the server places it in the session's
- * lobby or room), speaking the group events of common/groupEvents.ts. Payloads are checked before they leave, acks
+ * The group room's events over the session's own socket (the server places it in the session's lobby or room),
+ * speaking the group events of common/groupEvents.ts. Payloads are checked before they leave, acks
  * and pushes against their schemas; a malformed push is dropped.
  */
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { z } from 'zod';
 import { Envelope } from '../../../common/envelope';
 import { GroupView, groupClientEvents, groupServerPushes, type GroupClientEventName, type GroupPush, type GroupPushName } from '../../../common/groupEvents';
@@ -19,11 +19,7 @@ const acks: Record<GroupClientEventName, z.ZodType> = {
 };
 
 export class GroupSocket {
-  private readonly socket: Socket;
-
-  constructor(token: string) {
-    this.socket = io({ auth: { token }, transports: ['websocket', 'polling'] });
-  }
+  constructor(private readonly socket: Socket) {}
 
   emit<T>(event: GroupClientEventName, payload: unknown): Promise<T> {
     const checked = groupClientEvents[event].safeParse(payload);
@@ -54,7 +50,7 @@ export class GroupSocket {
     return () => this.socket.off('connect', handler);
   }
 
-  close(): void {
-    this.socket.disconnect();
+  get connected(): boolean {
+    return this.socket.connected;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { GroupMemberView, GroupMessageView, GroupPush, GroupView } from '../../../common/groupEvents';
+import type { Socket } from 'socket.io-client';
 import { GroupSocket } from './groupSocket';
 
 export interface LiveGroup {
@@ -20,8 +21,8 @@ export interface LiveGroup {
   joinLobby(): Promise<void>;
 }
 
-export function useGroup(token: string, onDocUpdate: (p: GroupPush<'group:doc'>) => void): LiveGroup {
-  const socket = useMemo(() => new GroupSocket(token), [token]);
+export function useGroup(connection: () => Socket, onDocUpdate: (p: GroupPush<'group:doc'>) => void): LiveGroup {
+  const socket = useMemo(() => new GroupSocket(connection()), [connection]);
   const [view, setView] = useState<GroupView | null>(null);
   const [clockOffsetMs, setOffset] = useState(0);
   const [messages, setMessages] = useState<GroupMessageView[]>([]);
@@ -44,6 +45,7 @@ export function useGroup(token: string, onDocUpdate: (p: GroupPush<'group:doc'>)
   );
   useEffect(() => {
     const sync = () => void socket.emit<GroupView>('group:status', {}).then(apply, () => undefined);
+    if (socket.connected) sync();
     const offs = [
       socket.onConnect(sync),
       socket.on('group:view', apply),
@@ -64,7 +66,6 @@ export function useGroup(token: string, onDocUpdate: (p: GroupPush<'group:doc'>)
       for (const off of offs) off();
     };
   }, [socket, apply, onDocUpdate]);
-  useEffect(() => () => socket.close(), [socket]);
   const joinLobby = useCallback(() => socket.emit<GroupView>('group:lobby:join', {}).then(apply), [socket, apply]);
   return { view, clockOffsetMs, messages, members, streaming, socket, joinLobby };
 }
