@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { JsonlLog } from '../research/simulation/jsonlLog';
 import { newRunId, runSimulation } from '../research/simulation/simulation';
 import { formatSummary } from '../research/simulation/latencyStats';
+import { runGroupSimulation } from '../research/simulation/groupSimulation';
 
 const Flags = z
   .object({
@@ -36,6 +37,10 @@ const Flags = z
     log: z.string().min(1).optional(),
     'log-deltas': z.boolean().default(false),
     'timeout-s': z.coerce.number().positive().max(24 * 3600).default(600),
+    /** A group study (docs/groups.md): lobby, room, shared edits, survey; --dropout share leaves the room (seeded by --seed). */
+    group: z.boolean().default(false),
+    dropout: z.coerce.number({ message: '--dropout must be a number' }).min(0).max(1).default(0),
+    seed: z.coerce.number({ message: '--seed must be a number' }).int().default(1),
   })
   .strict();
 export type SimulateFlags = z.infer<typeof Flags>;
@@ -54,6 +59,9 @@ export function parseFlags(argv: string[]): SimulateFlags {
       log: { type: 'string' },
       'log-deltas': { type: 'boolean' },
       'timeout-s': { type: 'string' },
+      group: { type: 'boolean' },
+      dropout: { type: 'string' },
+      seed: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -103,6 +111,7 @@ async function main(): Promise<void> {
   const chatLines = flags.script ? readScript(flags.script) : generatedLines(flags.turns);
   const [minThink, maxThink] = flags['think-ms'].split('-').map(Number) as [number, number | undefined];
   const runId = newRunId();
+  if (flags.group) return simulateGroups(flags, runId, minThink);
   const logPath = flags.log ?? `simulate-${runId}.jsonl`;
   const log = new JsonlLog(logPath);
   const concurrency = flags.concurrency ?? Math.min(flags.participants, 50);
@@ -135,6 +144,24 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(lines.join('\n') + '\n');
   process.exitCode = summary.completed === summary.participants && summary.streamMismatches === 0 ? 0 : 1;
+}
+
+/** --group: simulated people in a group study; prints what the room delivered and exits 1 on a lost delivery. */
+async function simulateGroups(flags: SimulateFlags, runId: string, thinkMs: number): Promise<void> {
+  process.stderr.write(`simulate: run ${runId}: ${flags.participants} people in groups against ${flags.url}, study ${flags.study}\n`);
+  const s = await runGroupSimulation({ url: flags.url, study: flags.study, participants: flags.participants, runId, turns: flags.turns, dropout: flags.dropout, seed: flags.seed, thinkMs, timeoutMs: flags['timeout-s'] * 1000 });
+  const sorted = [...s.fanoutMs].sort((a, b) => a - b);
+  const pct = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1) : '-');
+  process.stdout.write(
+    [
+      `grouped:          ${s.grouped}/${s.participants} in ${s.groups} groups; released ${s.released}; dropped out ${s.droppedOut}`,
+      `completed:        ${s.completed}`,
+      `room messages:    ${s.messagesSent} sent; ${s.deliveriesExpected - s.deliveriesLost}/${s.deliveriesExpected} deliveries, ${s.deliveriesLost} lost`,
+      `fan-out latency:  p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`,
+      `errors:           ${s.errors.length}${s.errors.length ? ` (${s.errors.slice(0, 3).join(' | ')})` : ''}`,
+    ].join('\n') + '\n',
+  );
+  process.exitCode = s.deliveriesLost === 0 && s.errors.length === 0 ? 0 : 1;
 }
 
 // Run only as a script (tests import parseFlags/readScript).

@@ -7,3 +7,5 @@ export * from './events';
 export * from './http';
 export * from './trajectory';
 export * from './labels';
+export * from './group';
+export * from './groupEvents';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Slug } from './ids';
 import { AssistantConfig } from './assistantMode';
+import { GroupAgents, GroupConfig } from './group';
 
 /**
  * A study definition, loaded from studies/<id>.yaml and validated at start-up.
@@ -126,6 +127,10 @@ export const Condition = z.preprocess(
       teamwork: TeamworkSeat.optional(),
       /** Who answers: the model (default), the model reviewed by a researcher, or a researcher (common/assistantMode.ts); absent = model. */
       assistant: AssistantConfig.optional(),
+      /** Several people in one live room (common/group.ts); absent = one person with the assistant. */
+      group: GroupConfig.optional(),
+      /** The AI agents of a group room; only with `group`. */
+      agents: GroupAgents.optional(),
     })
     .strict()
     .superRefine((c, ctx) => {
@@ -133,6 +138,8 @@ export const Condition = z.preprocess(
       if (c.provider !== 'teamwork' && c.teamwork) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'a condition with a teamwork block must have provider "teamwork"' });
       if (c.provider === 'teamwork' && c.assistant && c.assistant.mode !== 'model')
         ctx.addIssue({ code: 'custom', path: ['assistant', 'mode'], message: 'a teamwork seat is answered by its teammates: the assistant mode must be model' });
+      if (c.agents && !c.group) ctx.addIssue({ code: 'custom', path: ['agents'], message: 'agents speak in a group room: add a group block' });
+      if (c.group && c.teamwork) ctx.addIssue({ code: 'custom', path: ['group'], message: 'a group condition cannot also be a teamwork seat' });
     }),
 );
 export type Condition = z.infer<typeof Condition>;
@@ -147,7 +154,15 @@ export type CompletionOutcome = z.infer<typeof CompletionOutcome>;
 export const CompletionConfig = z
   .object({
     codes: z
-      .object({ completed: z.string().min(1), declined: z.string().min(1), timed_out: z.string().min(1) })
+      .object({
+        completed: z.string().min(1),
+        declined: z.string().min(1),
+        timed_out: z.string().min(1),
+        /** Group studies: a person the lobby released without a group (their wait is recorded for payment). */
+        lobby_timeout: z.string().min(1).optional(),
+        /** Group studies whose dropout policy is end_group: the members of a group that ended early. */
+        group_ended: z.string().min(1).optional(),
+      })
       .strict(),
     /** e.g. "https://app.prolific.com/submissions/complete?cc={code}" — must contain {code}. */
     redirect: z
@@ -200,6 +215,12 @@ export const Study = z
     };
     dup(study.tasks, 'tasks');
     dup(study.conditions, 'conditions');
+    study.conditions.forEach((c, i) => {
+      if (c.group && study.completion.codes.lobby_timeout === undefined)
+        ctx.addIssue({ code: 'custom', path: ['completion', 'codes'], message: `condition "${c.id}" forms groups: add a lobby_timeout completion code` });
+      if (c.group?.dropout.policy === 'end_group' && study.completion.codes.group_ended === undefined)
+        ctx.addIssue({ code: 'custom', path: ['conditions', i, 'group', 'dropout', 'policy'], message: 'policy end_group needs a group_ended completion code' });
+    });
   });
 export type Study = z.infer<typeof Study>;
 

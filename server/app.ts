@@ -37,6 +37,8 @@ import { openSocketAdapter, type SocketAdapterHandle } from './cluster/socketAda
 import { openRateLimitStores, type RateLimitStores } from './cluster/rateLimitStore';
 import { healthRoutes } from './http/health';
 import { checkPreregistrationsAtStart } from '../lib/preregistration';
+import { attachGroupRuntime, type GroupRuntime } from './groups/runtime';
+import type { GroupTimings } from './groups/groupContext';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -101,6 +103,8 @@ export interface StartServerOptions {
   /** Clock and randomness (assignment ties), injectable for tests. */
   now?: () => number;
   rng?: () => number;
+  /** Group sessions' sweep interval (lobby timeouts, dropouts, idle agents); default 1 s. */
+  groups?: Partial<GroupTimings>;
   /**
    * What the runtime runs without owning it: the Wizard-of-Oz desk, the researcher side, the teamwork seat
    * (wiring/plugins.ts registers them all; none: a participant-only server).
@@ -120,6 +124,8 @@ export interface RunningServer {
   config: LoadedConfig;
   participants: ParticipantService;
   io: ParticipantServer;
+  /** Group sessions (server/groups/): lobby, room, presence, agents. */
+  groups: GroupRuntime;
   /** Stops accepting connections, ends replies in flight (stored as stopped), closes the database. */
   close(): Promise<void>;
 }
@@ -237,6 +243,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   const participants = new ParticipantService(ctx, { coordination, ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}) });
   attachParticipantSockets(io, participants, rateLimits, log);
+  const groups = attachGroupRuntime(io as unknown as Server, ctx, log, options.groups);
   const live = liveSessions(io, participants.chat, log);
   ctx.sessionSockets = live;
   app.use(
@@ -271,6 +278,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
   } catch (err) {
     // e.g. EADDRINUSE: leave nothing running behind the error.
+    await groups.stop();
     await participants.chat.shutdown();
     await providerThread?.close();
     await new Promise<void>((resolve) => io.close(() => resolve()));
@@ -288,6 +296,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await groups.stop();
       await participants.chat.shutdown();
       await providerThread?.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
@@ -302,7 +311,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     })());
 
   log.info({ node: nodeId, adapter: adapter.kind, sharedRateLimits: rateLimits.shared }, 'node started');
-  return { url, port: address.port, nodeId, adapterKind: adapter.kind, store, config, participants, io, close };
+  return { url, port: address.port, nodeId, adapterKind: adapter.kind, store, config, participants, io, groups, close };
 }
 
 /**

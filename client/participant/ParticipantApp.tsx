@@ -11,6 +11,7 @@ import { OutcomeStep } from './steps/OutcomeStep';
 import { PreviewPage } from './steps/PreviewPage';
 import { SurveyStep } from './steps/SurveyStep';
 import { WorkspaceStep } from './steps/WorkspaceStep';
+import { GroupGate } from './group/GroupGate';
 import type { ParticipantProblem } from './errorMessages';
 
 /** The participant tree: /study/<id>. Picks the step component from the session's step and status. */
@@ -77,8 +78,12 @@ function StepView({ live, actions, token, resumeCode }: { live: LiveSession; act
   return (
     <main ref={mainRef} className={key === 'workspace' ? 'page' : 'page narrow'} data-step={key}>
       {key === 'consent' && <ConsentStep state={state} onRespond={actions.respondConsent} resumeCode={resumeCode} />}
-      {key === 'instructions' && <InstructionsStep state={state} token={token} onStart={() => actions.advance('instructions')} />}
-      {key === 'workspace' && <WorkspaceStep live={live} actions={actions} token={token} />}
+      {(key === 'instructions' || key === 'workspace') && (
+        <GroupGate state={state} actions={actions} token={token}>
+          {key === 'instructions' && <InstructionsStep state={state} token={token} onStart={() => actions.advance('instructions')} />}
+          {key === 'workspace' && <WorkspaceStep live={live} actions={actions} token={token} />}
+        </GroupGate>
+      )}
       {key === 'survey' && <SurveyStep state={state} onSubmit={actions.submitSurvey} />}
       {(key === 'complete' || key === 'declined' || key === 'timed_out') && <OutcomeStep state={state} />}
     </main>

@@ -117,6 +117,11 @@ export class SessionSocket {
     return onValidated<ServerPush<E>>(this.socket as Socket, event, serverPushes[event], handler);
   }
 
+  /** The connection itself, for the group room's events (client/participant/group/groupSocket.ts). */
+  get connection(): Socket {
+    return this.socket as unknown as Socket;
+  }
+
   close(): void {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);

@@ -50,7 +50,7 @@ function problemsOf(dirs: { studiesDir: string; surveysDir: string }): ConfigPro
 describe('loadConfig', () => {
   it('loads the shipped example studies and surveys', () => {
     const config = loadConfig({ studiesDir: STUDIES, surveysDir: SURVEYS });
-    expect([...config.studies.keys()].sort()).toEqual(['teamwork-seat', 'travel-planning', 'visualization', 'wizard-demo']);
+    expect([...config.studies.keys()].sort()).toEqual(['group-demo', 'teamwork-seat', 'travel-planning', 'visualization', 'wizard-demo']);
     const viz = config.studies.get('visualization')!;
     expect(viz.conditions.map((c) => c.id)).toEqual(['baseline', 'clarify-first']);
     expect(viz.tasks[0]!.fields.map((f) => f.kind)).toEqual(['text', 'code', 'image', 'text']);
@@ -59,6 +59,21 @@ describe('loadConfig', () => {
       expect.arrayContaining(['confidence', 'ai_usefulness', 'speed', 'satisfaction']),
     );
     expect(viz.definitionHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('loads the group demo and names file, line and field of a bad group or agents block', () => {
+    const demo = loadConfig({ studiesDir: STUDIES, surveysDir: SURVEYS }).studies.get('group-demo')!;
+    expect(demo.conditions[0]!.group).toMatchObject({ size: { min: 2, max: 3 }, lobby: { on_timeout: 'start_smaller' } });
+    expect(demo.conditions[0]!.agents!.map((a) => a.name)).toEqual(['Facilitator']);
+    const file = (d: { studiesDir: string }) => path.join(d.studiesDir, 'group-demo.yaml');
+    const bad = workspace((d) => replaceIn(file(d), 'speaks: { every_n_messages: 3 }', 'speaks: { every_n_messages: 0 }'));
+    const [p, ...rest] = problemsOf(bad);
+    expect(rest).toEqual([]);
+    expect(p!.file).toMatch(/group-demo\.yaml$/);
+    expect(p!.field).toMatch(/^conditions\.0\.agents\.0\.speaks/);
+    expect(p!.line).toBe(lineOf(file(bad), 'every_n_messages: 0'));
+    const noCode = workspace((d) => replaceIn(file(d), /    lobby_timeout: L0GRP2026\n/, ''));
+    expect(problemsOf(noCode).map((q) => `${q.field}: ${q.message}`)).toEqual(['completion.codes: condition "facilitated" forms groups: add a lobby_timeout completion code']);
   });
 
   it('names file, line and field for a value of the wrong kind', () => {

@@ -6,6 +6,7 @@
 import type { ColumnDef } from './columnDef';
 import { REPLY_PROVENANCE_COLUMNS } from './replyProvenance';
 
+import { GROUP_COLUMNS, GROUP_EVENT_COLUMNS, MESSAGE_GROUP_COLUMNS, SESSION_GROUP_COLUMNS } from './groupColumns';
 export type { ColumnDef, ColumnType } from './columnDef';
 
 export type FileFormat = 'csv' | 'jsonl';
@@ -91,7 +92,7 @@ export function likertColumn(itemId: string, prompt: string, points: number): Co
 export const MESSAGE_COLUMNS: readonly ColumnDef[] = [
   sessionId,
   { name: 'seq', type: 'integer', description: 'Order of the message within the session (1-based).' },
-  { name: 'role', type: 'string', values: ['user', 'assistant'], description: 'Who wrote the message.' },
+  { name: 'role', type: 'string', values: ['user', 'assistant', 'system'], description: 'Who wrote the message (system: a platform notice in a group room).' },
   { name: 'text', type: 'string', description: 'Message text with personal data replaced by [REDACTED:<kind>].' },
   { name: 'created_at', type: 'datetime', description: 'When the server stored the message (ISO 8601, UTC).' },
   { name: 'tokens', type: 'integer', nullable: true, unit: 'tokens (o200k_base)', description: 'Token count of the text (tokenizer o200k_base).' },
@@ -107,6 +108,7 @@ export const MESSAGE_COLUMNS: readonly ColumnDef[] = [
     description: 'complete, stopped (participant pressed Stop), interrupted (stream died) or error (nothing usable arrived).',
   },
   ...REPLY_PROVENANCE_COLUMNS,
+  ...MESSAGE_GROUP_COLUMNS,
 ];
 
 export const EVENT_COLUMNS: readonly ColumnDef[] = [
@@ -270,7 +272,7 @@ export const SESSION_TELEMETRY_COLUMNS: readonly ColumnDef[] = [
 ];
 
 export function sessionColumns(likertItems: readonly LikertItemInfo[]): ColumnDef[] {
-  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points)), ...SESSION_TRAILING_COLUMNS, ...SESSION_TELEMETRY_COLUMNS];
+  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points)), ...SESSION_TRAILING_COLUMNS, ...SESSION_TELEMETRY_COLUMNS, ...SESSION_GROUP_COLUMNS];
 }
 
 /** Every file of the layout, in the order it is written and documented. */
@@ -320,6 +322,15 @@ export function datasetFiles(options: { likertItems: readonly LikertItemInfo[]; 
       row: 'deviation from the locked pre-registration',
       description: 'Deviations from the locked analysis plan (preregistration.json); no rows when the study was never locked or nothing deviated.',
       columns: DEVIATION_COLUMNS,
+    },
+    { path: 'groups.csv', name: 'groups', format: 'csv', row: 'group', description: 'One row per group of a group condition (docs/groups.md).', columns: GROUP_COLUMNS },
+    {
+      path: 'group_events.jsonl',
+      name: 'group_events',
+      format: 'jsonl',
+      row: 'group event',
+      description: 'Lobby and membership events of group sessions, with pseudonymous session ids.',
+      columns: GROUP_EVENT_COLUMNS,
     },
   ];
   if (options.includeIdentities)

@@ -73,8 +73,8 @@ describe.each(STORE_ENGINES)('exportStudy (%s)', (engine) => {
 
       expect(readdirSync(out).sort()).toEqual(
         [
-          'annotations.csv', 'artifacts', 'artifacts.jsonl', 'codebook.md', 'datapackage.json', 'deviations.csv', 'events.jsonl', 'judgements.csv', 'manifest.json',
-          'messages.jsonl', 'preregistration.json', 'sessions.csv',
+          'annotations.csv', 'artifacts', 'artifacts.jsonl', 'codebook.md', 'datapackage.json', 'deviations.csv', 'events.jsonl', 'group_events.jsonl', 'groups.csv',
+          'judgements.csv', 'manifest.json', 'messages.jsonl', 'preregistration.json', 'sessions.csv',
         ].sort(),
       );
       const pseudonym = sessionPseudonym(loadOrCreatePseudonymKey(dataDir), sessionId);

@@ -17,6 +17,7 @@ import { deriveIntegrity, finalTextChars, raisedFlags, type IntegrityMeasures } 
 import type { FreeTextExport } from '../../common/study';
 import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } from './writers';
 import { preregistrationFile } from '../../lib/preregistration/lock';
+import { sessionGroupColumns, soloMessageColumns, writeGroups } from './groupExport';
 
 /**
  * Writes one study's dataset in the layout of design.md (contract) in a single streaming pass over
@@ -166,6 +167,11 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const judgements = open('judgements.csv');
     const annotations = open('annotations.csv');
     const identities = options.includeIdentities ? open('identities.csv') : null;
+    const groups = open('groups.csv');
+    const groupEvents = open('group_events.jsonl');
+    const groupColumns = await sessionGroupColumns(reader, options.studyId);
+    // The sessions the export keeps, by server id: group rows appear under these pseudonyms only.
+    const keptPseudonyms = new Map<string, string>();
 
     const total = await reader.countSessions(options.studyId, options.includePilot);
     let done = 0;
@@ -193,6 +199,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       // Study-wide identity strings plus this session's own URL parameter values (whatever their shape).
       const redactor = studyRedactor.forSession(sessionIdentityMatcher(identity));
       const pseudonym = sessionPseudonym(key, s.id);
+      keptPseudonyms.set(s.id, pseudonym);
       // The sessions.csv row is written after the session's other rows: its integrity columns need the final text lengths.
       let userChars = 0;
 
@@ -212,6 +219,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
           interrupted: m.interrupted,
           status: m.status,
           ...replyProvenance(m, redactor.redact.bind(redactor)),
+          ...soloMessageColumns(m.role),
         });
       }
 
@@ -259,7 +267,11 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       const finalText = finalTextChars(userChars, artifactVersions.at(-1)?.fields ?? null, new Set(uploads.map((u) => u.id)));
       const telemetry = await reader.telemetry(s.id);
       const integrity = deriveIntegrity(telemetry?.summary ?? null, finalText);
-      await sessions.write({ ...sessionRow(s, pseudonym, likert, check), ...integrityColumns(integrity, telemetry?.batches ?? 0) });
+      await sessions.write({
+        ...sessionRow(s, pseudonym, likert, check),
+        ...integrityColumns(integrity, telemetry?.batches ?? 0),
+        ...(groupColumns.get(s.id) ?? { group_id: null, lobby_outcome: null, lobby_wait_ms: null }),
+      });
 
       for await (const j of reader.judgements(s.id)) {
         await judgements.write({
@@ -311,6 +323,10 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         justified_at: d.justifiedAt === null ? null : new Date(d.justifiedAt).toISOString(),
       });
     const preregistration = await textFile(join(outDir, 'preregistration.json'), `${JSON.stringify(await preregistrationFile(options.store, options.studyId), null, 2)}\n`);
+    // Room messages are redacted with the study's identity strings plus the sender's own.
+    const redactGroupText = async (sessionId: string | null, text: string) =>
+      studyRedactor.forSession(sessionIdentityMatcher(sessionId === null ? undefined : await reader.identity(sessionId))).redact(text);
+    await writeGroups(reader, options.studyId, keptPseudonyms, redactGroupText, { groups, groupEvents, messages });
 
     const written = new Map<string, WrittenFile>();
     for (const [path, w] of [
@@ -321,6 +337,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       ['judgements.csv', judgements],
       ['annotations.csv', annotations],
       ['deviations.csv', deviations],
+      ['groups.csv', groups],
+      ['group_events.jsonl', groupEvents],
       ...(identities ? ([['identities.csv', identities]] as const) : []),
     ] as const) {
       written.set(path, await w.close());

@@ -9,6 +9,7 @@ import { ChatOutbox } from '../../socket/chatOutbox';
 import { RequestError } from '../../socket/errors';
 import { actionMessageOf, platformOf, problemOf, type ParticipantProblem } from '../errorMessages';
 import { SessionSocket, type ConnectionState } from '../../socket/sessionSocket';
+import type { Socket } from 'socket.io-client';
 import { fetchStudyPublic, joinStudy, resumeWithCode } from '../api';
 import { readLaunchParams } from '../launchParams';
 import { forgetToken, loadResumeCode, loadToken, paramsFingerprint, saveToken } from '../tokenStore';
@@ -29,6 +30,8 @@ export interface SessionActions {
   telemetry(event: Omit<Telemetry, 'clientTs'>): void;
   /** Integrity telemetry batch (client/participant/telemetry/useIntegrityTelemetry.ts). */
   telemetryBatch(batch: Omit<TelemetryBatch, 'clientTs'>): Promise<unknown>;
+  /** The session's socket, which the group room's events share (client/participant/group/). */
+  connection(): Socket;
 }
 
 export type SessionView =
@@ -284,5 +287,6 @@ function makeActions(
       socket.emit('telemetry', { ...event, clientTs: now() }).catch(() => undefined);
     },
     telemetryBatch: (batch) => socket.emit('telemetry:batch', { ...batch, clientTs: now() }),
+    connection: () => socket.connection,
   };
 }

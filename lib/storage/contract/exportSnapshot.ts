@@ -6,6 +6,10 @@ import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import type { AttachedImage } from './judging';
 import type { IdentityRow } from './participants';
 import type { AuditCounts, AuditEntry } from './admin';
+import type { GroupsRepo } from './groups';
+
+/** What the export reads of group sessions (migration 028), in the snapshot's transaction. */
+export type ExportGroups = Pick<GroupsRepo, 'listGroups' | 'listMembers' | 'listEvents' | 'listMessages' | 'listLobbyEntries'>;
 
 export interface ExportSessionRow {
   id: string;
@@ -134,5 +138,7 @@ export interface ExportSnapshot {
   tombstones(studyId: string): Promise<Set<string>>;
   auditCounts(studyId: string): Promise<AuditCounts>;
   auditList(options: { studyId?: string; limit?: number }): Promise<AuditEntry[]>;
+  /** Groups, their seats, events, room messages and lobby entries (empty before migration 028). */
+  readonly groups: ExportGroups;
   close(): Promise<void>;
 }

@@ -37,6 +37,7 @@ import type { PreregistrationsRepo } from './preregistrations';
 import type { AdminJobsRepo } from './jobs';
 import type { NamedLocks } from './locks';
 import type { PseudonymKeyRepo } from './pseudonymKey';
+import type { GroupsRepo } from './groups';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 
 // The row types and repository interfaces live in contract/, grouped by what they own; code outside
@@ -56,6 +57,7 @@ export * from './jobs';
 export * from './locks';
 export * from './preregistrations';
 export * from './pseudonymKey';
+export * from './groups';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -114,6 +116,8 @@ export interface StoreRepositories {
   readonly adminJobs: AdminJobsRepo;
   /** Locked analysis plans and the deviations found after them (lib/preregistration/). */
   readonly preregistrations: PreregistrationsRepo;
+  /** Group sessions: lobby, groups, members, the room's messages and the shared document (contract/groups.ts). */
+  readonly groups: GroupsRepo;
 }
 
 /** The repositories bound to one open transaction. */

@@ -29,6 +29,7 @@ import { toTombstoneSet } from '../rows/withdrawals';
 import { ClientRunner } from './connection';
 import { isConnectionError, toStoreError } from './errors';
 import { auditCounts, listAudit } from './repositories/audit';
+import { PgGroups } from './repositories/groups';
 
 /** Rows fetched per round trip of a cursor. */
 export const EXPORT_CURSOR_BATCH = 500;
@@ -47,8 +48,12 @@ class PgExportSnapshot implements ExportSnapshot {
     readonly batchSize: number,
   ) {
     this.db = new ClientRunner(client);
+    this.groups = new PgGroups(this.db);
     client.on('error', this.onError);
   }
+
+  /** Group sessions, read in the snapshot's transaction. */
+  readonly groups: PgGroups;
 
   /** Streams a query's rows through a server-side cursor, batchSize rows per FETCH. */
   private async *cursor<R>(sql: string, params: unknown[]): AsyncGenerator<R> {

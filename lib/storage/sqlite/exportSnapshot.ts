@@ -4,6 +4,8 @@ import { EXPORT_SQL } from '../sql/exportSnapshot';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import type { SqliteDatabase } from './database';
 import { AuditRepository } from './repositories/audit';
+import { GroupsRepository } from './repositories/groups';
+import type { ExportGroups } from '../contract/exportSnapshot';
 import { toIdentityRow, type IdentityRaw } from '../rows/identities';
 import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
 import { toTombstoneSet } from '../rows/withdrawals';
@@ -53,6 +55,19 @@ export class ExportReader {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     return new ExportReader(db);
+  }
+
+  /** The group tables in this snapshot, or none in a database from before migration 028. */
+  groups(): ExportGroups {
+    const has = this.hasTable('study_groups');
+    const repo = new GroupsRepository(this.db);
+    return {
+      listGroups: (id) => settle(() => (has ? repo.listGroups(id) : [])),
+      listMembers: (id) => settle(() => (has ? repo.listMembers(id) : [])),
+      listEvents: (id) => settle(() => (has ? repo.listEvents(id) : [])),
+      listMessages: (id, after) => settle(() => (has ? repo.listMessages(id, after) : [])),
+      listLobbyEntries: (id) => settle(() => (has ? repo.listLobbyEntries(id) : [])),
+    };
   }
 
   private hasTable(name: string): boolean {
@@ -204,6 +219,7 @@ export function openSqliteExportSnapshot(file: string): ExportSnapshot {
     tombstones: (id) => settle(() => reader.tombstones(id)),
     auditCounts: (id) => settle(() => reader.auditCounts(id)),
     auditList: (options) => settle(() => reader.auditList(options)),
+    groups: reader.groups(),
     close: () => settle(() => reader.close()),
   };
 }

@@ -50,6 +50,7 @@ import { ReviewsRepository } from './repositories/reviews';
 import { ReplyLeasesRepository } from './repositories/replyLeases';
 import { AdminJobsRepository } from './repositories/adminJobs';
 import { PreregistrationsRepository } from './repositories/preregistrations';
+import { GroupsRepository } from './repositories/groups';
 import { InProcessLocks } from './locks';
 import { sqlitePseudonymKey } from './repositories/pseudonymKey';
 import { openSqliteExportSnapshot } from './exportSnapshot';
@@ -86,6 +87,7 @@ function syncRepositories(db: SqliteDatabase): SyncRepositories {
     replyLeases: new ReplyLeasesRepository(db),
     adminJobs: new AdminJobsRepository(db),
     preregistrations: new PreregistrationsRepository(db),
+    groups: new GroupsRepository(db),
   };
 }
 

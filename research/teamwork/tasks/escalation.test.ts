@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFileReplyCache } from '../../../lib/storage/replyCacheFile';
+import { openFileReplyCache } from '../../../lib/storage';
 import { ModelClients } from '../runner/clients';
 import type { RunContext } from '../runner/context';
 import { runOne } from '../runner/runOne';

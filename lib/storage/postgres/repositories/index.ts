@@ -22,6 +22,7 @@ import { PgReviews } from './reviews';
 import { PgReplyLeases } from './replyLeases';
 import { PgAdminJobs } from './adminJobs';
 import { PgPreregistrations } from './preregistrations';
+import { PgGroups } from './groups';
 
 /** Every repository over one runner (the pool, or one transaction's client). Built on first use. */
 export class PgRepositories implements StoreRepositories {
@@ -49,6 +50,7 @@ export class PgRepositories implements StoreRepositories {
   #replyLeases?: PgReplyLeases;
   #adminJobs?: PgAdminJobs;
   #preregistrations?: PgPreregistrations;
+  #groups?: PgGroups;
 
   get studies() { return (this.#studies ??= new PgStudies(this.runner)); }
   get sessions() { return (this.#sessions ??= new PgSessions(this.runner)); }
@@ -72,4 +74,5 @@ export class PgRepositories implements StoreRepositories {
   get replyLeases() { return (this.#replyLeases ??= new PgReplyLeases(this.runner)); }
   get adminJobs() { return (this.#adminJobs ??= new PgAdminJobs(this.runner)); }
   get preregistrations() { return (this.#preregistrations ??= new PgPreregistrations(this.runner)); }
+  get groups() { return (this.#groups ??= new PgGroups(this.runner)); }
 }

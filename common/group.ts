@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/**
+ * Group sessions (issue 23): a condition with a `group:` block puts several people (and zero or more AI agents,
+ * `agents:`) into one live room. Keys are snake_case as in the YAML file. Loaded with the study file, so a bad value
+ * is reported as `file:line: field: message` like every other study field.
+ */
+
+/** How many people a group holds. A group forms at `max`; a lobby timeout may start it with `min` or more. */
+export const GroupSize = z
+  .object({
+    min: z.number().int().min(1).max(20),
+    max: z.number().int().min(1).max(20),
+  })
+  .strict()
+  .refine((s) => s.min <= s.max, { message: 'min must not exceed max', path: ['min'] });
+export type GroupSize = z.infer<typeof GroupSize>;
+
+export const LobbyTimeoutAction = z.enum(['start_smaller', 'release']);
+export type LobbyTimeoutAction = z.infer<typeof LobbyTimeoutAction>;
+
+/** The waiting room. Its timer runs on the server; `release` ends the wait with the study's lobby_timeout code. */
+export const LobbyConfig = z
+  .object({
+    timeout_seconds: z.number().int().min(5).max(3600),
+    on_timeout: LobbyTimeoutAction,
+  })
+  .strict();
+export type LobbyConfig = z.infer<typeof LobbyConfig>;
+
+/**
+ * How the seats are filled: by arrival order, or by a quota on a URL parameter or a survey/consent answer, e.g.
+ * `{ quota: { source: url_param, key: expertise, seats: { expert: 1, novice: 2 } } }` (1 expert + 2 novices).
+ */
+export const QuotaSeats = z
+  .object({
+    source: z.enum(['url_param', 'answer']),
+    key: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 chars of letters, digits, "_" or "-"'),
+    seats: z.record(z.string().min(1).max(64), z.number().int().min(1).max(20)).refine((s) => Object.keys(s).length > 0, 'needs at least one value'),
+  })
+  .strict();
+export type QuotaSeats = z.infer<typeof QuotaSeats>;
+
+export const FormBy = z.union([z.literal('arrival'), z.object({ quota: QuotaSeats }).strict()]);
+export type FormBy = z.infer<typeof FormBy>;
+
+export const DropoutPolicy = z.enum(['continue', 'end_group', 'replace_with_agent']);
+export type DropoutPolicy = z.infer<typeof DropoutPolicy>;
+
+export const DropoutConfig = z
+  .object({
+    /** A member whose sockets are all gone this long is dropped (a reload or a node change is far shorter). */
+    grace_seconds: z.number().int().min(0).max(3600).default(60),
+    policy: DropoutPolicy.default('continue'),
+  })
+  .strict();
+export type DropoutConfig = z.infer<typeof DropoutConfig>;
+
+export const GroupConfig = z
+  .object({
+    size: GroupSize,
+    lobby: LobbyConfig,
+    form_by: FormBy.default('arrival'),
+    dropout: DropoutConfig.default({ grace_seconds: 60, policy: 'continue' }),
+  })
+  .strict()
+  .superRefine((g, ctx) => {
+    if (typeof g.form_by === 'object') {
+      const seats = Object.values(g.form_by.quota.seats).reduce((a, b) => a + b, 0);
+      if (seats !== g.size.max)
+        ctx.addIssue({ code: 'custom', path: ['form_by', 'quota', 'seats'], message: `the quota's seats add up to ${seats}, but size.max is ${g.size.max}` });
+    }
+  });
+export type GroupConfig = z.infer<typeof GroupConfig>;
+
+/**
+ * When an agent speaks. Only people's messages trigger an agent (never another agent's or its own), so agents
+ * cannot set each other off; `max_replies` bounds every policy, `idle_seconds` included.
+ * - every_message: after each person's message
+ * - { every_n_messages: N }: after every N-th person's message
+ * - when_addressed: when a person's message names the agent (`@Name` or the name as a word)
+ * - round_robin: people and agents take turns: the agent speaks after each full round of the people present
+ * - { idle_seconds: S }: when the room has been silent S seconds since a person's message
+ */
+export const SpeakingPolicy = z.union([
+  z.enum(['every_message', 'when_addressed', 'round_robin']),
+  z.object({ every_n_messages: z.number().int().min(1).max(1000) }).strict(),
+  z.object({ idle_seconds: z.number().int().min(5).max(3600) }).strict(),
+]);
+export type SpeakingPolicy = z.infer<typeof SpeakingPolicy>;
+
+/** A display name shown in the room: letters, digits, spaces and a little punctuation, so it can be @-addressed. */
+export const DisplayName = z
+  .string()
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,39}$/u, 'must be 1–40 letters, digits, spaces or . _ \' -, starting with a letter or digit');
+
+export const GroupAgent = z
+  .object({
+    /** Shown to everyone in the room as the sender's name. */
+    name: DisplayName,
+    /** 'openai' falls back to the offline demo model without a key, as a condition does. */
+    provider: z.enum(['openai', 'offline']).default('openai'),
+    model: z.string().min(1),
+    system_prompt: z.string().min(1),
+    temperature: z.number().min(0).max(2).default(0.7),
+    max_tokens: z.number().int().positive().max(32_768).default(512),
+    speaks: SpeakingPolicy,
+    /** The most this agent says in one group: the bound no policy may exceed. */
+    max_replies: z.number().int().min(1).max(1000),
+  })
+  .strict();
+export type GroupAgent = z.infer<typeof GroupAgent>;
+
+export const GroupAgents = z
+  .array(GroupAgent)
+  .max(8)
+  .superRefine((agents, ctx) => {
+    const seen = new Set<string>();
+    agents.forEach((a, i) => {
+      const key = a.name.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate agent name "${a.name}"` });
+      if (/^member \d+$/i.test(a.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${a.name}" is the form of people's names (Member N)` });
+      seen.add(key);
+    });
+  });
+export type GroupAgents = z.infer<typeof GroupAgents>;
+
+/** What people are called in the room: "Member 1", "Member 2", … by seat (never a platform id). */
+export const memberDisplayName = (seat: number): string => `Member ${seat}`;

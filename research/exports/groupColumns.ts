@@ -1,0 +1,58 @@
+/**
+ * The dataset's group files and columns (group sessions, docs/groups.md): groups.csv, group_events.jsonl, and the
+ * columns messages.jsonl and sessions.csv gain. Appended after the existing columns, so readers of older layouts
+ * still work.
+ */
+import type { ColumnDef } from './columnDef';
+
+const groupId: ColumnDef = { name: 'group_id', type: 'string', nullable: true, description: 'The group (a random id, never an identity); empty outside group sessions.' };
+
+export const MESSAGE_GROUP_COLUMNS: readonly ColumnDef[] = [
+  groupId,
+  {
+    name: 'sender_kind',
+    type: 'string',
+    values: ['participant', 'agent', 'researcher', 'system'],
+    description: 'Who wrote the message: a participant, an AI agent (the assistant of a single session), a researcher, or the platform (system).',
+  },
+  { name: 'group_seq', type: 'integer', nullable: true, description: 'Order of the message within its group room (1-based, gap-free); empty outside groups.' },
+  { name: 'sender_name', type: 'string', nullable: true, description: 'The display name the room showed (Member N, or the agent\'s name); empty outside groups.' },
+];
+
+export const SESSION_GROUP_COLUMNS: readonly ColumnDef[] = [
+  groupId,
+  {
+    name: 'lobby_outcome',
+    type: 'string',
+    nullable: true,
+    values: ['grouped', 'released', 'left', 'waiting'],
+    description: 'How the lobby ended for this person: grouped, released (lobby timeout; paid with the lobby_timeout code), left, or still waiting; empty outside group conditions.',
+  },
+  { name: 'lobby_wait_ms', type: 'integer', nullable: true, unit: 'ms', description: 'Time in the lobby, from entering to the outcome (for payment).' },
+];
+
+export const GROUP_COLUMNS: readonly ColumnDef[] = [
+  { name: 'group_id', type: 'string', description: 'The group (a random id).' },
+  { name: 'condition', type: 'string', description: 'Condition id.' },
+  { name: 'task', type: 'string', description: 'Task id.' },
+  { name: 'formed_at', type: 'datetime', description: 'When the lobby formed the group (ISO 8601, UTC).' },
+  { name: 'ended_at', type: 'datetime', nullable: true, description: 'When the group ended; empty while active.' },
+  { name: 'size_at_start', type: 'integer', description: 'People seated when the group formed.' },
+  { name: 'size_at_end', type: 'integer', description: 'People still seated (present or away) at export or end.' },
+  { name: 'status', type: 'string', values: ['active', 'ended'], description: 'active or ended.' },
+  { name: 'end_reason', type: 'string', nullable: true, description: 'Why it ended (e.g. dropout); empty while active.' },
+  { name: 'agents', type: 'string', description: 'The agents\' display names, ";"-joined (stand-ins for dropped members included).' },
+];
+
+export const GROUP_EVENT_COLUMNS: readonly ColumnDef[] = [
+  { name: 'group_id', type: 'string', nullable: true, description: 'The group; empty for a lobby event of a person never grouped.' },
+  { name: 'session_id', type: 'string', nullable: true, description: 'Pseudonymous session id of the person concerned; empty for group-level events.' },
+  {
+    name: 'type',
+    type: 'string',
+    description: 'lobby_joined, grouped, released, left, disconnected, reconnected, dropped, replaced, agent_failed or ended.',
+  },
+  { name: 'server_ts', type: 'integer', unit: 'ms since epoch (UTC)', description: 'Server time of the event.' },
+  { name: 'wait_ms', type: 'integer', nullable: true, unit: 'ms', description: 'Lobby wait (grouped, released, left).' },
+  { name: 'payload', type: 'object', description: 'The event\'s other details (seat, grace_ms, away_ms, policy, agent, reason).' },
+];

@@ -1,0 +1,84 @@
+/**
+ * A group session in Debian Chromium: three browser contexts (two at 1280 px, one at 390 px) wait in the lobby, form
+ * one group, chat with the offline facilitator (messages under display names), edit the shared plan live; one reloads
+ * and gets the history and the plan back; one drops and, past the grace, an AI agent takes the seat, disclosed to the
+ * others. Real server, real SQLite file; the built client (dist/client) is needed.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../lib/logger';
+import { groupStudyDirs } from '../support/groupTestStudies';
+import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+
+let t: ServerAndBrowser;
+const dirs = groupStudyDirs();
+
+beforeAll(async () => {
+  t = await startServerAndBrowser({
+    client: 'dist',
+    startServer: () =>
+      startTempDataDirServer('tandem-e2e-groups-', {
+        port: 0,
+        env: {},
+        offlineReplyDelayMs: 0,
+        logger: createLogger('error'),
+        studiesDir: dirs.studiesDir,
+        surveysDir: dirs.surveysDir,
+        groups: { sweepMs: 250 },
+      }),
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+  dirs.cleanup();
+});
+
+async function member(browser: Browser, label: string, width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${t.url}/study/group-room?participant_label=${label}`);
+  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+  return { context, page, errors };
+}
+
+describe('a group session in Chromium', () => {
+  it('lobby, room, shared plan, a reload and a dropout', async () => {
+    const one = await member(t.browser, 'e2e-one', 1280);
+    await one.page.getByTestId('lobby-count').filter({ hasText: '1 of 3 people here' }).waitFor({ timeout: 15_000 });
+    await expect(one.page.getByTestId('lobby-countdown').textContent()).resolves.toMatch(/starts within 0:[0-9]{2}/);
+    const two = await member(t.browser, 'e2e-two', 1280);
+    await one.page.getByTestId('lobby-count').filter({ hasText: '2 of 3 people here' }).waitFor({ timeout: 15_000 });
+    const three = await member(t.browser, 'e2e-three', 390);
+    for (const p of [one, two, three]) await p.page.getByRole('heading', { name: 'Your group' }).waitFor({ timeout: 20_000 });
+
+    await one.page.getByLabel('Message to the group').fill('Hello team, lake or museum?');
+    await one.page.getByRole('button', { name: 'Send' }).click();
+    const firstLine = three.page.getByTestId('group-messages').locator('li[data-sender-kind="participant"]', { hasText: 'Hello team, lake or museum?' });
+    await firstLine.waitFor({ timeout: 15_000 });
+    await expect(firstLine.locator('strong').textContent()).resolves.toBe('Member 1');
+    await three.page.getByTestId('group-messages').locator('li[data-sender-kind="agent"]:not([data-streaming])').first().waitFor({ timeout: 20_000 });
+    await expect(three.page.getByTestId('group-messages').locator('li[data-sender-kind="agent"] strong').first().textContent()).resolves.toBe('Facilitator');
+
+    await two.page.getByTestId('shared-plan').fill('09:00 meet at the station');
+    await three.page.waitForFunction(() => (document.querySelector('[data-testid="shared-plan"]') as HTMLTextAreaElement | null)?.value === '09:00 meet at the station', null, { timeout: 15_000 });
+
+    // The 390 px member reloads: the room comes back with its history and the plan.
+    await three.page.reload();
+    await three.page.getByRole('heading', { name: 'Your group' }).waitFor({ timeout: 20_000 });
+    await three.page.getByTestId('group-messages').locator('li[data-sender-kind="participant"]', { hasText: 'Hello team, lake or museum?' }).waitFor({ timeout: 10_000 });
+    await three.page.waitForFunction(() => (document.querySelector('[data-testid="shared-plan"]') as HTMLTextAreaElement | null)?.value === '09:00 meet at the station', null, { timeout: 15_000 });
+    const width = await three.page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+
+    // Member 1 leaves; past the 5 s grace an AI takes the seat, announced in the room.
+    await one.context.close();
+    await two.page.getByTestId('group-members').locator('li', { hasText: 'AI for Member 1' }).waitFor({ timeout: 20_000 });
+    await two.page.getByTestId('group-messages').locator('li[data-sender-kind="system"]', { hasText: 'An AI agent' }).waitFor({ timeout: 10_000 });
+    expect([...two.errors, ...three.errors]).toEqual([]);
+    await two.context.close();
+    await three.context.close();
+  }, 180_000);
+});
