@@ -1,12 +1,17 @@
 /**
  * The set-up the e2e tests share: the built client, a server on a temp DATA_DIR serving it, and a Chromium
  * (./browser.ts) to open its pages, closed in the reverse order.
+ *
+ * In the `browser` project (vitest.config.ts, ./browserGlobalSetup.ts) the Chromium and the `temp` client
+ * are made once per run and shared: a file costs a browser context and a server, not a Chromium and a
+ * client build. Each file still gets its own server and DATA_DIR.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { inject } from 'vitest';
 import { type RunningServer, type StartServerOptions } from '../../server/app';
 import { startTandem } from '../../wiring/startTandem';
 import { launchBrowser } from './browser';
@@ -47,7 +52,8 @@ export async function startTempDataDirServer(prefix: string, options: TempDataDi
 export interface ServerAndBrowserOptions<S extends PageServer = PageServer> {
   /**
    * `dist`: the server serves dist/client, built first if missing (its default clientDir).
-   * `temp`: the client is built into a temp folder (dist/ is not touched), removed at close.
+   * `temp`: a client built into a temp folder (dist/ is not touched): the run's shared build in the
+   * `browser` project, else one built for this file and removed at close.
    */
   client: 'dist' | 'temp';
   /** Starts the server; `clientDir` is set for a `temp` client. */
@@ -67,12 +73,23 @@ export async function startServerAndBrowser<S extends PageServer>(options: Serve
   const removeClient = () => {
     if (clientDir) rmSync(clientDir, { recursive: true, force: true });
   };
+  let sharedClientDir = '';
   try {
-    if (options.client === 'temp') {
+    sharedClientDir = inject('sharedClientDir') ?? '';
+  } catch {
+    // not inside a vitest worker: build one below
+  }
+  try {
+    if (options.client === 'temp' && sharedClientDir) {
+      pageServer = await options.startServer({ clientDir: sharedClientDir });
+    } else if (options.client === 'temp') {
       clientDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-client-'));
       execFileSync('npx', ['vite', 'build', '--outDir', clientDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'ignore' });
-    } else if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
-    pageServer = await options.startServer(clientDir ? { clientDir } : {});
+      pageServer = await options.startServer({ clientDir });
+    } else {
+      if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+      pageServer = await options.startServer({});
+    }
     const launched = await launchBrowser();
     const started = pageServer;
     return {

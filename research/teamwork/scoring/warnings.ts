@@ -6,7 +6,7 @@
  */
 import { CIB_DIMENSIONS } from '../../../common/teamworkTask';
 import type { TeamworkRun } from '../../../common/teamworkRun';
-import type { Scores } from './scoreRuns';
+import type { Scores } from './scoresFile';
 
 /** Fewer gated tasks than this in a dimension is "small n". */
 export const SMALL_N_TASKS = 3;
