@@ -8,7 +8,8 @@
  * Needs the built client (dist/client): `npx vite build` (npm test builds first; built here if missing).
  * Screenshots of each step go to /tmp/tandem-participant-*.png.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -148,7 +149,11 @@ describe('participant flow in Chromium', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('study_habits.csv');
     expect(download.url()).toMatch(/^blob:/);
-    expect(readFileSync(await download.path(), 'utf8').split('\n')[0]).toContain('study_hours');
+    // saveAs, not path(): the run's shared Chromium is a remote browser, which hands a download over as a stream.
+    const saved = path.join(mkdtempSync(path.join(tmpdir(), 'tandem-download-')), download.suggestedFilename());
+    await download.saveAs(saved);
+    expect(readFileSync(saved, 'utf8').split('\n')[0]).toContain('study_hours');
+    rmSync(path.dirname(saved), { recursive: true, force: true });
     await shot(page, '2-instructions');
     await page.getByRole('button', { name: 'Start the task' }).click();
 
