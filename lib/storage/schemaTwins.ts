@@ -161,8 +161,11 @@ export async function postgresSchema(pool: pg.Pool): Promise<Map<string, TableSh
     if (c.kind === 'c') table(c.t).checks.push(normaliseSql(c.def.replace(/^CHECK\s*/i, '')));
     if (c.kind === 'u') table(c.t).uniques.push(/UNIQUE \((.*)\)/.exec(c.def)![1]!.replace(/\s/g, ''));
     if (c.kind === 'f') {
-      const m = /FOREIGN KEY \((\w+)\) REFERENCES (\w+)\((\w+)\)(?: ON DELETE (CASCADE|SET NULL|RESTRICT|SET DEFAULT))?/.exec(c.def)!;
-      table(c.t).foreignKeys.push(`${m[1]}->${m[2]}.${m[3]} on delete ${(m[4] ?? 'no action').toLowerCase()}`);
+      // A composite key is one entry per column pair, as SQLite's pragma_foreign_key_list lists it.
+      const m = /FOREIGN KEY \(([^)]+)\) REFERENCES (\w+)\(([^)]+)\)(?: ON DELETE (CASCADE|SET NULL|RESTRICT|SET DEFAULT))?/.exec(c.def)!;
+      const from = m[1]!.split(',').map((x) => x.trim());
+      const to = m[3]!.split(',').map((x) => x.trim());
+      from.forEach((f, k) => table(c.t).foreignKeys.push(`${f}->${m[2]}.${to[k]} on delete ${(m[4] ?? 'no action').toLowerCase()}`));
     }
   }
   for (const i of indexes) table(i.t).indexes.push(normaliseSql(i.def));

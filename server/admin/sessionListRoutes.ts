@@ -150,8 +150,10 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard/plots');
       const study = await studyOr404(req, res);
       if (!study) return;
-      // Rendered on a worker and cached per data version (the newest event id): dashboardPlotsRenderer.ts.
-      const version = String(await deps.store.adminQueries.lastEventId());
+      // Rendered on a worker and cached per data version: the newest event id, and the study's latest dashboard judge
+      // run (quality is no trajectory event), so a finished judge run shows at once (dashboardPlotsRenderer.ts).
+      const judge = await deps.store.adminJobs.latest(study.id, 'judge');
+      const version = `${await deps.store.adminQueries.lastEventId()}:${judge ? `${judge.id}:${judge.state}:${judge.done}` : '-'}`;
       const html = await plots.page(study.id, parsed.data.pilot, version, async () => ({ data: await loadDashboard(study.id, parsed.data.pilot), title: study.title }));
       res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
       res.setHeader('X-Content-Type-Options', 'nosniff');

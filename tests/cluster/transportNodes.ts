@@ -11,6 +11,7 @@ import { startTandem } from '../../wiring/startTandem';
 import type { ClusterOptions } from '../../server/cluster/clusterOptions';
 import { createLogger } from '../../lib/logger';
 import { createTestDatabaseUrl } from '../support/postgresTestDatabase';
+import { withClusterPseudonymKey } from '../support/clusterKey';
 import type { ParticipantClient } from '../support/integrationHarness';
 
 export interface TestCluster {
@@ -29,7 +30,7 @@ export async function startTestCluster(
   options: Partial<StartServerOptions> = {},
 ): Promise<TestCluster> {
   const databaseUrl = await createTestDatabaseUrl(label);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tandem-${label}-`));
+  const dataDir = withClusterPseudonymKey(fs.mkdtempSync(path.join(os.tmpdir(), `tandem-${label}-`)));
   const nodes: RunningServer[] = [];
   const sockets: ParticipantClient[] = [];
   try {

@@ -10,7 +10,8 @@ import path from 'node:path';
 import pino from 'pino';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
+import { type RunningServer } from '../../server/app';
+import { startTandem } from '../../wiring/startTandem';
 import { startServerAndBrowser, type PageServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 import { copyVisualizationStudy } from '../support/preregistrationFixture';
 import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
@@ -22,7 +23,7 @@ let current: RunningServer;
 let t: ServerAndBrowser;
 
 const start = () =>
-  startServer({
+  startTandem({
     dataDir,
     port: 0,
     studiesDir: files.studiesDir,

@@ -13,6 +13,7 @@ import { loadConfig } from '../../lib/studyFiles/studyConfig';
 import { createLogger } from '../../lib/logger';
 import type { RunProgress } from '../../common/admin';
 import { AdminRuns } from '../../server/admin/runs';
+import { withClusterPseudonymKey } from '../support/clusterKey';
 import { researchTools } from '../../wiring/researchTools';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -30,7 +31,7 @@ afterEach(async () => {
 async function nodeRuns(engine: StoreEngine, target: { dataDir: string; databaseUrl: string | undefined }, name: string, incarnation: string, now = Date.now) {
   const store: Store = await openStore(target);
   open.push(store);
-  const dataDir = fs.mkdtempSync(path.join(target.dataDir, `${name}-`));
+  const dataDir = withClusterPseudonymKey(fs.mkdtempSync(path.join(target.dataDir, `${name}-`)));
   dirs.push(dataDir);
   const emitted: RunProgress[] = [];
   const runs = new AdminRuns(

@@ -21,6 +21,7 @@ import { call, callOk, connectSocket, eventually, join, joinToWorkspace, nextPus
 import { killNode, startNodeProcess, type NodeProcess } from './nodeProcess';
 import { useScriptedProvider } from './scriptedProvider';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
+import { withClusterPseudonymKey } from '../support/clusterKey';
 import { REPO_ROOT, wizardStudiesDir } from '../support/wizardTestSupport';
 
 const LEASE_TTL_MS = 3_000; // short, yet long enough that a loaded 2-core machine never looks dead
@@ -48,7 +49,7 @@ const node = (databaseUrl: string, options: Parameters<typeof scripted.server>[0
 
 /** A node in a child process, to be SIGKILLed. */
 async function childNode(databaseUrl: string, env: Record<string, string> = {}): Promise<NodeProcess & { dataDir: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cluster-node-'));
+  const dataDir = withClusterPseudonymKey(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cluster-node-')));
   const child = await startNodeProcess(path.join(import.meta.dirname, 'crashServerProcess.ts'), {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,

@@ -194,7 +194,11 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
 
   it('matches by quota: three experts wait for novices', async () => {
     const experts = [await person('group-quota', { expertise: 'expert' }), await person('group-quota', { expertise: 'expert' })];
-    for (const e of experts) await groupOk(e.socket, 'group:lobby:join');
+    // First come, first seated: the joins are a few ms apart, so their lobby times (ms) say who came first.
+    for (const e of experts) {
+      await groupOk(e.socket, 'group:lobby:join');
+      await new Promise((r) => setTimeout(r, 5));
+    }
     const stranger = await person('group-quota', { expertise: 'manager' });
     expect(await groupOk(stranger.socket, 'group:lobby:join')).toMatchObject({ state: 'released', code: 'L0GRP2026' });
     const novices = [await person('group-quota', { expertise: 'novice' }), await person('group-quota', { expertise: 'novice' })];

@@ -40,10 +40,10 @@ describe('refusalNotice', () => {
     let open = 0;
     const store = new MemoryStore();
     const guard = new SessionConnectionGuard(async () => open, windowCounter(store, MAX_CONNECTIONS_PER_MINUTE, 60_000, pino({ level: 'silent' })));
-    for (let i = 0; i < MAX_CONNECTIONS_PER_MINUTE; i++) expect(await guard.admit('s')).toBeNull();
-    expect(await guard.admit('s')).toBe(REFUSAL_RATE_LIMITED);
+    for (let i = 0; i < MAX_CONNECTIONS_PER_MINUTE; i++) expect((await guard.admit('s')).refused).toBeNull();
+    expect((await guard.admit('s')).refused).toBe(REFUSAL_RATE_LIMITED);
     open = 1000;
-    expect(await guard.admit('t')).toBe(REFUSAL_TOO_MANY_CONNECTIONS);
+    expect((await guard.admit('t')).refused).toBe(REFUSAL_TOO_MANY_CONNECTIONS);
     store.shutdown();
   });
 });

@@ -14,6 +14,7 @@ import type { Envelope } from '../../common/envelope';
 import type { AckData, ClientEventName, ClientPayload, ClientToServerEvents, ServerToClientEvents } from '../../common/events';
 import type { JoinedSession } from '../../common/http';
 import type { StoreEngine } from '../../lib/storage';
+import { withClusterPseudonymKey } from './clusterKey';
 import { createTestStoreTarget } from './testStores';
 
 export type ParticipantClient = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -28,7 +29,8 @@ export interface TestServer {
 export async function startTestServer(options: Partial<StartServerOptions> & { engine?: StoreEngine } = {}): Promise<TestServer> {
   const { engine = 'sqlite', ...rest } = options;
   const target = engine === 'sqlite' ? { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-server-')), databaseUrl: undefined } : await createTestStoreTarget(engine, 'server');
-  const dataDir = rest.dataDir ?? target.dataDir;
+  // A node joining a database other nodes use (databaseUrl given) shares their pseudonym key.
+  const dataDir = rest.dataDir ?? (rest.databaseUrl ? withClusterPseudonymKey(target.dataDir) : target.dataDir);
   options = rest;
   const server = await startTandem({ dataDir, databaseUrl: target.databaseUrl, port: 0, host: '127.0.0.1', offlineReplyDelayMs: 0, offline: { tokensPerSecond: 0 }, env: {}, logger: createLogger('error'), ...options });
   const sockets: ParticipantClient[] = [];
