@@ -1,7 +1,7 @@
 /**
  * How much one session may write, and how often its autosaved drafts enter the trajectory (issue 15: one
  * token with 20 sockets could write megabytes per second of drafts). Configured by environment variables
- * in server/main.ts; documented in the README's configuration table and docs/data-protection.md.
+ * in wiring/main.ts; documented in the README's configuration table and docs/data-protection.md.
  */
 export interface StoragePolicy {
   /** UTF-8 bytes of events, messages and the current draft a session may hold (sessions.storageBytes). */
