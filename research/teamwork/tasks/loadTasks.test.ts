@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEAMWORK_DIMENSIONS } from '../../../common/teamworkTask';
+import { CIB_DIMENSIONS, TEAMWORK_DIMENSIONS } from '../../../common/teamworkTask';
 import { loadTaskDir, parseTaskText, TaskFileError } from './loadTasks';
 
 const SUITE = new URL('../../../teamwork/tasks/suite', import.meta.url).pathname;
@@ -11,9 +11,10 @@ const problemsOf = (text: string): string[] => parseTaskText(text, 'tasks/info-f
 const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 describe('task files', () => {
-  it('the example suite loads: at least two tasks per dimension, each citing a source', () => {
+  it('the example suite loads: at least six tasks per CIB dimension and the takeover side study, each citing a source', () => {
     const tasks = loadTaskDir(SUITE);
-    expect(tasks.length).toBeGreaterThanOrEqual(16);
+    expect(tasks.length).toBeGreaterThanOrEqual(6 * CIB_DIMENSIONS.length + 2);
+    for (const d of CIB_DIMENSIONS) expect(tasks.filter((t) => t.dimension === d).length, d).toBeGreaterThanOrEqual(6);
     for (const d of TEAMWORK_DIMENSIONS) expect(tasks.filter((t) => t.dimension === d).length, d).toBeGreaterThanOrEqual(2);
     for (const t of tasks) expect(t.source.length, t.id).toBeGreaterThan(40);
   });
