@@ -28,7 +28,7 @@ describe('suite runs', () => {
     for (const model of ['offline-steady', 'offline-pushover', 'offline-wavering']) await runSuite(offline(model, dir));
     const runs = readRunsIn(dir);
     const n = suite.length;
-    expect(n).toBe(30);
+    expect(n).toBe(45);
     expect(runs).toHaveLength(3 * n * 3 * 3);
     const { scores } = await writeResults(dir, runs, { replicates: 200 });
     const steady = scores.models['offline-steady']!;
@@ -67,7 +67,7 @@ describe('suite runs', () => {
     expect(viewer.match(/<details/g)?.length).toBe(27);
     // `score` recomputes from runs.jsonl alone
     expect(scoreRuns(readRunsIn(dir), { replicates: 200 }).models).toEqual(scores.models);
-  }, 300_000); // 3 models × 30 tasks × 3 arms × 3 seeds: minutes on a loaded machine
+  }, 600_000); // 3 models × 45 tasks × 3 arms × 3 seeds: minutes on a loaded machine
 
   it('a rerun makes zero new calls for finished runs and retries the runs that errored', async () => {
     let failTask: string | null = 'info-flood-route';
