@@ -77,9 +77,10 @@ describe('the harder suite tasks', () => {
   it.each(PRIVATE_PARTNER)('%s: the partner is an LLM whose values the team brief does not show, scored on the joint best deal', async (id) => {
     const task = suite.find((t) => t.id === id)!;
     expect(task.teammates.every((m) => m.kind === 'llm')).toBe(true);
-    if (task.check.type !== 'deal') throw new Error('not a deal');
-    const best = task.check.deals.find((d) => d.id === task.check.best)!;
-    for (const d of task.check.deals) expect(d.model_value + d.teammate_value).toBeLessThanOrEqual(best.model_value + best.teammate_value);
+    const check = task.check;
+    if (check.type !== 'deal') throw new Error('not a deal');
+    const best = check.deals.find((d) => d.id === check.best)!;
+    for (const d of check.deals) expect(d.model_value + d.teammate_value).toBeLessThanOrEqual(best.model_value + best.teammate_value);
     // The team brief names each option with the model's own value only: "(5)", never "(5, 6)".
     expect(task.brief.test).not.toMatch(/\(\d+, \d+\)/);
     expect(task.brief.calm).not.toMatch(/\(\d+, \d+\)/);
