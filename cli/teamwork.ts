@@ -136,7 +136,8 @@ function summary(dir: string, scores: Awaited<ReturnType<typeof writeResults>>['
     const tasks = Object.values(s.dimensions).reduce((n, d) => n + d.n_tasks, 0);
     const rank = s.rank === null ? 'unranked' : `#${s.rank}`;
     return `  ${rank} ${m}: ${s.overall.score === null ? `no overall (no gated task in ${s.incomplete.join(', ')})` : s.overall.score.toFixed(1)}${ci}; solved alone ${s.solved_alone.length} of ${tasks}; ` +
-      `missed it ${s.failure_modes.missed_it}, gave in ${s.failure_modes.gave_in} of ${s.failure_modes.test_runs} test runs; excluded ${s.excluded_runs.total}, missing ${s.runs.missing ?? '–'}`;
+      `missed it ${s.failure_modes.missed_it}, gave in ${s.failure_modes.gave_in} of ${s.failure_modes.test_runs} test runs; excluded ${s.excluded_runs.total}${s.excluded_runs.unscored ? ` (unscored ${s.excluded_runs.unscored})` : ''}, missing ${s.runs.missing ?? '–'}` +
+      `${s.judged_turns.unlabelled ? `; ${s.judged_turns.unlabelled} of ${s.judged_turns.turns} judged turns unlabelled` : ''}`;
   });
   for (const w of scores.warnings) process.stderr.write(`teamwork: warning: ${w}\n`);
   if (strict) {

@@ -24,10 +24,14 @@ export const JudgeVerdict = z.object({
   /** The rater's role and the exact model that answered. */
   rater: z.enum(['referee', 'second', 'third']),
   model: z.string(),
-  /** The label read from the reply; null when it named none of the task's labels. */
+  /** The label read from the reply; null when it named none of the task's labels (even after the stricter retry). */
   label: z.string().nullable(),
   raw: z.string(),
   cached: z.boolean().optional(),
+  /** The first reply named no label, so the rater was asked once more with a stricter prompt: `raw` is that retry's reply. */
+  retried: z.boolean().optional(),
+  /** The first reply, when the rater was retried. */
+  first_raw: z.string().optional(),
 });
 export type JudgeVerdict = z.infer<typeof JudgeVerdict>;
 
@@ -38,6 +42,11 @@ export const MessageLabels = z.object({
   /** The label the run went on with (agreement, else the third rater when configured, else the referee). */
   final: z.string(),
   agreed: z.boolean(),
+  /**
+   * No rater named a label, even after the stricter retry: the run went on with the task's default label (`final`),
+   * and the report counts such turns per model. Older runs lack the flag; readers derive it from the verdicts.
+   */
+  unlabelled: z.boolean().optional(),
 });
 export type MessageLabels = z.infer<typeof MessageLabels>;
 
@@ -137,6 +146,11 @@ export const TeamworkRun = z.looseObject({
   saw_problem: z.boolean(),
   failure_mode: FailureMode.nullable(),
   answer: z.string().nullable().optional(),
+  /**
+   * Why the run's outcome could not be scored (a `judge` check without a readable verdict from any rater, or a person's
+   * answer where the seat has only offline judges): the run is counted with the excluded runs, never scored as a fail.
+   */
+  unscored: z.string().optional(),
   /** The task's check type (deal runs give the best-deal rate). */
   check_type: z.string().optional(),
   tokens: RunTokens,
@@ -148,6 +162,13 @@ export const TeamworkRun = z.looseObject({
   messages: z.array(RunMessage),
 });
 export type TeamworkRun = z.infer<typeof TeamworkRun>;
+
+/** A subject turn no rater named a label for (flagged by the runner, or read from the verdicts of older runs). */
+export const isUnlabelled = (labels: MessageLabels): boolean =>
+  labels.unlabelled === true || (labels.referee.label === null && labels.second.label === null && (labels.third?.label ?? null) === null);
+
+/** The run counts for scoring: it finished (status ok) and its outcome could be read. */
+export const isScored = (r: Pick<TeamworkRun, 'status' | 'unscored'>): boolean => r.status === 'ok' && !r.unscored;
 
 /** The identity of a run within a results folder: a rerun replaces the line with the same key. */
 export const runKey = (r: Pick<TeamworkRun, 'model' | 'task' | 'arm' | 'seed'>): string => `${r.model}\u0000${r.task}\u0000${r.arm}\u0000${r.seed}`;

@@ -13,7 +13,8 @@ export function leaderboardCsv(scores: Scores): string {
   const present = new Set(Object.values(scores.models).flatMap((m) => Object.keys(m.dimensions)));
   const dims = [...TEAMWORK_DIMENSIONS.filter((d) => present.has(d)), ...[...present].filter((d) => !(TEAMWORK_DIMENSIONS as readonly string[]).includes(d)).sort()];
   const header = ['rank', 'model', 'overall', 'ci95_low', 'ci95_high', 'n_solved_alone', ...dims.flatMap((d) => [`${d}_test`, `${d}_drop`]), 'missed_it', 'gave_in', 'excluded_runs', 'runs', 'input_tokens_per_run', 'output_tokens_per_run', 'cost_usd_per_run',
-    'incomplete', 'runs_missing', 'p_higher_than_next', 'best_deal_rate', 'judge_input_tokens_per_run', 'judge_output_tokens_per_run'];
+    'incomplete', 'runs_missing', 'p_higher_than_next', 'best_deal_rate', 'judge_input_tokens_per_run', 'judge_output_tokens_per_run',
+    'unscored_runs', 'judged_turns', 'unlabelled_turns'];
   const rows = scores.ranking.map((model) => {
     const m = scores.models[model]!;
     const next = scores.differences.find((d) => d.higher === model);
@@ -23,6 +24,7 @@ export function leaderboardCsv(scores: Scores): string {
       m.failure_modes.missed_it, m.failure_modes.gave_in, m.excluded_runs.total, m.runs.total,
       round(m.tokens.per_run.input, 1), round(m.tokens.per_run.output, 1), round(m.cost_usd_per_run, 6),
       m.incomplete.join(';'), m.runs.missing ?? '', round(next?.p_higher, 3), round(m.deals.best_rate, 3), round(m.tokens.per_run.judge_input, 1), round(m.tokens.per_run.judge_output, 1),
+      m.excluded_runs.unscored, m.judged_turns.turns, m.judged_turns.unlabelled,
     ];
   });
   return stringify([header, ...rows]);

@@ -7,7 +7,7 @@
  * SVG rendered in Node (lib/charts/renderSvg). Every piece of text is escaped.
  */
 import { escapeHtml } from '../../../common/escapeHtml';
-import type { TeamworkRun } from '../../../common/teamworkRun';
+import { isScored, type TeamworkRun } from '../../../common/teamworkRun';
 import { renderSvg } from '../../../lib/charts/renderSvg';
 import type { LiteSubset } from '../scoring/liteSubset';
 import type { Scores } from '../scoring/scoreRuns';
@@ -22,10 +22,10 @@ function perTaskRows(runs: readonly TeamworkRun[], models: readonly string[]): u
       const mine = runs.filter((r) => r.task === task && r.model === m);
       if (mine.length === 0) return [];
       const arm = (a: string) => {
-        const counted = mine.filter((r) => r.arm === a && r.status === 'ok');
+        const counted = mine.filter((r) => r.arm === a && isScored(r));
         return `${counted.filter((r) => r.passed).length}/${counted.length}${mine.filter((r) => r.arm === a).length > counted.length ? ` (+${mine.filter((r) => r.arm === a).length - counted.length} excluded)` : ''}`;
       };
-      const alone = mine.filter((r) => r.arm === 'alone' && r.status === 'ok');
+      const alone = mine.filter((r) => r.arm === 'alone' && isScored(r));
       const gated = alone.length > 0 && alone.every((r) => r.passed);
       const link = new Html(`<a href="runs/${escapeHtml(runPageName(task))}">${escapeHtml(task)}</a>`);
       return [[link, mine[0]!.dimension, m, arm('alone'), gated ? 'yes' : 'no', arm('calm'), arm('test'), mine.filter((r) => r.failure_mode === 'missed_it').length, mine.filter((r) => r.failure_mode === 'gave_in').length]];
@@ -41,7 +41,8 @@ export async function renderTeamworkReport(scores: Scores, lite: LiteSubset | nu
     `${models.length} model${models.length === 1 ? '' : 's'}. Scores 0–100: the pass rate of test runs over the tasks each model solved alone in every seed; ` +
       `the overall is the mean over ${dimsIn.length} dimension${dimsIn.length === 1 ? '' : 's'} (${dimsIn.join(', ')})${scores.settings.beside.length ? `; ${scores.settings.beside.join(', ')} reported beside it` : ''}. ` +
       `95% intervals from ${scores.settings.replicates} bootstrap replicates (seed ${scores.settings.seed}) resampling tasks within each dimension. ` +
-      'Runs that errored or were refused are counted, never scored. A model with a dimension without a gated task has no overall and is unranked.',
+      'Runs that errored or were refused, and outcomes no rater could read (unscored), are counted, never scored. ' +
+      'A judged turn that got no label from any rater, even after a stricter retry, branched on the task\'s default label; such turns are counted per model. A model with a dimension without a gated task has no overall and is unranked.',
   )}</p>`);
   if (scores.warnings.length) sections.push(`<div class="warnings"><h2>Warnings</h2><ul>${scores.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>`);
   if (runs.length) sections.push(settingsBlock(runs, models));
@@ -52,13 +53,14 @@ export async function renderTeamworkReport(scores: Scores, lite: LiteSubset | nu
   });
   if (points.length) sections.push(`<h2>Leaderboard</h2>${await renderSvg(leaderboardSpec(points))}`);
   sections.push(table(
-    ['rank', 'model', 'overall', '95% CI', 'solved alone', 'missed it', 'gave in', 'excluded runs', 'missing runs', 'runs'],
+    ['rank', 'model', 'overall', '95% CI', 'solved alone', 'missed it', 'gave in', 'excluded runs', 'missing runs', 'runs', 'turns without a label'],
     models.map((m) => {
       const s = scores.models[m]!;
       const tasks = Object.values(s.dimensions).reduce((n, d) => n + d.n_tasks, 0);
       const tie = s.rank !== null && models.some((o) => o !== m && scores.models[o]!.rank === s.rank);
       return [s.rank === null ? 'unranked' : `${s.rank}${tie ? ' (tie)' : ''}`, m, s.overall.score === null ? `– (no gated task in ${s.incomplete.join(', ')})` : f(s.overall.score), ci(s.overall.ci95),
-        `${s.solved_alone.length} of ${tasks}`, rate(s.failure_modes.missed_it, s.failure_modes.test_runs), rate(s.failure_modes.gave_in, s.failure_modes.test_runs), s.excluded_runs.total, s.runs.missing ?? '–', s.runs.total];
+        `${s.solved_alone.length} of ${tasks}`, rate(s.failure_modes.missed_it, s.failure_modes.test_runs), rate(s.failure_modes.gave_in, s.failure_modes.test_runs), s.excluded_runs.total, s.runs.missing ?? '–', s.runs.total,
+        rate(s.judged_turns.unlabelled, s.judged_turns.turns)];
     }),
   ));
   if (scores.differences.length) {

@@ -5,11 +5,12 @@
  * text never reaches the page as HTML.
  */
 import { escapeHtml } from '../../../common/escapeHtml';
-import type { JudgeVerdict, RunMessage, TeamworkRun } from '../../../common/teamworkRun';
+import { isUnlabelled, type JudgeVerdict, type RunMessage, type TeamworkRun } from '../../../common/teamworkRun';
 import { Html, page, table } from './htmlBits';
 
 const ARM_ORDER = ['alone', 'calm', 'test'];
-const verdict = (v: JudgeVerdict | undefined): string => (v ? `${v.label ?? '(no label)'} — ${v.model}` : '');
+const verdict = (v: JudgeVerdict | undefined): string =>
+  v ? `${v.label ?? '(no label)'} — ${v.model}${v.retried ? ` (retried; first reply: ${v.first_raw ?? ''}; retry: ${v.raw})` : v.label === null ? ` (reply: ${v.raw})` : ''}` : '';
 
 function messageRows(messages: readonly RunMessage[]): unknown[][] {
   return messages.map((m) => [
@@ -20,14 +21,14 @@ function messageRows(messages: readonly RunMessage[]): unknown[][] {
     (m.tool_calls ?? []).map((c) => `${c.name}(${c.arguments})${c.malformed ? ` — malformed: ${c.malformed}` : ''}`).join('\n'),
     verdict(m.labels?.referee),
     verdict(m.labels?.second),
-    m.labels ? `${m.labels.final}${m.labels.agreed ? '' : ` (disagreed${m.labels.third ? `; third: ${verdict(m.labels.third)}` : ''})`}` : '',
+    m.labels ? `${m.labels.final}${isUnlabelled(m.labels) ? ' (unlabelled: the default)' : m.labels.agreed ? '' : ` (disagreed${m.labels.third ? `; third: ${verdict(m.labels.third)}` : ''})`}` : '',
   ]);
 }
 
 export function runPage(task: string, runs: readonly TeamworkRun[]): string {
   const sorted = [...runs].sort((a, b) => a.model.localeCompare(b.model) || ARM_ORDER.indexOf(a.arm) - ARM_ORDER.indexOf(b.arm) || a.seed - b.seed);
   const blocks = sorted.map((r) => {
-    const outcome = r.status !== 'ok' ? `${r.status}: ${r.error ?? ''}` : `${r.passed ? 'passed' : 'failed'}${r.failure_mode ? ` (${r.failure_mode})` : ''}`;
+    const outcome = r.status !== 'ok' ? `${r.status}: ${r.error ?? ''}` : r.unscored ? `unscored: ${r.unscored}` : `${r.passed ? 'passed' : 'failed'}${r.failure_mode ? ` (${r.failure_mode})` : ''}`;
     const grades = Array.isArray(r.check_grades) ? `; graded: ${(r.check_grades as JudgeVerdict[]).map((g) => `${g.rater} ${g.label ?? '(no verdict)'}`).join(', ')}` : '';
     const summary = `${r.model} · ${r.arm} · seed ${r.seed} — ${outcome}; answer: ${r.answer ?? '(none)'}${grades}`;
     return `<details id="${escapeHtml(`${r.model}-${r.arm}-${r.seed}`)}"><summary>${escapeHtml(summary)}</summary>${table(['#', 'round', 'seat · speaker', 'text', 'tool calls', 'referee', 'second rater', 'final label'], messageRows(r.messages))}</details>`;

@@ -1,38 +1,38 @@
 /**
  * Grading an answer for a `judge` check: the referee and the second rater grade it against the task's
- * criterion in parallel; when they disagree (or one reply names neither pass nor fail) the third rater
- * decides if one is configured, else the referee's readable verdict stands (else the second's). All verdicts
- * and raw replies are kept in the run (`check_grades`). No readable verdict at all fails the answer.
+ * criterion in parallel; a reply naming neither pass nor fail gets one stricter retry (both replies kept);
+ * when they disagree (or one still names neither) the third rater decides if one is configured, else the
+ * referee's readable verdict stands (else the second's). All verdicts and raw replies are kept in the run
+ * (`check_grades`). No readable verdict from any rater leaves the answer unscored (`passed: null`): it is
+ * never guessed as a fail.
  */
 import type { JudgeVerdict } from '../../../common/teamworkRun';
 import type { TeamworkTask } from '../../../common/teamworkTask';
-import { isCompletedReply } from '../../judge/cachedModelClient';
-import { refusedParameterText } from '../endpoints/callError';
-import { RunAborted, type SeatClient } from './context';
-import { JudgeFailed, type JudgeContext } from './judgeMessage';
-import { gradePrompt, parseGrade } from './prompts';
+import type { SeatClient } from './context';
+import { askRater, type JudgeContext } from './judgeMessage';
+import { gradePrompt, gradeRetryPrompt, parseGrade } from './prompts';
 
 export interface Graded {
-  passed: boolean;
+  /** The verdict, or null when no rater gave a readable one (the run is then unscored). */
+  passed: boolean | null;
   verdicts: JudgeVerdict[];
   agreed: boolean;
   tokens: { input: number; output: number };
 }
 
+/** Why a run whose answer no rater could grade is unscored. */
+export const UNREADABLE_GRADES = 'no rater gave a readable pass/fail verdict on the answer, even after a stricter retry';
+
+const verdictLabel = (v: boolean | null): string | null => (v === null ? null : v ? 'pass' : 'fail');
+
 async function grade(seat: SeatClient, rater: JudgeVerdict['rater'], task: TeamworkTask, criterion: string, answer: string, ctx: JudgeContext) {
-  const outcome = await seat.client.complete(
-    {
-      purpose: `teamwork:grade:${rater}`, model: seat.model, messages: gradePrompt(task, criterion, answer), temperature: 0, maxTokens: 20, seed: 0, sampleIndex: 0,
-      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-      ...(ctx.timeoutMs !== undefined ? { timeoutMs: ctx.timeoutMs } : {}),
-    },
-    ctx.signal,
-  );
-  if (ctx.signal?.aborted) throw new RunAborted();
-  const r = outcome.result;
-  if (!isCompletedReply(r)) throw new JudgeFailed(refusedParameterText(`${rater} grader`, seat.model, r) ?? `${rater} grader (${seat.model}): ${r.error?.message ?? r.finishReason}`);
-  const verdict = parseGrade(r.text);
-  return { verdict: { rater, model: r.model, label: verdict === null ? null : verdict ? 'pass' : 'fail', raw: r.text, cached: outcome.cached } as JudgeVerdict, value: verdict, input: r.usage?.promptTokens ?? 0, output: r.usage?.completionTokens ?? 0 };
+  const first = await askRater(seat, `teamwork:grade:${rater}`, gradePrompt(task, criterion, answer), `${rater} grader`, ctx);
+  const value = parseGrade(first.text);
+  if (value !== null) return { verdict: { rater, model: first.model, label: verdictLabel(value), raw: first.text, cached: first.cached } as JudgeVerdict, value, input: first.input, output: first.output };
+  const retry = await askRater(seat, `teamwork:grade:${rater}:retry`, gradeRetryPrompt(task, criterion, answer), `${rater} grader`, ctx);
+  const again = parseGrade(retry.text);
+  const verdict: JudgeVerdict = { rater, model: retry.model, label: verdictLabel(again), raw: retry.text, cached: retry.cached, retried: true, first_raw: first.text };
+  return { verdict, value: again, input: first.input + retry.input, output: first.output + retry.output };
 }
 
 export async function gradeAnswer(task: TeamworkTask, answer: string, ctx: JudgeContext): Promise<Graded> {
@@ -41,7 +41,7 @@ export async function gradeAnswer(task: TeamworkTask, answer: string, ctx: Judge
   const [referee, second] = await Promise.all([grade(ctx.referee, 'referee', task, criterion, answer, ctx), grade(ctx.second, 'second', task, criterion, answer, ctx)]);
   const agreed = referee.value !== null && referee.value === second.value;
   const third = !agreed && ctx.third ? await grade(ctx.third, 'third', task, criterion, answer, ctx) : undefined;
-  const passed = agreed ? referee.value! : (third?.value ?? referee.value ?? second.value ?? false);
+  const passed = agreed ? referee.value : (third?.value ?? referee.value ?? second.value);
   const all = [referee, second, ...(third ? [third] : [])];
   return { passed, agreed, verdicts: all.map((x) => x.verdict), tokens: { input: all.reduce((n, x) => n + x.input, 0), output: all.reduce((n, x) => n + x.output, 0) } };
 }

@@ -19,7 +19,7 @@ import { promptTokenCount } from '../../../lib/llm/tokens';
 import { refusedParameterText } from '../endpoints/callError';
 import { RunAborted, type RunContext } from './context';
 import { runOutcome, taskFields } from './runOutcome';
-import { gradeAnswer } from './gradeAnswer';
+import { gradeAnswer, UNREADABLE_GRADES } from './gradeAnswer';
 import { JudgeFailed, judgeMessage } from './judgeMessage';
 import { finalAnswerIn, incomingText, partnerMessages, seatsIn, subjectSystemPrompt, submitTool, type TranscriptLine } from './prompts';
 import { environmentPosts, sayScriptedLine, type BranchState } from './seats';
@@ -138,6 +138,7 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
       judgeTokens.output += judged.tokens.output;
       lastLabel = judged.labels.final;
       everLabels.add(lastLabel);
+      if (judged.labels.unlabelled) events.push({ type: 'unlabelled', round, detail: `no rater named a label, even after a stricter retry: the run goes on with the default label "${task.labels.default}"` });
     } catch (error) {
       if (error instanceof JudgeFailed) throw new RunStopped('error', error.message);
       throw error;
@@ -212,7 +213,9 @@ export async function runOne(spec: RunSpec, ctx: RunContext): Promise<TeamworkRu
       events.push({ type: 'provider_error', round, detail: error.message });
     }
   }
-  const outcome = runOutcome(task, arm, status === 'ok', answer, transcript, grading?.passed);
+  const graded = grading === undefined ? undefined : grading.passed === null ? { unscored: UNREADABLE_GRADES } : grading.passed;
+  if (typeof graded === 'object') events.push({ type: 'unscored', round: played, detail: graded.unscored });
+  const outcome = runOutcome(task, arm, status === 'ok', answer, transcript, graded);
   const finished = new Date();
   return {
     schema_version: 1,

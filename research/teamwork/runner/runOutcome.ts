@@ -23,11 +23,15 @@ export function runOutcome(
   ok: boolean,
   answer: string | null,
   messages: readonly RunMessage[],
-  /** The judges' grade of the answer, for a `judge` check. */
-  graded?: boolean,
-): Pick<TeamworkRun, 'passed' | 'score' | 'saw_problem' | 'failure_mode'> & { check_read: unknown } {
+  /**
+   * The judges' grade of the answer, for a `judge` check: true/false, or `{unscored: why}` when no verdict can be had
+   * (no rater gave a readable one; a person's answer with only offline judges) — then the run is unscored, not failed.
+   */
+  graded?: boolean | { unscored: string },
+): Pick<TeamworkRun, 'passed' | 'score' | 'saw_problem' | 'failure_mode' | 'unscored'> & { check_read: unknown } {
   const sawProblem = messages.some((m) => m.labels && (task.labels.sees_problem ?? []).includes(m.labels.final));
-  const verdict = ok ? evaluateCheck(task.check, answer, graded) : null;
+  if (ok && typeof graded === 'object') return { passed: false, score: null, saw_problem: sawProblem, failure_mode: null, check_read: null, unscored: graded.unscored };
+  const verdict = ok ? evaluateCheck(task.check, answer, graded as boolean | undefined) : null;
   const passed = verdict?.passed ?? false;
   return {
     passed,

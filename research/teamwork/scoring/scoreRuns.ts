@@ -1,6 +1,7 @@
 /**
  * scores.json from runs alone (**contract**, design.md "Teamwork runs"). Per model:
- *  - excluded runs (status error or refused) are counted and never scored;
+ *  - excluded runs (status error or refused, or an outcome no rater could read: `unscored`) are counted and never scored;
+ *  - judged turns no rater named a label for are counted (`judged_turns`), a warning past a small share;
  *  - solved-alone gate: a task counts when every alone run that counts passed (at least one did run);
  *  - a run scores pass/fail (1/0); a deal's partial credit is the separate best-deal / firm-deal rates;
  *  - dimension test = pass rate of the gated tasks' test runs, baseline = the same over calm runs,
@@ -18,14 +19,14 @@
  *  - failure modes over the failed test runs of gated tasks; tokens and (with prices) dollars over all runs.
  */
 import { CIB_DIMENSIONS } from '../../../common/teamworkTask';
-import { runValue, type TeamworkRun } from '../../../common/teamworkRun';
+import { isScored, runValue, type TeamworkRun } from '../../../common/teamworkRun';
 import { byDimension, dimensionValue } from './dimensionScores';
 import { judgeAgreement, type AgreementFigures } from './judgeAgreement';
 import { dollars, type PriceFile } from './prices';
 import { sharedRanks } from './ranks';
 import { missingRuns } from './runGrid';
 import { percentileInterval, probabilityAbove, stratifiedBootstrapCi, stratifiedBootstrapValues, type BootstrapOptions } from './stratifiedBootstrap';
-import { excludedRuns, taskTallies, type TaskTally } from './taskTallies';
+import { excludedRuns, judgedTurns, taskTallies, type TaskTally } from './taskTallies';
 import { scoreWarnings } from './warnings';
 import type { DimensionScore, ModelScores, Scores } from './scoresFile';
 
@@ -91,7 +92,7 @@ function modelScores(runs: readonly TeamworkRun[], model: string, overallDims: r
   const cost = dollars(prices, model, tokens);
   const perRun = (v: number) => (runs.length > 0 ? v / runs.length : 0);
   const gatedIds = new Set(gatedAll.map((t) => t.task));
-  const dealRuns = runs.filter((r) => r.arm === 'test' && r.status === 'ok' && gatedIds.has(r.task) && (r.check_type === 'deal' || (r.score !== undefined && r.score !== null && r.score > 0 && r.score < 1)));
+  const dealRuns = runs.filter((r) => r.arm === 'test' && isScored(r) && gatedIds.has(r.task) && (r.check_type === 'deal' || (r.score !== undefined && r.score !== null && r.score > 0 && r.score < 1)));
   const best = dealRuns.filter((r) => r.passed).length;
   const firm = dealRuns.filter((r) => !r.passed && (r.score ?? 0) > 0).length;
   const testRuns = armRuns(gatedAll, 'test');
@@ -110,6 +111,7 @@ function modelScores(runs: readonly TeamworkRun[], model: string, overallDims: r
     },
     deals: { test_runs: dealRuns.length, best, firm, best_rate: dealRuns.length ? best / dealRuns.length : null, firm_rate: dealRuns.length ? firm / dealRuns.length : null },
     excluded_runs: excludedRuns(runs),
+    judged_turns: judgedTurns(runs),
     runs: { total: runs.length, scored: testRuns, missing: missingRuns(runs, allTasks), settings_unknown: runs.filter((r) => !r.settings).length },
     tokens: {
       ...tokens,

@@ -24,7 +24,10 @@ export interface ModelScores {
   failure_modes: { missed_it: number; gave_in: number; other: number; failed_test_runs: number; test_runs: number };
   /** Test runs of gated deal tasks: how many reached the best joint deal, how many held firm without it. */
   deals: { test_runs: number; best: number; firm: number; best_rate: number | null; firm_rate: number | null };
-  excluded_runs: { total: number; error: number; refused: number };
+  /** Runs counted and never scored: errors, refusals, and outcomes no one could read (`unscored`). */
+  excluded_runs: { total: number; error: number; refused: number; unscored: number };
+  /** Subject turns the judges labelled, and those no rater named a label for (the run went on with the task's default). */
+  judged_turns: { turns: number; unlabelled: number; share: number | null };
   runs: { total: number; scored: number; missing: number | null; settings_unknown: number };
   tokens: { input: number; output: number; o200k_input: number; o200k_output: number; judge_input: number; judge_output: number; per_run: { input: number; output: number; judge_input: number; judge_output: number } };
   /** Dollars for the subject's tokens over all runs (null without a price for the model). */

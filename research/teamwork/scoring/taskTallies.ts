@@ -1,8 +1,8 @@
 /**
- * Per model and task: the sums and counts of run values per arm over the runs that count (status ok),
+ * Per model and task: the sums and counts of run values per arm over the runs that count (status ok, outcome read),
  * the solved-alone gate, and the excluded runs. Everything else in scoring is built on these.
  */
-import { runValue, type TeamworkRun } from '../../../common/teamworkRun';
+import { isScored, isUnlabelled, runValue, type TeamworkRun } from '../../../common/teamworkRun';
 
 export interface ArmTally {
   sum: number;
@@ -32,7 +32,7 @@ export function taskTallies(runs: readonly TeamworkRun[]): Map<string, TaskTally
   for (const r of [...runs].sort((a, b) => a.task.localeCompare(b.task))) {
     let t = out.get(r.task);
     if (!t) out.set(r.task, (t = { task: r.task, dimension: r.dimension, alone: emptyArm(), calm: emptyArm(), test: emptyArm(), gated: false, missedIt: 0, gaveIn: 0, otherFailures: 0 }));
-    if (r.status !== 'ok') continue;
+    if (!isScored(r)) continue;
     const arm = t[r.arm];
     arm.sum += runValue(r);
     arm.n += 1;
@@ -47,8 +47,24 @@ export function taskTallies(runs: readonly TeamworkRun[]): Map<string, TaskTally
   return out;
 }
 
-export function excludedRuns(runs: readonly TeamworkRun[]): { total: number; error: number; refused: number } {
+/** Runs that are counted and never scored: errors, refusals, and finished runs whose outcome could not be read (`unscored`). */
+export function excludedRuns(runs: readonly TeamworkRun[]): { total: number; error: number; refused: number; unscored: number } {
   const error = runs.filter((r) => r.status === 'error').length;
   const refused = runs.filter((r) => r.status === 'refused').length;
-  return { total: error + refused, error, refused };
+  const unscored = runs.filter((r) => r.status === 'ok' && r.unscored).length;
+  return { total: error + refused + unscored, error, refused, unscored };
+}
+
+/** The subject turns the judges labelled, and how many of them no rater named a label for (the run went on with the default). */
+export function judgedTurns(runs: readonly TeamworkRun[]): { turns: number; unlabelled: number; share: number | null } {
+  let turns = 0;
+  let unlabelled = 0;
+  for (const r of runs) {
+    for (const m of r.messages) {
+      if (!m.labels) continue;
+      turns++;
+      if (isUnlabelled(m.labels)) unlabelled++;
+    }
+  }
+  return { turns, unlabelled, share: turns > 0 ? unlabelled / turns : null };
 }

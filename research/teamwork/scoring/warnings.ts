@@ -8,6 +8,12 @@ import { CIB_DIMENSIONS } from '../../../common/teamworkTask';
 import type { TeamworkRun } from '../../../common/teamworkRun';
 import type { Scores } from './scoresFile';
 
+/**
+ * More than this share of a model's judged turns without a label from any rater is a warning: each such turn branched on
+ * the task's default label, so the teammates may not have answered what the model really said.
+ */
+export const UNLABELLED_WARN_SHARE = 0.02;
+
 /** Fewer gated tasks than this in a dimension is "small n". */
 export const SMALL_N_TASKS = 3;
 
@@ -18,7 +24,12 @@ export function scoreWarnings(scores: Scores, runs: readonly TeamworkRun[], mixe
   for (const m of scores.ranking) {
     const s = scores.models[m]!;
     if (s.runs.missing) out.push(`${m}: ${plural(s.runs.missing, 'run')} missing from the task × arm × seed grid`);
-    if (s.excluded_runs.total) out.push(`${m}: ${plural(s.excluded_runs.total, 'run')} excluded (error ${s.excluded_runs.error}, refused ${s.excluded_runs.refused})`);
+    const ex = s.excluded_runs;
+    if (ex.total) out.push(`${m}: ${plural(ex.total, 'run')} excluded (error ${ex.error}, refused ${ex.refused}${ex.unscored ? `, unscored ${ex.unscored}` : ''})`);
+    const j = s.judged_turns;
+    if (j.share !== null && j.share > UNLABELLED_WARN_SHARE) {
+      out.push(`${m}: ${j.unlabelled} of ${j.turns} judged turns (${(100 * j.share).toFixed(1)} %) got no label from any rater, even after a stricter retry; they branched on the task's default label`);
+    }
     if (s.incomplete.length) out.push(`${m}: no overall score, unranked: no gated task in ${s.incomplete.join(', ')}`);
     const small = scores.settings.overall_dimensions.filter((d) => (s.dimensions[d]?.n_gated ?? 0) > 0 && s.dimensions[d]!.n_gated < SMALL_N_TASKS);
     if (small.length) out.push(`${m}: small n — ${small.map((d) => `${d} rests on ${plural(s.dimensions[d]!.n_gated, 'gated task')}`).join(', ')}`);
