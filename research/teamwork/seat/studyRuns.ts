@@ -6,7 +6,8 @@
  * Each session's trajectory is replayed from its participant messages (seatReplay.ts) with the store's
  * reply cache, so the judges' verdicts are the ones that drove the session (no new calls), and each call
  * is linked to the session so a withdrawal purges it. The submitted artifact's answer field is scored by
- * the task's outcome check; without a submission, the last message is the answer, as for models.
+ * the task's outcome check; without a submission, the last message is the answer, as for models. A `judge` check is
+ * graded by the condition's judges, or left `unscored` when they are offline (seatGrade.ts).
  * Identities never enter a run: the subject is the pseudonymous session id.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import { finalAnswerIn } from '../runner/prompts';
 import { runOutcome, taskFields } from '../runner/runOutcome';
 import { replaySeat, SeatCallFailed } from './seatReplay';
 import { loadSeatTask } from './seatTask';
+import { gradeSeatAnswer, type SeatGrade } from './seatGrade';
 import { seatContext } from './teammateProvider';
 
 export class StudyRunsError extends Error {}
@@ -102,7 +104,19 @@ export async function studyRuns(store: Store, study: StudyDefinition, env: NodeJ
         answer = lastSaid ? (finalAnswerIn(lastSaid.text) ?? lastSaid.text) : null;
         events.push({ type: 'round_limit', round: task.rounds, detail: 'no submission: the last message is the answer' });
       }
-      const outcome = runOutcome(task, seat.arm, status === 'ok', answer, messages);
+      let grade: SeatGrade | undefined;
+      if (task.check.type === 'judge' && status === 'ok' && answer !== null) {
+        try {
+          grade = await gradeSeatAnswer(task, seat, answer, seatContext(clients, seat, { sessionId: session.id }));
+          if (typeof grade.graded === 'object') events.push({ type: 'unscored', round: replay?.roundsPlayed ?? null, detail: grade.graded.unscored });
+        } catch (error) {
+          if (!(error instanceof JudgeFailed)) throw error;
+          status = 'error';
+          errorText = error.message;
+          events.push({ type: 'provider_error', round: null, detail: error.message });
+        }
+      }
+      const outcome = runOutcome(task, seat.arm, status === 'ok', answer, messages, grade?.graded);
       const read = messages.filter((m) => m.seat !== 'subject').reduce((n, m) => n + (m.tokens ?? 0), 0);
       const wrote = messages.filter((m) => m.seat === 'subject').reduce((n, m) => n + (m.tokens ?? 0), 0);
       const startedAt = userRows[0]?.createdAt ?? session.consentedAt ?? session.createdAt;
@@ -124,7 +138,8 @@ export async function studyRuns(store: Store, study: StudyDefinition, env: NodeJ
         rounds_played: replay?.roundsPlayed ?? 0,
         // People spend no provider tokens; o200k counts of what they read and wrote keep the columns comparable.
         tokens: { input: read, output: wrote, o200k_input: read, o200k_output: wrote },
-        judge_tokens: replay?.judgeTokens ?? { input: 0, output: 0 },
+        ...(grade?.verdicts ? { check_grades: grade.verdicts, check_agreed: grade.agreed } : {}),
+        judge_tokens: { input: (replay?.judgeTokens.input ?? 0) + (grade?.tokens.input ?? 0), output: (replay?.judgeTokens.output ?? 0) + (grade?.tokens.output ?? 0) },
         events,
         started_at: new Date(startedAt).toISOString(),
         finished_at: new Date(finishedAt).toISOString(),
