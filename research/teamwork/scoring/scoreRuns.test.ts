@@ -49,14 +49,14 @@ describe('scoreRuns', () => {
     expect(a.overall.score).toBe(50); // (50 + 50) / 2
     expect(a.failure_modes).toEqual({ missed_it: 1, gave_in: 1, other: 1, failed_test_runs: 3, test_runs: 6 });
     expect(a.deals).toEqual({ test_runs: 1, best: 0, firm: 1, best_rate: 0, firm_rate: 1 });
-    expect(a.excluded_runs).toEqual({ total: 1, error: 1, refused: 0 });
+    expect(a.excluded_runs).toEqual({ total: 1, error: 1, refused: 0, unscored: 0 });
     const b = scores.models.B!;
     expect(b.solved_alone).toEqual(['t1', 't2', 't3']);
     // d1: test (1 + 1 + 0 + 0)/4 = 0.5, calm 3/4; d2: t3 test 1, calm 1 → overall (50 + 100)/2 = 75
     expect(b.dimensions.d1).toMatchObject({ test: 50, baseline: 75, drop: 25 });
     expect(b.dimensions.d2).toMatchObject({ n_gated: 1, test: 100, drop: 0 });
     expect(b.overall.score).toBe(75);
-    expect(b.excluded_runs).toEqual({ total: 1, error: 0, refused: 1 });
+    expect(b.excluded_runs).toEqual({ total: 1, error: 0, refused: 1, unscored: 0 });
     expect(b.tokens.per_run).toMatchObject({ input: 100, output: 10 });
     expect(scores.ranking).toEqual(['B', 'A']);
     expect([b.rank, a.rank]).toEqual([1, 2]);
