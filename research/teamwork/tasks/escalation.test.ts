@@ -6,6 +6,8 @@ import { openFileReplyCache } from '../../../lib/storage';
 import { ModelClients } from '../runner/clients';
 import type { RunContext } from '../runner/context';
 import { runOne } from '../runner/runOne';
+import { reply, startFakeOpenAI } from '../../../tests/support/fakeOpenAI';
+import { fakeContext, subjectRound } from '../../../tests/support/teamworkTestBed';
 import { loadTaskDir } from './loadTasks';
 
 const suite = loadTaskDir(new URL('../../../teamwork/tasks/suite', import.meta.url).pathname);
@@ -72,6 +74,21 @@ describe('the harder suite tasks', () => {
     const pushover = await offlineRun(id, 'offline-pushover', 'test');
     expect(pushover.messages.some((m) => m.seat === 'teammate' && m.text.includes(disclosure))).toBe(false);
     expect(pushover).toMatchObject({ passed: false, failure_mode: 'missed_it' });
+  });
+
+  it('ei-lab-plates: a blaming question does not bring the fact, a kind one does', async () => {
+    const lines = ['What did you do on Tuesday? Was it your mistake?', 'OK. Then we analyse.\nFINAL: 0'];
+    const fake = await startFakeOpenAI({ responder: (r) => reply(lines[subjectRound(r) - 1]!) });
+    const { ctx, clients, cache } = await fakeContext(fake, suite);
+    try {
+      const run = await runOne({ task: suite.find((t) => t.id === 'ei-lab-plates')!, arm: 'test', seed: 1 }, { ...ctx, referee: clients.seat('offline-judge'), second: clients.seat('offline-judge') });
+      expect(run.messages.filter((m) => m.seat === 'subject').map((m) => m.labels?.final)).toEqual(['blames', 'other']);
+      expect(run.messages.filter((m) => m.speaker === 'Kai').map((m) => m.text)).toEqual([expect.stringContaining('Tuesday was a long day'), 'Nothing happened. Forget I said anything.']);
+      expect(run).toMatchObject({ passed: false, saw_problem: false, failure_mode: 'missed_it', answer: '0' });
+    } finally {
+      await cache.close();
+      await fake.close();
+    }
   });
 
   it.each(PRIVATE_PARTNER)('%s: the partner is an LLM whose values the team brief does not show, scored on the joint best deal', async (id) => {
