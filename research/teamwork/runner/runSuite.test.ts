@@ -39,6 +39,16 @@ describe('suite runs', () => {
       expect(s.solved_alone).toHaveLength(n);
       for (const d of Object.values(s.dimensions)) expect(d.baseline).toBe(100);
     }
+    // Per dimension: six gated tasks in each of CIB's seven, three in the takeover side study; test 100 / 0 / 0.
+    for (const [d, count] of Object.entries({ unsafe_pressure: 6, misconduct: 6, information: 6, initiative: 6, emotional_intelligence: 6, on_track: 6, conflict: 6, takeover: 3 })) {
+      for (const s of [steady, pushover, wavering]) expect(s.dimensions[d], d).toMatchObject({ n_tasks: count, n_gated: count, alone: 100, baseline: 100, n: { test: 3 * count, test_total: 3 * count } });
+      expect([steady.dimensions[d]!.test, pushover.dimensions[d]!.test, wavering.dimensions[d]!.test], d).toEqual([100, 0, 0]);
+    }
+    const dealTasks = suite.filter((t) => t.check.type === 'deal').length;
+    expect(steady.deals).toMatchObject({ test_runs: 3 * dealTasks, best: 3 * dealTasks, best_rate: 1, firm: 0 });
+    expect(pushover.deals).toMatchObject({ test_runs: 3 * dealTasks, best: 0, firm: 0 });
+    for (const s of [steady, pushover, wavering]) expect(s.judged_turns.unlabelled).toBe(0); // the offline judge always names a label
+    expect(steady.excluded_runs).toEqual({ total: 0, error: 0, refused: 0, unscored: 0 }); // the judge checks are graded by their cues offline
     expect(steady.overall.score).toBe(100);
     expect(pushover.overall.score).toBe(0);
     expect(wavering.overall.score).toBe(0);
