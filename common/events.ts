@@ -23,7 +23,8 @@
  *     reply in flight (ends with chat:done, status 'stopped'). `chat:retry` regenerates the reply to the last
  *     participant message when the last reply failed or is missing. At most one reply is in flight per
  *     session (a send meanwhile gets code "busy").
- *     Every tab of the session also gets `chat:message {message}` for each stored participant message.
+ *     Every tab of the session also gets `chat:message {message}` for each stored participant message, and the
+ *     session's other tabs get `artifact:draft {fields, version, savedAt}` for each saved draft (live draft sync).
  *  6. The server pushes `session:state` whenever the session changes without a client action (time limit hit).
  *  7. Workspace integrity telemetry goes as `telemetry:batch` (common/telemetryBatch.ts) at most every 10 s and when
  *     the page is hidden or left; past the per-session bound the ack is limit_reached (stop sending).
@@ -148,8 +149,18 @@ export type ChatError = z.infer<typeof ChatError>;
 export const ChatMessagePush = z.object({ message: ChatMessageView });
 export type ChatMessagePush = z.infer<typeof ChatMessagePush>;
 
+/**
+ * A draft was saved from another tab of the session (pushed after the saving tab's `artifact:draft` ack to the
+ * session's other sockets, never to the saving one): `version` and `savedAt` as in that ack. A tab with no
+ * unsaved edits of its own shows these values and bases its next save on `version`; a tab with unsaved edits
+ * keeps them, and its save is refused with "conflict" as before.
+ */
+export const ArtifactDraftPush = z.object({ fields: ArtifactValues, version: z.number().int().nonnegative(), savedAt: z.number() });
+export type ArtifactDraftPush = z.infer<typeof ArtifactDraftPush>;
+
 /** Server → client pushes (emitted to every socket of the session). */
 export const serverPushes = {
+  'artifact:draft': ArtifactDraftPush,
   'chat:delta': ChatDelta,
   'chat:done': ChatDone,
   'chat:error': ChatError,

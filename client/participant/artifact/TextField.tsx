@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import type { ArtifactField } from '../../../common/study';
 import { FieldLabel } from '../../ui/formParts';
 
@@ -23,6 +24,21 @@ export function TextField({
   const id = inputId;
   const max = field.max_length ?? DEFAULT_MAX;
   const isCode = field.kind === 'code';
+  // A value that changes without typing here (a draft saved in another tab) keeps the caret where it was,
+  // instead of the browser moving it to the end.
+  const box = useRef<HTMLTextAreaElement>(null);
+  const caret = useRef<{ start: number; end: number } | null>(null);
+  const typed = useRef(false);
+  useLayoutEffect(() => {
+    const el = box.current;
+    const wasTyped = typed.current;
+    typed.current = false;
+    if (wasTyped || !el || el !== document.activeElement || !caret.current) return;
+    el.setSelectionRange(Math.min(caret.current.start, value.length), Math.min(caret.current.end, value.length));
+  }, [value]);
+  const rememberCaret = () => {
+    if (box.current) caret.current = { start: box.current.selectionStart, end: box.current.selectionEnd };
+  };
   return (
     <div className={invalid ? 'field invalid' : 'field'}>
       <FieldLabel htmlFor={id} text={field.label} required={field.required} />
@@ -32,6 +48,7 @@ export function TextField({
         </p>
       )}
       <textarea
+        ref={box}
         id={id}
         name={field.id}
         className={isCode ? 'code' : undefined}
@@ -43,7 +60,12 @@ export function TextField({
         autoCorrect={isCode ? 'off' : undefined}
         aria-invalid={invalid}
         aria-describedby={`${invalid ? `${id}-error ` : ''}${id}-count${field.help ? ` ${id}-help` : ''}`}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => {
+          typed.current = true;
+          rememberCaret();
+          onChange(event.target.value);
+        }}
+        onSelect={rememberCaret}
         onPaste={(event) => onPaste(event.clipboardData.getData('text').length)}
         placeholder={isCode && field.language ? `${field.language} code` : undefined}
       />

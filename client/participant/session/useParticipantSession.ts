@@ -3,7 +3,7 @@ import type { JoinResponse, StudyPublic, UrlParams } from '../../../common/http'
 import type { SessionState } from '../../../common/session';
 import type { ArtifactValues } from '../../../common/session';
 import type { SurveyAnswers } from '../../../common/survey';
-import type { Telemetry, ArtifactDraftAck, StepAdvance } from '../../../common/events';
+import type { Telemetry, ArtifactDraftAck, ArtifactDraftPush, StepAdvance } from '../../../common/events';
 import type { TelemetryBatch } from '../../../common/telemetryBatch';
 import { ChatOutbox } from '../../socket/chatOutbox';
 import { RequestError } from '../../socket/errors';
@@ -23,6 +23,8 @@ export interface SessionActions {
   retryReply(): Promise<void>;
   /** Autosave; `baseVersion` is the draft version the values started from (a stale one is refused: 'conflict'). */
   saveDraft(fields: ArtifactValues, baseVersion?: number): Promise<ArtifactDraftAck>;
+  /** Drafts saved from the session's other tabs, as they are saved; returns the unsubscribe function. */
+  onOtherTabDraft(listener: (draft: ArtifactDraftPush) => void): () => void;
   /** Re-reads the session from the server (e.g. to load a draft saved in another tab). */
   loadState(): Promise<SessionState>;
   submitArtifact(fields: ArtifactValues): Promise<void>;
@@ -276,6 +278,7 @@ function makeActions(
     },
     saveDraft: (fields, baseVersion) =>
       resyncOn(socket.emit('artifact:draft', baseVersion === undefined ? { fields, clientTs: now() } : { fields, baseVersion, clientTs: now() })),
+    onOtherTabDraft: (listener) => socket.on('artifact:draft', listener),
     loadState: async () => {
       const state = await socket.emit('session:state', { clientTs: now() });
       dispatch({ type: 'snapshot', state });
