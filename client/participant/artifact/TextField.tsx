@@ -25,20 +25,18 @@ export function TextField({
   const max = field.max_length ?? DEFAULT_MAX;
   const isCode = field.kind === 'code';
   // A value that changes without typing here (a draft saved in another tab) keeps the caret where it was,
-  // instead of the browser moving it to the end.
+  // instead of the browser moving it to the end: the caret is read while the box still shows the old value
+  // (during render, before React writes the new one) and put back after the write.
   const box = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<{ start: number; end: number } | null>(null);
-  const typed = useRef(false);
+  const el = box.current;
+  if (el && el.value !== value && el === document.activeElement) caret.current = { start: el.selectionStart, end: el.selectionEnd };
   useLayoutEffect(() => {
-    const el = box.current;
-    const wasTyped = typed.current;
-    typed.current = false;
-    if (wasTyped || !el || el !== document.activeElement || !caret.current) return;
-    el.setSelectionRange(Math.min(caret.current.start, value.length), Math.min(caret.current.end, value.length));
+    const kept = caret.current;
+    caret.current = null;
+    if (!kept || !box.current || box.current !== document.activeElement) return;
+    box.current.setSelectionRange(Math.min(kept.start, value.length), Math.min(kept.end, value.length));
   }, [value]);
-  const rememberCaret = () => {
-    if (box.current) caret.current = { start: box.current.selectionStart, end: box.current.selectionEnd };
-  };
   return (
     <div className={invalid ? 'field invalid' : 'field'}>
       <FieldLabel htmlFor={id} text={field.label} required={field.required} />
@@ -60,12 +58,7 @@ export function TextField({
         autoCorrect={isCode ? 'off' : undefined}
         aria-invalid={invalid}
         aria-describedby={`${invalid ? `${id}-error ` : ''}${id}-count${field.help ? ` ${id}-help` : ''}`}
-        onChange={(event) => {
-          typed.current = true;
-          rememberCaret();
-          onChange(event.target.value);
-        }}
-        onSelect={rememberCaret}
+        onChange={(event) => onChange(event.target.value)}
         onPaste={(event) => onPaste(event.clipboardData.getData('text').length)}
         placeholder={isCode && field.language ? `${field.language} code` : undefined}
       />
