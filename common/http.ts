@@ -54,9 +54,9 @@ export const JoinResponse = z.union([
   /** MTurk preview (assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE): show StudyPublic only; no session exists. */
   z.object({ preview: z.literal(true) }),
   /**
-   * Only the session's resume code (POST /api/join/resume) can open a session from this link: a link with a
-   * platform id and no per-visit id to a closed study. Answered alike whether or not the id took part, so
-   * nothing of any session (not even that one exists) is revealed.
+   * Only the session's resume code (POST /api/join/resume) can open a session from this link. No longer sent by
+   * this server (a link without a per-visit id now gets a fresh session with `offerResume`, whether or not its
+   * platform id took part); kept so that clients and scripts written for it still parse the response.
    */
   z.object({ preview: z.literal(false), resumeCodeRequired: z.literal(true) }),
 ]);

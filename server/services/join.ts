@@ -50,8 +50,8 @@ async function studyInfo(ctx: ServiceContext, studyId: string): Promise<StudyPub
  *   joined first with a victim's PID and their own SESSION_ID does not lock the victim out);
  * - a link with a platform id and no per-visit id answers the same whether or not that id took part (no
  *   oracle on who participated): in an open study a fresh session, with `offerResume` so the page offers
- *   the resume code (resumeWithCode) to someone who started before in another browser; in a closed study
- *   `resumeCodeRequired` for everyone; in a draft study not found for everyone. Both cases run the same
+ *   the resume code (resumeWithCode) to someone who started before in another browser; in a closed or draft
+ *   study the same refusal for everyone (not accepting participants; not found). Both cases run the same
  *   queries (the known sessions are listed either way), so they also take the same time.
  * Every token issued for an existing session revokes its older tokens and disconnects their sockets.
  * New sessions get a balanced task and condition; MTurk previews create nothing. A study switched to
@@ -69,7 +69,8 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
   const identity = identityFromParams(req.params);
 
   const withdrawn = identity.userId !== null && (await hasWithdrawn(ctx, study.id, identity.userId));
-  // A platform id without a per-visit id: answered alike whether or not the id took part (see above).
+  // A platform id without a per-visit id: answered alike whether or not the id took part (see above). Before,
+  // a known id got `resumeCodeRequired` here (also in a closed or draft study) and an unknown one a session.
   const pidOnly = identity.userId !== null && identity.sessionId === null;
   // Two first visits of one platform id and per-visit id racing (two tabs, two nodes): the unique index on
   // identities (study, platform, user, per-visit id) lets one insert; the other's transaction fails on it
@@ -82,8 +83,6 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
       if (sameVisit) return { response: await reopenSession(ctx, tx, sameVisit.sessionId, 'join', null), reissuedFor: sameVisit.sessionId };
     }
     if (info.status === 'draft') throw notFound(study.id);
-    // No per-visit id and no new sessions: only a resume code can open one, whoever this is.
-    if (pidOnly && info.status === 'closed') return { response: { preview: false, resumeCodeRequired: true } };
     if (!info.open) throw new ServiceError('study_unavailable', `study "${study.id}" is not accepting participants (status ${info.status})`);
     if (withdrawn) {
       // A withdrawn person's data must not be collected again under the same platform id.

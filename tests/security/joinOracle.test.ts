@@ -3,7 +3,7 @@
  * with a platform id and no per-visit id (PROLIFIC_PID alone, participant_label, an MTurk worker id without its
  * assignment) answers the same whether or not that id took part: the same status, the same body keys, the same
  * values (only the fresh random ids differ, in the same format), a fresh session at its consent step either way;
- * in a closed study the same resume-code prompt for both. A first-time participant still starts at once, and the
+ * in a closed study the same refusal for both. A first-time participant still starts at once, and the
  * person who took part still gets their session back with its resume code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,14 +82,14 @@ describe.each(STORE_ENGINES)('PID-only joins answer alike for people who took pa
     }
   });
 
-  it('a closed study answers both with the same resume-code prompt, and the code still opens the session', async () => {
+  it('a closed study refuses both alike, and the resume code still opens the session', async () => {
     const participant = await join(t, STUDY, { PROLIFIC_PID: `closed-took-part-${engine}` });
     await t.server.store.studies.setStatus(STUDY, 'closed', Date.now());
     try {
       const forKnown = await joinRaw({ PROLIFIC_PID: `closed-took-part-${engine}` });
       const forUnknown = await joinRaw({ PROLIFIC_PID: `closed-never-${engine}` });
       expect(forKnown).toEqual(forUnknown);
-      expect(forKnown).toEqual({ status: 200, body: { ok: true, data: { preview: false, resumeCodeRequired: true } } });
+      expect(forKnown).toMatchObject({ status: 403, body: { ok: false, error: { code: 'study_unavailable' } } });
       const resumed = await postJson(`${t.server.url}/api/join/resume`, {
         studyId: STUDY,
         params: { PROLIFIC_PID: `closed-took-part-${engine}` },
