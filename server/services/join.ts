@@ -74,7 +74,8 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
   const pidOnly = identity.userId !== null && identity.sessionId === null;
   // Two first visits of one platform id and per-visit id racing (two tabs, two nodes): the unique index on
   // identities (study, platform, user, per-visit id) lets one insert; the other's transaction fails on it
-  // and is retried once, and then finds the session the first created.
+  // and is retried once, and then finds the session the first created (for a link without a per-visit id the
+  // retry starts a session of its own, with a generated per-visit id).
   const attempt = () => store.transaction(async (tx): Promise<{ response: JoinResponse; reissuedFor?: string }> => {
     const now = ctx.now();
     const known = identity.userId === null ? [] : await tx.identities.listForPlatformUser(study.id, identity.platform, identity.userId);
