@@ -104,6 +104,12 @@ describe('resuming a session in another browser', () => {
 
     const phone = await freshBrowser(t.browser, { width: 390, height: 844 });
     await phone.page.goto(link);
+    // The phone starts a fresh session like anyone with this link; the offer sits above its consent, within 390 px.
+    const offer = phone.page.getByTestId('resume-offer');
+    await offer.waitFor();
+    expect((await offer.boundingBox())!.x + (await offer.boundingBox())!.width).toBeLessThanOrEqual(390);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.page.screenshot({ path: path.join(SHOTS, 'resume-offer-390.png') });
     await phone.page.getByRole('button', { name: 'Continue that session with its resume code' }).click();
     await phone.page.getByRole('heading', { name: 'Resume your session' }).waitFor();
     const input = phone.page.getByLabel('Resume code');
