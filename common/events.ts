@@ -4,8 +4,9 @@
  * FLOW
  *  1. HTTP  POST /api/join {studyId, params: <URL query>} → {preview:false, token, sessionId, resumed}
  *     (or {preview:true} for MTurk's ASSIGNMENT_ID_NOT_AVAILABLE). Keep the token (sessionStorage/localStorage
- *     keyed by study); joining again with the same platform id (PROLIFIC_PID, participant_label, workerId)
- *     returns a new token for the SAME session.
+ *     keyed by study); joining again with the same per-visit id (SESSION_ID, assignmentId) returns a new token
+ *     for the SAME session; a platform id without one gets a fresh session with `offerResume` (the resume code,
+ *     POST /api/join/resume, reopens the earlier one).
  *  2. Socket  io(origin, { auth: { token } }). A bad token fails the connection with connect_error
  *     message "unauthorized". Every client event is `socket.emit(name, payload, ack)`; the ack is always an
  *     Envelope: {ok:true,data} | {ok:false,error:{code,message,field?}}. Invalid payload → ok:false with
