@@ -4,8 +4,9 @@
  * FLOW
  *  1. HTTP  POST /api/join {studyId, params: <URL query>} → {preview:false, token, sessionId, resumed}
  *     (or {preview:true} for MTurk's ASSIGNMENT_ID_NOT_AVAILABLE). Keep the token (sessionStorage/localStorage
- *     keyed by study); joining again with the same platform id (PROLIFIC_PID, participant_label, workerId)
- *     returns a new token for the SAME session.
+ *     keyed by study); joining again with the same per-visit id (SESSION_ID, assignmentId) returns a new token
+ *     for the SAME session; a platform id without one gets a fresh session with `offerResume` (the resume code,
+ *     POST /api/join/resume, reopens the earlier one).
  *  2. Socket  io(origin, { auth: { token } }). A bad token fails the connection with connect_error
  *     message "unauthorized". Every client event is `socket.emit(name, payload, ack)`; the ack is always an
  *     Envelope: {ok:true,data} | {ok:false,error:{code,message,field?}}. Invalid payload → ok:false with
@@ -23,7 +24,8 @@
  *     reply in flight (ends with chat:done, status 'stopped'). `chat:retry` regenerates the reply to the last
  *     participant message when the last reply failed or is missing. At most one reply is in flight per
  *     session (a send meanwhile gets code "busy").
- *     Every tab of the session also gets `chat:message {message}` for each stored participant message.
+ *     Every tab of the session also gets `chat:message {message}` for each stored participant message, and the
+ *     session's other tabs get `artifact:draft {fields, version, savedAt}` for each saved draft (live draft sync).
  *  6. The server pushes `session:state` whenever the session changes without a client action (time limit hit).
  *  7. Workspace integrity telemetry goes as `telemetry:batch` (common/telemetryBatch.ts) at most every 10 s and when
  *     the page is hidden or left; past the per-session bound the ack is limit_reached (stop sending).
@@ -148,8 +150,18 @@ export type ChatError = z.infer<typeof ChatError>;
 export const ChatMessagePush = z.object({ message: ChatMessageView });
 export type ChatMessagePush = z.infer<typeof ChatMessagePush>;
 
+/**
+ * A draft was saved from another tab of the session (pushed after the saving tab's `artifact:draft` ack to the
+ * session's other sockets, never to the saving one): `version` and `savedAt` as in that ack. A tab with no
+ * unsaved edits of its own shows these values and bases its next save on `version`; a tab with unsaved edits
+ * keeps them, and its save is refused with "conflict" as before.
+ */
+export const ArtifactDraftPush = z.object({ fields: ArtifactValues, version: z.number().int().nonnegative(), savedAt: z.number() });
+export type ArtifactDraftPush = z.infer<typeof ArtifactDraftPush>;
+
 /** Server → client pushes (emitted to every socket of the session). */
 export const serverPushes = {
+  'artifact:draft': ArtifactDraftPush,
   'chat:delta': ChatDelta,
   'chat:done': ChatDone,
   'chat:error': ChatError,

@@ -41,6 +41,11 @@ export const JoinedSession = z.object({
    * not know it (it stores only a hash; the client keeps the code it was given).
    */
   resumeCode: z.string().nullable(),
+  /**
+   * The link names a participant but carries no per-visit id, so this may be the second browser of a session
+   * started earlier: the page offers the resume code. Set for every such link, whether or not the id took part.
+   */
+  offerResume: z.boolean().optional(),
 });
 export type JoinedSession = z.infer<typeof JoinedSession>;
 
@@ -49,9 +54,9 @@ export const JoinResponse = z.union([
   /** MTurk preview (assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE): show StudyPublic only; no session exists. */
   z.object({ preview: z.literal(true) }),
   /**
-   * This platform id already has a session that the link does not prove is theirs (no matching per-visit
-   * id): the participant must type the session's resume code (POST /api/join/resume). Nothing of the
-   * session is revealed.
+   * Only the session's resume code (POST /api/join/resume) can open a session from this link. No longer sent by
+   * this server (a link without a per-visit id now gets a fresh session with `offerResume`, whether or not its
+   * platform id took part); kept so that clients and scripts written for it still parse the response.
    */
   z.object({ preview: z.literal(false), resumeCodeRequired: z.literal(true) }),
 ]);

@@ -6,6 +6,7 @@ import type { LiveSession } from './session/liveSession';
 import type { ConnectionState } from '../socket/sessionSocket';
 import { ConsentStep } from './steps/ConsentStep';
 import { ResumeCodePage } from './steps/ResumeCodePage';
+import { ResumeOffer } from './steps/ResumeOffer';
 import { InstructionsStep } from './steps/InstructionsStep';
 import { OutcomeStep } from './steps/OutcomeStep';
 import { PreviewPage } from './steps/PreviewPage';
@@ -21,11 +22,20 @@ export default function ParticipantApp({ studyId }: { studyId: string }) {
   if (view.phase === 'loading') return <p className="page-status" role="status">{view.message}</p>;
   if (view.phase === 'preview') return <PreviewPage study={view.study} />;
   if (view.phase === 'error') return <ProblemPage problem={view.problem} />;
-  if (view.phase === 'resume') return <ResumeCodePage submit={view.submit} movedAway={view.movedAway} knownCode={view.knownCode} />;
+  if (view.phase === 'resume')
+    return <ResumeCodePage submit={view.submit} movedAway={view.movedAway} knownCode={view.knownCode} {...(view.back ? { back: view.back } : {})} />;
 
-  const { live, actions, token, connection, connectionNotice, resumeCode } = view;
+  const { live, actions, token, connection, connectionNotice, resumeCode, resumeInstead } = view;
   return (
-    <LiveSessionPage live={live} actions={actions} token={token} connection={connection} connectionNotice={connectionNotice} resumeCode={resumeCode} />
+    <LiveSessionPage
+      live={live}
+      actions={actions}
+      token={token}
+      connection={connection}
+      connectionNotice={connectionNotice}
+      resumeCode={resumeCode}
+      resumeInstead={resumeInstead}
+    />
   );
 }
 
@@ -36,6 +46,7 @@ function LiveSessionPage({
   connection,
   connectionNotice,
   resumeCode,
+  resumeInstead,
 }: {
   live: LiveSession;
   actions: SessionActions;
@@ -43,6 +54,7 @@ function LiveSessionPage({
   connection: ConnectionState;
   connectionNotice: string | null;
   resumeCode: string | null;
+  resumeInstead: (() => void) | null;
 }) {
   useEffect(() => {
     document.title = `${live.state.studyTitle} · Tandem`;
@@ -50,7 +62,7 @@ function LiveSessionPage({
   return (
     <>
       <SessionHeader state={live.state} connection={connection} notice={connectionNotice} resumeCode={resumeCode} />
-      <StepView live={live} actions={actions} token={token} resumeCode={resumeCode} />
+      <StepView live={live} actions={actions} token={token} resumeCode={resumeCode} resumeInstead={resumeInstead} />
     </>
   );
 }
@@ -64,7 +76,19 @@ export function stepKeyOf(state: SessionState): StepKey {
   return state.step;
 }
 
-function StepView({ live, actions, token, resumeCode }: { live: LiveSession; actions: SessionActions; token: string; resumeCode: string | null }) {
+function StepView({
+  live,
+  actions,
+  token,
+  resumeCode,
+  resumeInstead,
+}: {
+  live: LiveSession;
+  actions: SessionActions;
+  token: string;
+  resumeCode: string | null;
+  resumeInstead: (() => void) | null;
+}) {
   const { state } = live;
   const key = stepKeyOf(state);
   const mainRef = useRef<HTMLElement>(null);
@@ -77,6 +101,7 @@ function StepView({ live, actions, token, resumeCode }: { live: LiveSession; act
 
   return (
     <main ref={mainRef} className={key === 'workspace' ? 'page' : 'page narrow'} data-step={key}>
+      {key === 'consent' && resumeInstead && <ResumeOffer onResume={resumeInstead} />}
       {key === 'consent' && <ConsentStep state={state} onRespond={actions.respondConsent} resumeCode={resumeCode} />}
       {(key === 'instructions' || key === 'workspace') && (
         <GroupGate state={state} actions={actions} token={token}>

@@ -20,6 +20,9 @@ export async function studyPublic(ctx: ServiceContext, studyId: string): Promise
   return info;
 }
 
+/** The start of a per-visit id made by the platform for a further session of a link without one (joinStudy). */
+export const GENERATED_VISIT_PREFIX = 'tandem-visit:';
+
 const notFound = (studyId: string) => new ServiceError('not_found', `no study "${studyId}"`);
 
 async function studyInfo(ctx: ServiceContext, studyId: string): Promise<StudyPublic> {
@@ -45,8 +48,11 @@ async function studyInfo(ctx: ServiceContext, studyId: string): Promise<StudyPub
  *   known only to the participant's own link) resumes it;
  * - a link with a per-visit id none of this user's sessions has starts a session of its own (someone who
  *   joined first with a victim's PID and their own SESSION_ID does not lock the victim out);
- * - any other reopening (no per-visit id) gets `resumeCodeRequired`: the participant types the session's
- *   resume code (resumeWithCode), shown in their session header and on their consent receipt.
+ * - a link with a platform id and no per-visit id answers the same whether or not that id took part (no
+ *   oracle on who participated): in an open study a fresh session, with `offerResume` so the page offers
+ *   the resume code (resumeWithCode) to someone who started before in another browser; in a closed or draft
+ *   study the same refusal for everyone (not accepting participants; not found). Both cases run the same
+ *   queries (the known sessions are listed either way), so they also take the same time.
  * Every token issued for an existing session revokes its older tokens and disconnects their sockets.
  * New sessions get a balanced task and condition; MTurk previews create nothing. A study switched to
  * draft or closed refuses new sessions, but its existing sessions can still be resumed.
@@ -63,17 +69,19 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
   const identity = identityFromParams(req.params);
 
   const withdrawn = identity.userId !== null && (await hasWithdrawn(ctx, study.id, identity.userId));
+  // A platform id without a per-visit id: answered alike whether or not the id took part (see above). Before,
+  // a known id got `resumeCodeRequired` here (also in a closed or draft study) and an unknown one a session.
+  const pidOnly = identity.userId !== null && identity.sessionId === null;
   // Two first visits of one platform id and per-visit id racing (two tabs, two nodes): the unique index on
   // identities (study, platform, user, per-visit id) lets one insert; the other's transaction fails on it
-  // and is retried once, and then finds the session the first created.
+  // and is retried once, and then finds the session the first created (for a link without a per-visit id the
+  // retry starts a session of its own, with a generated per-visit id).
   const attempt = () => store.transaction(async (tx): Promise<{ response: JoinResponse; reissuedFor?: string }> => {
     const now = ctx.now();
+    const known = identity.userId === null ? [] : await tx.identities.listForPlatformUser(study.id, identity.platform, identity.userId);
     if (identity.userId !== null) {
-      const known = await tx.identities.listForPlatformUser(study.id, identity.platform, identity.userId);
       const sameVisit = identity.sessionId === null ? undefined : known.find((k) => k.platformSessionId === identity.sessionId);
       if (sameVisit) return { response: await reopenSession(ctx, tx, sameVisit.sessionId, 'join', null), reissuedFor: sameVisit.sessionId };
-      // Known id, nothing proves the link is theirs: the resume code decides (and nothing is revealed).
-      if (known.length > 0 && identity.sessionId === null) return { response: { preview: false, resumeCodeRequired: true } };
     }
     if (info.status === 'draft') throw notFound(study.id);
     if (!info.open) throw new ServiceError('study_unavailable', `study "${study.id}" is not accepting participants (status ${info.status})`);
@@ -88,6 +96,11 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
     const taskId = assignCondition(study.tasks.map((t) => t.id), await tx.sessions.countByTask(study.id, since), ctx.rng);
     const conditionId = assignCondition(study.conditions.map((c) => c.id), await tx.sessions.countByCondition(study.id, since), ctx.rng);
     const sessionId = crypto.randomUUID();
+    // A second session of a PID-only link gets a per-visit id of its own (identities are unique per platform
+    // id and per-visit id); the prefix marks it as made here, and no link carries it.
+    const platformSessionId = pidOnly && known.some((k) => k.platformSessionId === null)
+      ? `${GENERATED_VISIT_PREFIX}${crypto.randomUUID()}`
+      : identity.sessionId;
     await tx.sessions.insert({ id: sessionId, studyId: study.id, taskId, conditionId, isPilot, createdAt: now });
     await tx.identities.insert({
       sessionId,
@@ -95,14 +108,15 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
       platform: identity.platform,
       platformUserId: identity.userId,
       platformStudyId: identity.studyId,
-      platformSessionId: identity.sessionId,
+      platformSessionId,
       urlParams: req.params,
       createdAt: now,
     });
     const resumeCode = newResumeCode();
     await tx.identities.setResumeCodeHash(sessionId, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
     await tx.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
-    return { response: { preview: false, token: await issueToken(tx, sessionId, now), sessionId, resumed: false, resumeCode } };
+    const token = await issueToken(tx, sessionId, now);
+    return { response: { preview: false, token, sessionId, resumed: false, resumeCode, ...(pidOnly ? { offerResume: true } : {}) } };
   });
   const settle = (r: { response: JoinResponse; reissuedFor?: string }): JoinResponse => {
     // After the commit: sockets holding the revoked tokens leave now (the new token is not connected yet).

@@ -1,7 +1,7 @@
 import type { Server, Socket } from 'socket.io';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { clientEvents, SocketAuth, type ClientEventName, type ClientToServerEvents, type ServerToClientEvents } from '../../common/events';
+import { clientEvents, SocketAuth, type ArtifactDraft, type ArtifactDraftAck, type ClientEventName, type ClientToServerEvents, type ServerToClientEvents } from '../../common/events';
 import { fail, failFromZod, ok, type Envelope } from '../../common/envelope';
 import type { SessionState } from '../../common/session';
 import type { ParticipantService } from '../services/participants';
@@ -11,6 +11,7 @@ import { recordTelemetryBatch } from '../services/telemetry';
 import { dropNulDeep } from '../services/textBoundary';
 import { isStoreUnavailable } from '../../lib/storage';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
+import { mirrorDraftToOtherTabs } from './draftSync';
 import { eventRateLimiter, MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from './sessionBudget';
 import { answerClusterQueries, clusterSessionSockets, remoteReplyInFlight, type ClusterEvents } from '../cluster/clusterQueries';
 import { windowCounter, type RateLimitStores } from '../cluster/rateLimitStore';
@@ -136,6 +137,8 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
           if (name === 'consent:respond') timer.rearm();
           // Other tabs of the same session follow step changes.
           if (STEP_CHANGING.has(name)) socket.to(sessionRoom(sessionId)).emit('session:state', data as SessionState);
+          // ... and see a draft saved here as it is saved (draftSync.ts).
+          if (name === 'artifact:draft') mirrorDraftToOtherTabs(socket, sessionRoom(sessionId), parsed.data as ArtifactDraft, data as ArtifactDraftAck);
         } catch (err) {
           ack(errorEnvelope(err, log, { event: name, sessionId }));
         }

@@ -9,17 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { reply } from '../support/fakeOpenAI';
+import { startServerWithFakeModel, type ServerWithFakeModel } from '../support/wizardTestSupport';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results');
 const CODE = "import pandas as pd\ndf = pd.read_csv('study_habits.csv')";
 
-let fake: FakeOpenAI;
-let t: ServerAndBrowser;
+let t: ServerWithFakeModel;
 let studiesDir: string;
 
 beforeAll(async () => {
@@ -29,26 +27,15 @@ beforeAll(async () => {
   expect(study).toContain('max_user_messages: 1');
   fs.writeFileSync(path.join(studiesDir, 'visualization.yaml'), study);
   fs.cpSync(path.join(ROOT, 'studies/materials'), path.join(studiesDir, 'materials'), { recursive: true });
-  fake = await startFakeOpenAI({ responder: () => reply(`Load it like this:\n\n\`\`\`python\n${CODE}\n\`\`\``) });
-  t = await startServerAndBrowser({
-    client: 'temp',
-    startServer: (client) =>
-      startTempDataDirServer('tandem-chat-details-', {
-        port: 0,
-        host: '127.0.0.1',
-        studiesDir,
-        surveysDir: path.join(ROOT, 'surveys'),
-        ...client,
-        openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
-        env: {},
-        logger: pino({ level: 'silent' }),
-      }),
+  t = await startServerWithFakeModel({
+    prefix: 'tandem-chat-details-',
+    studiesDir,
+    model: { responder: () => reply(`Load it like this:\n\n\`\`\`python\n${CODE}\n\`\`\``) },
   });
 }, 180_000);
 
 afterAll(async () => {
   await t?.close();
-  await fake?.close();
   fs.rmSync(studiesDir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The takeover finding of issue 15 in Debian Chromium against the real server (SQLite in a temp dir,
- * offline assistant): a second browser opening a link with only the victim's PROLIFIC_PID gets the
- * resume-code prompt and none of the session; the participant's own code (shown on the consent receipt
- * and in the header) opens the session there, and the first browser's token stops working.
+ * offline assistant): a second browser opening a link with only the victim's PROLIFIC_PID gets a fresh
+ * session of its own (as anyone with that link would: no oracle on who took part) with an offer to continue
+ * with a resume code, and none of the victim's session; the participant's own code (shown on the consent
+ * receipt and in the header) opens the session there, and the first browser's token stops working.
  *
  * Needs the built client (dist/client): built here if missing.
  */
@@ -33,7 +34,7 @@ async function freshBrowser(browser: Browser, viewport = { width: 1280, height: 
 }
 
 describe('resuming a session in another browser', () => {
-  it('a PID-only link in a second browser asks for the resume code; the code opens the session and retires the first browser', async () => {
+  it('a PID-only link in a second browser offers the resume code; the code opens the session and retires the first browser', async () => {
     const link = `${t.url}/study/visualization?PROLIFIC_PID=e2e-takeover-victim`;
     const victim = await freshBrowser(t.browser);
     await victim.page.goto(link);
@@ -49,6 +50,14 @@ describe('resuming a session in another browser', () => {
     // Someone else (or the participant on another device) opens the same PID-only link.
     const other = await freshBrowser(t.browser);
     await other.page.goto(link);
+    // A fresh session at its consent step (its own code), with the offer on top; "back" returns to it.
+    await other.page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
+    expect(await other.page.getByTestId('receipt-resume-code').textContent()).not.toBe(code);
+    await other.page.getByRole('button', { name: 'Continue that session with its resume code' }).click();
+    await other.page.getByRole('heading', { name: 'Resume your session' }).waitFor();
+    await other.page.getByRole('button', { name: 'I have not started this study before: start now' }).click();
+    await other.page.getByRole('heading', { name: 'Consent to take part' }).waitFor();
+    await other.page.getByRole('button', { name: 'Continue that session with its resume code' }).click();
     await other.page.getByRole('heading', { name: 'Resume your session' }).waitFor();
     const prompt = await other.page.locator('main').textContent();
     expect(prompt).not.toContain(code);
@@ -71,8 +80,10 @@ describe('resuming a session in another browser', () => {
     // The first browser's token was revoked: it falls back to the link, which asks for the code.
     await victim.page.getByRole('heading', { name: 'Resume your session' }).waitFor({ timeout: 20_000 });
     await victim.page.screenshot({ path: '/tmp/tandem-takeover-retired.png' });
+    // The victim's session, and the fresh ones the link started in the second browser and on the victim's
+    // browser's way back to the prompt (never consented, so left out of exports).
     const sessions = await t.server.store.identities.countByPlatformUserId('e2e-takeover-victim');
-    expect(sessions).toBe(1);
+    expect(sessions).toBe(3);
     await victim.context.close();
     await other.context.close();
   }, 120_000);
@@ -93,6 +104,13 @@ describe('resuming a session in another browser', () => {
 
     const phone = await freshBrowser(t.browser, { width: 390, height: 844 });
     await phone.page.goto(link);
+    // The phone starts a fresh session like anyone with this link; the offer sits above its consent, within 390 px.
+    const offer = phone.page.getByTestId('resume-offer');
+    await offer.waitFor();
+    expect((await offer.boundingBox())!.x + (await offer.boundingBox())!.width).toBeLessThanOrEqual(390);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.page.screenshot({ path: path.join(SHOTS, 'resume-offer-390.png') });
+    await phone.page.getByRole('button', { name: 'Continue that session with its resume code' }).click();
     await phone.page.getByRole('heading', { name: 'Resume your session' }).waitFor();
     const input = phone.page.getByLabel('Resume code');
     // The field is styled like the others: a monospace code, a border, within the phone's width.

@@ -1,8 +1,10 @@
 /**
- * Two tabs of one session in Debian Chromium (issue 16): the participant's own message sent from tab 1
- * appears in tab 2 (not only the reply), and an autosave from a tab whose draft is out of date is refused
- * with a visible notice that offers to load the newer draft, instead of silently overwriting it.
- * Real server, real SQLite file, the offline demo assistant; the built client (dist/client) is needed.
+ * Two tabs of one session in Debian Chromium (issues 16 and 26), at 1280 and 390 px: the participant's own
+ * message sent from tab 1 appears in tab 2 (not only the reply); a draft typed in one tab appears in the other
+ * as it is saved (live draft sync), with the caret of both tabs where it was; and when both tabs edit at once,
+ * the save of the one that is behind is refused with a visible notice (load the newer draft, or keep this one)
+ * instead of silently overwriting the other. Real server, real SQLite file, the offline demo assistant; the
+ * built client (dist/client) is needed. Screenshots: test-results/two-tabs-*.png.
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,6 +13,7 @@ import { createLogger } from '../../lib/logger';
 import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const SHOTS = path.join(ROOT, 'test-results');
 
 let t: ServerAndBrowser;
 
@@ -38,12 +41,32 @@ async function toWorkspace(page: Page, url: string) {
   await page.getByRole('heading', { name: 'Chat with' }).waitFor();
 }
 
-describe('two tabs of one session in Chromium', () => {
-  it("shows tab 1's message in tab 2, and a stale draft save in tab 2 shows a notice that loads the newer draft", async () => {
+/** The caret of a tab's hypothesis box. */
+const caretOf = (page: Page) =>
+  page.getByLabel('Your hypothesis').evaluate((el) => [(el as HTMLTextAreaElement).selectionStart, (el as HTMLTextAreaElement).selectionEnd]);
+
+/** Puts the caret of a tab's hypothesis box at `at` (focused). */
+async function placeCaret(page: Page, at: number) {
+  await page.getByLabel('Your hypothesis').evaluate((el, pos) => {
+    const box = el as HTMLTextAreaElement;
+    box.focus();
+    box.setSelectionRange(pos, pos);
+  }, at);
+}
+
+const hypothesisOf = (page: Page) => page.getByLabel('Your hypothesis').inputValue();
+const saveStateOf = (page: Page) => page.locator('[data-save]').getAttribute('data-save');
+
+describe.each([
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+])('two tabs of one session in Chromium at $width px', (viewport) => {
+  it("shows tab 1's message and drafts in tab 2 live, and a save from the tab that is behind shows the conflict notice", async () => {
     // One browser profile (one localStorage, so one participant token), two tabs.
-    const context = await t.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await t.browser.newContext({ viewport });
     const errors: string[] = [];
-    const url = `${t.url}/study/visualization?PROLIFIC_PID=pid-two-tabs&STUDY_ID=st-two&SESSION_ID=se-two`;
+    const pid = `pid-two-tabs-${viewport.width}`;
+    const url = `${t.url}/study/visualization?PROLIFIC_PID=${pid}&STUDY_ID=st-two&SESSION_ID=se-two-${viewport.width}`;
     const tab1 = await context.newPage();
     tab1.on('pageerror', (error) => errors.push(error.message));
     await toWorkspace(tab1, url);
@@ -51,6 +74,7 @@ describe('two tabs of one session in Chromium', () => {
     tab2.on('pageerror', (error) => errors.push(error.message));
     await tab2.goto(url);
     await tab2.getByRole('heading', { name: 'Chat with' }).waitFor();
+    const sessionId = (await t.server.store.withdrawals.findSessionIds('visualization', pid))[0]!;
 
     // The participant's own message from tab 1 appears in tab 2, once, followed by the reply.
     const box = tab1.getByLabel('Message the assistant');
@@ -61,35 +85,63 @@ describe('two tabs of one session in Chromium', () => {
     expect(await tab2.locator('.messages li.user', { hasText: 'Sent from the first tab' }).count()).toBe(1);
     expect(await tab1.locator('.messages li.user', { hasText: 'Sent from the first tab' }).count()).toBe(1);
 
-    // Tab 1 saves a draft; tab 2 still holds the empty form it loaded and edits it: refused, with a notice.
+    // Live: what tab 1 types appears in tab 2 once saved, without a reload and without a conflict.
     await tab1.getByLabel('Your hypothesis').fill('Written in the first tab.');
     await tab1.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
-    await tab2.getByLabel('Your hypothesis').fill('Written in the second tab.');
-    const notice = tab2.getByTestId('draft-conflict');
-    await notice.waitFor({ timeout: 10_000 });
-    expect(await notice.textContent()).toContain('changed in another tab or window');
-    await notice.scrollIntoViewIfNeeded();
-    await tab2.screenshot({ path: '/tmp/tandem-two-tabs-conflict.png' });
-    expect(await tab2.locator('[data-save]').getAttribute('data-save')).toBe('conflict');
-    const sessionId = (await t.server.store.withdrawals.findSessionIds('visualization', 'pid-two-tabs'))[0]!;
-    expect((await t.server.store.artifacts.getDraft(sessionId))?.fields).toEqual({ hypothesis: 'Written in the first tab.' });
+    await expect.poll(() => hypothesisOf(tab2), { timeout: 10_000 }).toBe('Written in the first tab.');
+    expect(await saveStateOf(tab2)).toBe('saved');
 
-    // Loading the newer draft shows tab 1's text in tab 2; later edits in tab 2 save on top of it.
-    await tab2.getByRole('button', { name: 'Load the newer version' }).click();
-    await notice.waitFor({ state: 'detached' });
-    expect(await tab2.getByLabel('Your hypothesis').inputValue()).toBe('Written in the first tab.');
-    await tab2.getByLabel('Your hypothesis').fill('Written in the first tab, then the second.');
-    await tab2.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
-    expect(await t.server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Written in the first tab, then the second.' }, version: 2 });
-    await tab2.screenshot({ path: '/tmp/tandem-two-tabs-loaded.png' });
-
-    // Now tab 1 is behind: its edit is refused too, and "Keep this version" saves it over tab 2's draft.
-    await tab1.getByLabel('Your hypothesis').fill('Tab 1 insists.');
-    await tab1.getByTestId('draft-conflict').waitFor({ timeout: 10_000 });
-    await tab1.getByRole('button', { name: 'Keep this version' }).click();
+    // Carets stay put: tab 2's caret sits after "Written" while tab 1 types in the middle of the text.
+    await placeCaret(tab2, 7);
+    await placeCaret(tab1, 'Written in the'.length);
+    await tab1.keyboard.type(' very');
     await tab1.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
-    expect(await tab1.getByTestId('draft-conflict').count()).toBe(0);
-    expect(await t.server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Tab 1 insists.' }, version: 3 });
+    await expect.poll(() => hypothesisOf(tab2), { timeout: 10_000 }).toBe('Written in the very first tab.');
+    expect(await caretOf(tab1)).toEqual(['Written in the very'.length, 'Written in the very'.length]);
+    expect(await caretOf(tab2)).toEqual([7, 7]);
+    // Tab 2 continues from there: its edit is saved on top (no conflict) and appears in tab 1.
+    await tab2.keyboard.type(' down');
+    await tab2.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
+    await expect.poll(() => hypothesisOf(tab1), { timeout: 10_000 }).toBe('Written down in the very first tab.');
+    expect(await caretOf(tab1)).toEqual(['Written in the very'.length, 'Written in the very'.length]);
+    expect(await t.server.store.artifacts.getDraft(sessionId)).toMatchObject({ fields: { hypothesis: 'Written down in the very first tab.' }, version: 3 });
+    await tab2.getByLabel('Your hypothesis').scrollIntoViewIfNeeded();
+    await tab2.screenshot({ path: path.join(SHOTS, `two-tabs-live-${viewport.width}.png`) });
+
+    // Both tabs edit at once: the first save wins, the other tab keeps its text and gets the notice.
+    const conflictIn = async (): Promise<{ behind: Page; ahead: Page; kept: string }> => {
+      await Promise.all([tab1.getByLabel('Your hypothesis').fill('Tab 1 at the same time.'), tab2.getByLabel('Your hypothesis').fill('Tab 2 at the same time.')]);
+      await Promise.race([tab1.getByTestId('draft-conflict').waitFor({ timeout: 15_000 }), tab2.getByTestId('draft-conflict').waitFor({ timeout: 15_000 })]);
+      const behind = (await tab1.getByTestId('draft-conflict').count()) > 0 ? tab1 : tab2;
+      const ahead = behind === tab1 ? tab2 : tab1;
+      await ahead.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
+      return { behind, ahead, kept: await hypothesisOf(ahead) };
+    };
+    const first = await conflictIn();
+    const notice = first.behind.getByTestId('draft-conflict');
+    expect(await notice.textContent()).toContain('changed in another tab or window');
+    expect(await saveStateOf(first.behind)).toBe('conflict');
+    expect(await hypothesisOf(first.behind)).not.toBe(first.kept); // its own text, not overwritten by the push
+    expect((await t.server.store.artifacts.getDraft(sessionId))?.fields).toEqual({ hypothesis: first.kept });
+    await notice.scrollIntoViewIfNeeded();
+    await first.behind.screenshot({ path: path.join(SHOTS, `two-tabs-conflict-${viewport.width}.png`) });
+
+    // Loading the newer draft shows the other tab's text; later edits save on top of it and appear live.
+    await first.behind.getByRole('button', { name: 'Load the newer version' }).click();
+    await notice.waitFor({ state: 'detached' });
+    expect(await hypothesisOf(first.behind)).toBe(first.kept);
+    await first.behind.getByLabel('Your hypothesis').fill('Loaded, then edited.');
+    await first.behind.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
+    await expect.poll(() => hypothesisOf(first.ahead), { timeout: 10_000 }).toBe('Loaded, then edited.');
+
+    // Again at once; this time the tab that is behind keeps its version, which then appears in the other tab.
+    const second = await conflictIn();
+    const mine = await hypothesisOf(second.behind);
+    await second.behind.getByRole('button', { name: 'Keep this version' }).click();
+    await second.behind.locator('[data-save="saved"]').waitFor({ timeout: 10_000 });
+    expect(await second.behind.getByTestId('draft-conflict').count()).toBe(0);
+    await expect.poll(() => hypothesisOf(second.ahead), { timeout: 10_000 }).toBe(mine);
+    expect((await t.server.store.artifacts.getDraft(sessionId))?.fields).toEqual({ hypothesis: mine });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -8,50 +8,34 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
-import { REPO_ROOT, until, wizardStudiesDir } from '../support/wizardTestSupport';
+import { REPO_ROOT, startServerWithFakeModel, until, wizardStudiesDir, type ServerWithFakeModel } from '../support/wizardTestSupport';
 import { exportStudy } from '../../research/exports/exportStudy';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { reply } from '../support/fakeOpenAI';
 
 const DRAFT = 'Try Lisbon: walk Alfama on day one.';
 const XSS = '<img src=x onerror="window.__xss=1">';
 
-let fake: FakeOpenAI;
-let t: ServerAndBrowser;
+let t: ServerWithFakeModel;
 
 beforeAll(async () => {
-  process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
   // The draft repeats the participant's words, so an HTML payload from them reaches the console as text.
-  fake = await startFakeOpenAI({
-    tokensPerSecond: 40,
-    responder: (request) => {
-      const last = request.body.messages.at(-1) as { content: string };
-      return reply(last.content.includes('<img') ? `You said ${XSS}` : DRAFT);
+  t = await startServerWithFakeModel({
+    prefix: 'tandem-woz-e2e-',
+    studiesDir: wizardStudiesDir({ review: { timeout_seconds: 8 }, wizard: { timeout_seconds: 600 } }),
+    model: {
+      tokensPerSecond: 40,
+      responder: (request) => {
+        const last = request.body.messages.at(-1) as { content: string };
+        return reply(last.content.includes('<img') ? `You said ${XSS}` : DRAFT);
+      },
     },
-  });
-  t = await startServerAndBrowser({
-    client: 'temp',
-    startServer: (client) =>
-      startTempDataDirServer('tandem-woz-e2e-', {
-        port: 0,
-        host: '127.0.0.1',
-        studiesDir: wizardStudiesDir({ review: { timeout_seconds: 8 }, wizard: { timeout_seconds: 600 } }),
-        surveysDir: path.join(REPO_ROOT, 'surveys'),
-        ...client,
-        openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
-        env: {},
-        logger: pino({ level: 'silent' }),
-      }),
+    adminPassword: true,
   });
 }, 180_000);
 
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+afterAll(() => t?.close());
 
 async function researcherPage(studyId: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await t.browser.newContext();

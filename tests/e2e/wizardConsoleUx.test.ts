@@ -17,12 +17,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
-import { REPO_ROOT, wizardStudiesDir } from '../support/wizardTestSupport';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { REPO_ROOT, startServerWithFakeModel, wizardStudiesDir, type ServerWithFakeModel } from '../support/wizardTestSupport';
+import { reply } from '../support/fakeOpenAI';
 
 /** About 30 tokens at 6 per second: the draft takes ~5 s to write. */
 const DRAFT = 'Most museums in Lisbon close on Mondays, but the Gulbenkian garden and the Oceanarium stay open, so plan those for the first day of your trip.';
@@ -30,33 +28,19 @@ const SHOTS = path.join(REPO_ROOT, 'test-results');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-let fake: FakeOpenAI;
-let t: ServerAndBrowser;
+let t: ServerWithFakeModel;
 
 beforeAll(async () => {
-  process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
   fs.mkdirSync(SHOTS, { recursive: true });
-  fake = await startFakeOpenAI({ tokensPerSecond: 6, responder: () => reply(DRAFT) });
-  t = await startServerAndBrowser({
-    client: 'temp',
-    startServer: (client) =>
-      startTempDataDirServer('tandem-woz-ux-', {
-        port: 0,
-        host: '127.0.0.1',
-        studiesDir: wizardStudiesDir({ review: { timeout_seconds: 600 }, wizard: { timeout_seconds: 600 } }),
-        surveysDir: path.join(REPO_ROOT, 'surveys'),
-        ...client,
-        openai: { baseURL: fake.url, apiKey: 'test-key', backoffBaseMs: 10 },
-        env: {},
-        logger: pino({ level: 'silent' }),
-      }),
+  t = await startServerWithFakeModel({
+    prefix: 'tandem-woz-ux-',
+    studiesDir: wizardStudiesDir({ review: { timeout_seconds: 600 }, wizard: { timeout_seconds: 600 } }),
+    model: { tokensPerSecond: 6, responder: () => reply(DRAFT) },
+    adminPassword: true,
   });
 }, 180_000);
 
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+afterAll(() => t?.close());
 
 async function researcher(studyId: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await t.browser.newContext({ viewport });

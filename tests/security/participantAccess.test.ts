@@ -42,10 +42,12 @@ describe('participant tokens', () => {
     const tokensBefore = await t.server.store.tokens.count();
 
     // An attacker who learnt the PID (it is not a secret: researchers, logs, screenshots) tries to resume:
-    // the PID alone gets the resume-code prompt; with a guessed SESSION_ID, a session of their own.
+    // the PID alone gets a fresh session as anyone with that link would (with the resume-code offer); with a
+    // guessed SESSION_ID, a session of their own too.
     const only = await postJson(`${t.server.url}/api/join`, { studyId: 'visualization', params: { PROLIFIC_PID: 'victim-pid-0001' } });
-    expect(only.body).toEqual({ ok: true, data: { preview: false, resumeCodeRequired: true } });
-    expect(await t.server.store.tokens.count()).toBe(tokensBefore);
+    expect(only.body).toMatchObject({ ok: true, data: { preview: false, resumed: false, offerResume: true } });
+    expect(only.body.data.sessionId).not.toBe(victim.sessionId);
+    expect(await t.server.store.tokens.count()).toBe(tokensBefore + 1);
     const guess = await postJson(`${t.server.url}/api/join`, { studyId: 'visualization', params: { PROLIFIC_PID: 'victim-pid-0001', STUDY_ID: 'st-1', SESSION_ID: 'guess' } });
     expect(guess.body.ok).toBe(true);
     expect(guess.body.data.sessionId).not.toBe(victim.sessionId);
@@ -61,7 +63,8 @@ describe('participant tokens', () => {
   it('MTurk: a worker id alone does not resume another assignment', async () => {
     const first = await join(t, 'travel-planning', { workerId: 'WORKER-SEC-1', assignmentId: 'ASSIGN-1', hitId: 'HIT-1' });
     const res = await postJson(`${t.server.url}/api/join`, { studyId: 'travel-planning', params: { workerId: 'WORKER-SEC-1', hitId: 'HIT-1' } });
-    expect(res.body).toEqual({ ok: true, data: { preview: false, resumeCodeRequired: true } });
+    expect(res.body).toMatchObject({ ok: true, data: { preview: false, resumed: false, offerResume: true } });
+    expect(res.body.data.sessionId).not.toBe(first.sessionId);
     const same = await join(t, 'travel-planning', { workerId: 'WORKER-SEC-1', assignmentId: 'ASSIGN-1', hitId: 'HIT-1' });
     expect(same.sessionId).toBe(first.sessionId);
   });

@@ -1,7 +1,7 @@
 /**
  * Taking over a participant's session with an id that is not a secret (issue 15), over real HTTP and real
- * socket.io clients on both store engines: a link with only PROLIFIC_PID or participant_label, or the
- * victim's PID with another SESSION_ID, never opens the victim's session and never locks the victim out;
+ * socket.io clients on both store engines: a link with only PROLIFIC_PID or participant_label (a fresh session
+ * of its own, as for anyone: joinOracle.test.ts), or the victim's PID with another SESSION_ID, never opens the victim's session and never locks the victim out;
  * the same per-visit id or the resume code reopens it, and every newly issued token revokes the old ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,15 +59,16 @@ describe.each(STORE_ENGINES)('session takeover by a known id (%s)', (engine) => 
     ['PROLIFIC_PID only', { PROLIFIC_PID: `pid-only-${engine}` }],
     ['participant_label only', { participant_label: `label-only-${engine}` }],
   ] as const) {
-    it(`a link with ${name} opened in another browser gets a resume-code prompt, never the session`, async () => {
+    it(`a link with ${name} opened in another browser gets a fresh session with the resume-code offer, never the session`, async () => {
       const { victim, socket } = await victimWithDraft(params);
-      const tokensBefore = await t.server.store.tokens.count();
 
+      // Answered as for anyone with that link (tests/security/joinOracle.test.ts): a session of its own at consent.
       const other = await joinRaw(params);
       expect(other.status).toBe(200);
-      expect(other.body).toEqual({ ok: true, data: { preview: false, resumeCodeRequired: true } });
+      expect(other.body).toMatchObject({ ok: true, data: { preview: false, resumed: false, offerResume: true } });
       expect(JSON.stringify(other.body)).not.toContain(victim.sessionId);
-      expect(await t.server.store.tokens.count()).toBe(tokensBefore);
+      const otherState = await callOk(await connectSocket(t, other.body.data.token), 'session:state', {});
+      expect(otherState).toMatchObject({ step: 'consent', draft: null });
       // The victim's browser is untouched: still connected, its token still opens the session.
       expect(socket.connected).toBe(true);
       expect((await callOk(socket, 'session:state', {})).draft?.fields.hypothesis).toBe('the victim private draft');
@@ -93,10 +94,11 @@ describe.each(STORE_ENGINES)('session takeover by a known id (%s)', (engine) => 
     expect(real.body.data.sessionId).not.toBe(squatter.sessionId);
   });
 
-  it('MTurk: a worker id without the assignment gets the prompt; the same assignment resumes', async () => {
+  it('MTurk: a worker id without the assignment gets a session of its own; the same assignment resumes', async () => {
     const first = await join(t, 'travel-planning', { workerId: `W-${engine}`, assignmentId: 'A-1', hitId: 'H-1' });
     const res = await postJson(`${t.server.url}/api/join`, { studyId: 'travel-planning', params: { workerId: `W-${engine}`, hitId: 'H-1' } });
-    expect(res.body).toEqual({ ok: true, data: { preview: false, resumeCodeRequired: true } });
+    expect(res.body).toMatchObject({ ok: true, data: { preview: false, resumed: false, offerResume: true } });
+    expect(res.body.data.sessionId).not.toBe(first.sessionId);
     const same = await join(t, 'travel-planning', { workerId: `W-${engine}`, assignmentId: 'A-1', hitId: 'H-1' });
     expect(same.sessionId).toBe(first.sessionId);
   });

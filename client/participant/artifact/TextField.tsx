@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import type { ArtifactField } from '../../../common/study';
 import { FieldLabel } from '../../ui/formParts';
 
@@ -23,6 +24,19 @@ export function TextField({
   const id = inputId;
   const max = field.max_length ?? DEFAULT_MAX;
   const isCode = field.kind === 'code';
+  // A value that changes without typing here (a draft saved in another tab) keeps the caret where it was,
+  // instead of the browser moving it to the end: the caret is read while the box still shows the old value
+  // (during render, before React writes the new one) and put back after the write.
+  const box = useRef<HTMLTextAreaElement>(null);
+  const caret = useRef<{ start: number; end: number } | null>(null);
+  const el = box.current;
+  if (el && el.value !== value && el === document.activeElement) caret.current = { start: el.selectionStart, end: el.selectionEnd };
+  useLayoutEffect(() => {
+    const kept = caret.current;
+    caret.current = null;
+    if (!kept || !box.current || box.current !== document.activeElement) return;
+    box.current.setSelectionRange(Math.min(kept.start, value.length), Math.min(kept.end, value.length));
+  }, [value]);
   return (
     <div className={invalid ? 'field invalid' : 'field'}>
       <FieldLabel htmlFor={id} text={field.label} required={field.required} />
@@ -32,6 +46,7 @@ export function TextField({
         </p>
       )}
       <textarea
+        ref={box}
         id={id}
         name={field.id}
         className={isCode ? 'code' : undefined}

@@ -29,6 +29,10 @@ export function initialValues(state: SessionState): ArtifactValues {
  * version it is based on (the last ack's, or the loaded state's), so a save from a stale tab is refused by
  * the server ('conflict') instead of overwriting what another tab saved; the form then shows a notice with
  * `loadNewer` (take the other tab's draft) and `keepMine` (save these values over it).
+ * Live sync: a draft another tab of the session saved arrives as it is saved (server/socket/draftSync.ts); this
+ * tab shows it when it has nothing unsaved of its own (its values are the ones it last saved or loaded), and
+ * bases its next save on that version. With unsaved edits it keeps them, and their save meets the conflict
+ * notice as before.
  */
 export function useDraftAutosave(state: SessionState, actions: SessionActions) {
   const [values, setValues] = useState<ArtifactValues>(() => initialValues(state));
@@ -37,6 +41,8 @@ export function useDraftAutosave(state: SessionState, actions: SessionActions) {
   latest.current = values;
   const baseVersion = useRef(state.draft?.version ?? 0);
   const conflicted = useRef(false);
+  // The values this tab knows are stored (loaded, acknowledged or taken from another tab): anything else is unsaved.
+  const stored = useRef(values);
   const queue = useRef<Promise<void>>(Promise.resolve());
 
   const saveNow = async (fields: ArtifactValues) => {
@@ -46,6 +52,7 @@ export function useDraftAutosave(state: SessionState, actions: SessionActions) {
     try {
       const ack = await actions.saveDraft(fields, baseVersion.current);
       baseVersion.current = ack.version;
+      stored.current = fields;
       if (latest.current === fields) setStatus({ kind: 'saved', at: ack.savedAt });
     } catch (error) {
       const code = error instanceof RequestError ? error.code : 'internal';
@@ -77,6 +84,21 @@ export function useDraftAutosave(state: SessionState, actions: SessionActions) {
     return () => window.removeEventListener('pagehide', onHide);
   }, []);
 
+  const onOtherTabDraft = actions.onOtherTabDraft;
+  useEffect(
+    () =>
+      onOtherTabDraft((draft) => {
+        if (draft.version <= baseVersion.current) return; // this tab's own save, or an older one arriving late
+        if (conflicted.current || latest.current !== stored.current) return; // unsaved edits here win until saved
+        baseVersion.current = draft.version;
+        latest.current = draft.fields;
+        stored.current = draft.fields;
+        setValues(draft.fields);
+        setStatus({ kind: 'saved', at: draft.savedAt });
+      }),
+    [onOtherTabDraft],
+  );
+
   const change = (fieldId: string, value: string) => {
     const next = { ...latest.current, [fieldId]: value };
     latest.current = next;
@@ -94,6 +116,7 @@ export function useDraftAutosave(state: SessionState, actions: SessionActions) {
     baseVersion.current = fresh.draft?.version ?? 0;
     const next = initialValues(fresh);
     latest.current = next;
+    stored.current = next;
     setValues(next);
     setStatus(fresh.draft ? { kind: 'saved', at: fresh.draft.savedAt } : { kind: 'idle' });
   };

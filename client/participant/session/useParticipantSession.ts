@@ -3,7 +3,7 @@ import type { JoinResponse, StudyPublic, UrlParams } from '../../../common/http'
 import type { SessionState } from '../../../common/session';
 import type { ArtifactValues } from '../../../common/session';
 import type { SurveyAnswers } from '../../../common/survey';
-import type { Telemetry, ArtifactDraftAck, StepAdvance } from '../../../common/events';
+import type { Telemetry, ArtifactDraftAck, ArtifactDraftPush, StepAdvance } from '../../../common/events';
 import type { TelemetryBatch } from '../../../common/telemetryBatch';
 import { ChatOutbox } from '../../socket/chatOutbox';
 import { RequestError } from '../../socket/errors';
@@ -23,6 +23,8 @@ export interface SessionActions {
   retryReply(): Promise<void>;
   /** Autosave; `baseVersion` is the draft version the values started from (a stale one is refused: 'conflict'). */
   saveDraft(fields: ArtifactValues, baseVersion?: number): Promise<ArtifactDraftAck>;
+  /** Drafts saved from the session's other tabs, as they are saved; returns the unsubscribe function. */
+  onOtherTabDraft(listener: (draft: ArtifactDraftPush) => void): () => void;
   /** Re-reads the session from the server (e.g. to load a draft saved in another tab). */
   loadState(): Promise<SessionState>;
   submitArtifact(fields: ArtifactValues): Promise<void>;
@@ -47,6 +49,11 @@ export type SessionView =
       token: string;
       /** The session's resume code, shown in the header and on the consent step (null when this browser does not know it). */
       resumeCode: string | null;
+      /**
+       * Set when this session was just started from a link without a per-visit id (so this may be the second
+       * browser of an earlier session): switches to the resume-code prompt, which can come back here.
+       */
+      resumeInstead: (() => void) | null;
       actions: SessionActions;
     };
 
@@ -58,6 +65,8 @@ export interface ResumePrompt {
   movedAway: boolean;
   /** The resume code this browser showed before it lost the session (its header had it), or null. */
   knownCode: string | null;
+  /** Back to the session this browser just started (when the participant opened the prompt themselves). */
+  back?: () => void;
 }
 
 type Boot =
@@ -84,6 +93,7 @@ export function useParticipantSession(studyId: string): SessionView {
   const [connection, setConnection] = useState<ConnectionState>('connecting');
   // Why the server refuses the socket for now (too many tabs, rate limit) while the socket retries.
   const [connectionNotice, setConnectionNotice] = useState<string | null>(null);
+  const [resumeInstead, setResumeInstead] = useState<(() => void) | null>(null);
 
   useEffect(() => {
     let disposed = false;
@@ -174,6 +184,10 @@ export function useParticipantSession(studyId: string): SessionView {
     const submitCode = async (code: string) => {
       const joined = await resumeWithCode(studyId, launch.raw, code);
       if (disposed) return;
+      // The session this browser started meanwhile (offerResume) is left at its consent step.
+      socket?.close();
+      outbox?.dispose();
+      setResumeInstead(null);
       saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
       setBoot({ phase: 'loading', message: 'Opening your session…' });
       connect(joined.token);
@@ -182,6 +196,12 @@ export function useParticipantSession(studyId: string): SessionView {
     const join = async () => {
       try {
         const joined = await joinOnce(studyId, launch.raw);
+        // This browser's session was reopened elsewhere and the link has no per-visit id: the link started a
+        // fresh session (as it does for anyone), but what this browser wants back is the old one.
+        if (rejoined && 'offerResume' in joined && joined.offerResume) {
+          if (!disposed) setBoot({ phase: 'resume', submit: submitCode, movedAway: true, knownCode: lostCode });
+          return;
+        }
         // Saved even when this effect was disposed meanwhile: the session is this browser's either way.
         if (!joined.preview && 'token' in joined) saveToken(studyId, joined.token, launch.raw, joined.resumeCode);
         if (disposed) return;
@@ -194,6 +214,13 @@ export function useParticipantSession(studyId: string): SessionView {
           return;
         }
         connect(joined.token);
+        if (joined.offerResume) {
+          setResumeInstead(() => () =>
+            setBoot((current) =>
+              current.phase !== 'connected' ? current : { phase: 'resume', submit: submitCode, movedAway: false, knownCode: null, back: () => setBoot(current) },
+            ),
+          );
+        }
       } catch (error) {
         if (!disposed) setBoot({ phase: 'error', problem: problemOf(error, platform) });
       }
@@ -217,13 +244,13 @@ export function useParticipantSession(studyId: string): SessionView {
 
   if (boot.phase !== 'connected') return boot;
   if (!live) return { phase: 'loading', message: 'Loading your session…' };
-  return { phase: 'live', live, connection, connectionNotice, token: boot.token, resumeCode: loadResumeCode(studyId), actions: boot.actions };
+  return { phase: 'live', live, connection, connectionNotice, token: boot.token, resumeCode: loadResumeCode(studyId), resumeInstead, actions: boot.actions };
 }
 
 /**
  * One join request per study link at a time, shared by every caller. A second join of a link with no
- * per-visit id gets the resume-code prompt (the first one already made the session), so the effect must
- * not join twice: React's development mode runs effects twice, and the first run's reply is dropped.
+ * per-visit id starts a second session (the server cannot tell a second browser from a new person), so the
+ * effect must not join twice: React's development mode runs effects twice, and the first run's reply is dropped.
  */
 const joinsInFlight = new Map<string, Promise<JoinResponse>>();
 function joinOnce(studyId: string, params: UrlParams): Promise<JoinResponse> {
@@ -276,6 +303,7 @@ function makeActions(
     },
     saveDraft: (fields, baseVersion) =>
       resyncOn(socket.emit('artifact:draft', baseVersion === undefined ? { fields, clientTs: now() } : { fields, baseVersion, clientTs: now() })),
+    onOtherTabDraft: (listener) => socket.on('artifact:draft', listener),
     loadState: async () => {
       const state = await socket.emit('session:state', { clientTs: now() });
       dispatch({ type: 'snapshot', state });

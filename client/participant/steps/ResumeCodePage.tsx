@@ -3,25 +3,28 @@ import { actionMessageOf } from '../errorMessages';
 import { RequestError } from '../../socket/errors';
 import { ErrorAlert } from '../../ui/formParts';
 
-/**
- * Someone already started this study with the link's participant id, and this browser cannot show it is
- * them (no session token here, no matching per-visit id in the link). Their session opens only with its
- * resume code; nothing about the session is shown before.
- */
 /** A server sentence (they start lowercase, as clauses) as a sentence on the page. */
 function sentence(text: string): string {
   const t = text.trim();
   return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.');
 }
 
+/**
+ * A session started with the link's participant id opens in this browser only with its resume code: the
+ * participant asked for this prompt from a fresh session (ResumeOffer), the study is closed to new sessions,
+ * or this browser's session was reopened elsewhere (`movedAway`). Nothing about any session is shown before.
+ */
 export function ResumeCodePage({
   submit,
   movedAway = false,
   knownCode = null,
+  back,
 }: {
   submit: (code: string) => Promise<void>;
   movedAway?: boolean;
   knownCode?: string | null;
+  /** The participant opened this prompt from a session this browser just started: go back to it. */
+  back?: () => void;
 }) {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
@@ -62,8 +65,8 @@ export function ResumeCodePage({
           </p>
         ) : (
           <p>
-            This study was already started with your participant id, in another browser. To continue that session in this browser, type its
-            resume code: it is on your consent receipt and at the top of the page in the browser where you started.
+            To continue a session of this study that you started with your participant id in another browser, type its resume code: it is
+            on your consent receipt and at the top of the page in the browser where you started.
           </p>
         )}
         <form onSubmit={(e) => void onSubmit(e)} className="resume-form">
@@ -84,6 +87,13 @@ export function ResumeCodePage({
           </button>
         </form>
         <ErrorAlert message={error} />
+        {back && (
+          <p>
+            <button type="button" className="link-button" onClick={back}>
+              I have not started this study before: start now
+            </button>
+          </p>
+        )}
         <p className="hint">
           Did not start this study yourself, or lost the code? Contact the researcher through the recruitment platform; do not start a new
           session under someone else&apos;s id.
