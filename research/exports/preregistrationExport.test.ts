@@ -89,6 +89,36 @@ describe.each(STORE_ENGINES)('pre-registration in the export (%s)', (engine) => 
     expect(codebook).toContain('## `deviations.csv`');
   });
 
+  it('reads the plan and its deviations in the export snapshot: what is stored after the snapshot opened is not in this dataset', async () => {
+    await lockAndCheck(Date.UTC(2026, 10, 1));
+    // The real store, whose snapshot is followed at once by a new lock and a new deviation (written while the export reads).
+    const later = async () => {
+      files.edit(files.planFile, 'n_per_condition: 60\n  rationale', 'n_per_condition: 70\n  rationale');
+      await lockAndCheck(Date.UTC(2026, 10, 2));
+      await store.preregistrations.recordDeviation({ studyId: 'visualization', version: 2, kind: 'changed_after_lock', file: 'studies/visualization.yaml', field: 'title', message: 'title changed after the lock', detectedAt: Date.UTC(2026, 10, 2, 1) });
+    };
+    const writesAfterSnapshot = new Proxy(store, {
+      get(target, key) {
+        if (key === 'openExportSnapshot')
+          return async () => {
+            const snapshot = await target.openExportSnapshot();
+            await later();
+            return snapshot;
+          };
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const out = join(dataDir, 'out-snapshot');
+    await exportStudy({ store: writesAfterSnapshot, dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
+    expect((await store.preregistrations.versions('visualization')).map((v) => v.version)).toEqual([1, 2]);
+    expect((await store.preregistrations.deviations('visualization')).map((d) => d.field)).toEqual(['title']);
+    const prereg = PreregistrationFile.parse(JSON.parse(readFileSync(join(out, 'preregistration.json'), 'utf8')));
+    expect(prereg.versions.map((v) => v.version)).toEqual([1]);
+    expect(prereg.current_version).toBe(1);
+    expect(readFileSync(join(out, 'deviations.csv'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
   it('exports an empty record for a study never locked', async () => {
     const out = join(dataDir, 'out-empty');
     await exportStudy({ store, dataDir, studyId: 'visualization', outDir: out, includePilot: false, includeIdentities: false });
