@@ -11,6 +11,7 @@ import type { LoadedSurvey } from '../../common/survey';
 import { ConfigError, type StudyDefinition } from '../studyFiles/studyConfig';
 import { planFilePath, planReferenceProblems, readPlanFile, displayPath } from './planFile';
 import { fingerprintHash, studyFingerprint } from './fingerprint';
+import { forgetCachedLock } from './joinCheck';
 
 export interface LockInput {
   store: Store;
@@ -65,6 +66,7 @@ export async function lockPreregistration(input: LockInput): Promise<LockResult>
       await tx.audit.append({ at: input.now, actor: input.actor, action: 'preregistration_lock', studyId: study.id, details: { version, planHash: parsed.hash, studyHash } });
     return inserted;
   });
+  forgetCachedLock(store, study.id);
   if (!stored) throw new Error(`another lock of "${study.id}" stored version ${version} at the same time; run the lock again`);
   if (input.outFile) await writePreregistrationJson(store, study.id, input.outFile);
   return { outcome: 'locked', version, planHash: parsed.hash, studyHash, message: `locked version ${version}${latest ? ` (version ${latest.version} stays on record)` : ''}` };
