@@ -6,3 +6,4 @@ export { recordDeviations, stopDateEnd, type DeviationFinding } from './deviatio
 export { checkPreregistrationsAtStart } from './startupCheck';
 export { checkStoppingRuleAtJoin, forgetCachedLock, LOCK_CACHE_MS, type JoiningSession } from './joinCheck';
 export { preregistrationStatus, needsLockBeforeLive } from './status';
+export { recordAnalysisDeviations, type AnalysisDeviationInput, type AnalysisDeviationOutcome } from './analysisDeviations';
