@@ -11,14 +11,13 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LockedPlan } from '../../../common/preregistration';
+import { DEVIATION_CSV_COLUMNS, type LockedPlan } from '../../../common/preregistration';
 import { DATABASE_FILE_NAME, openStore, type StoreConfig } from '../../../lib/storage';
 import { recordAnalysisDeviations } from '../../../lib/preregistration/analysisDeviations';
 import { parseCsv } from '../input/csvTable';
 import type { SectionDeviation } from './preregisteredSection';
 
 export const ANALYSIS_DEVIATIONS_FILE = 'deviations.analysis.csv';
-const COLUMNS = ['detected_at', 'version', 'kind', 'file', 'field', 'message', 'justification', 'justified_at'] as const;
 
 export interface RunDeviationRecord {
   recorded_in: 'store' | 'file';
@@ -93,8 +92,21 @@ function appendToFile(input: RunDeviationInput, findings: readonly SectionDeviat
   }
   const detectedAt = new Date(input.now).toISOString();
   const fresh = findings.filter((d) => !seen.has(key(String(input.locked.version), d.kind, d.file, d.field)));
-  const lines = fresh.map((d) => [detectedAt, String(input.locked.version), d.kind, d.file, d.field, d.message, '', ''].map(csvCell).join(','));
-  const text = existing ? readFileSync(file, 'utf8') : `${COLUMNS.join(',')}\n`;
+  const cells: Record<(typeof DEVIATION_CSV_COLUMNS)[number], (d: SectionDeviation) => string> = {
+    time: () => detectedAt,
+    kind: (d) => d.kind,
+    file: (d) => d.file,
+    field: (d) => d.field,
+    justification: () => '',
+    version: () => String(input.locked.version),
+    message: (d) => d.message,
+    justified_at: () => '',
+    detected_at: () => detectedAt,
+  };
+  // In the file's own column order (an earlier run's), else deviations.csv's.
+  const header = existing?.header ?? [...DEVIATION_CSV_COLUMNS];
+  const lines = fresh.map((d) => header.map((c) => csvCell(cells[c as keyof typeof cells]?.(d) ?? '')).join(','));
+  const text = existing ? readFileSync(file, 'utf8') : `${DEVIATION_CSV_COLUMNS.join(',')}\n`;
   if (fresh.length > 0 || !existing) writeFileSync(file, `${text}${text.endsWith('\n') ? '' : '\n'}${lines.map((l) => `${l}\n`).join('')}`);
   return { recorded_in: 'file', where: file, new: fresh.length, already_recorded: findings.length - fresh.length };
 }

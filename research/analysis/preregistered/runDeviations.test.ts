@@ -104,10 +104,10 @@ describe('analyze --prereg without a store', () => {
     await runAnalysis(dataset, path.join(dataset, 'out'), options, { prereg: true, deviations: { store: { dataDir: empty }, now: T_RUN } });
     const file = path.join(dataset, 'deviations.analysis.csv');
     const text = fs.readFileSync(file, 'utf8');
-    expect(text.split('\n')[0]).toBe('detected_at,version,kind,file,field,message,justification,justified_at');
+    expect(text.split('\n')[0]).toBe('time,kind,file,field,justification,version,message,justified_at,detected_at');
     const rows = parse(text, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.field).sort()).toEqual(EXPECTED_FIELDS);
-    for (const r of rows) expect(r).toMatchObject({ detected_at: new Date(T_RUN).toISOString(), version: '1', kind: 'analysis_settings', justification: '' });
+    for (const r of rows) expect(r).toMatchObject({ time: new Date(T_RUN).toISOString(), detected_at: new Date(T_RUN).toISOString(), version: '1', kind: 'analysis_settings', justification: '' });
     const html = reportText(path.join(dataset, 'out'));
     expect(html).toContain("This run's deviations were not recorded in the study's store (no database at");
     expect(html).toContain('deviations.analysis.csv: 3 new, 0 already there.');
