@@ -15,7 +15,6 @@ import { applyExclusions, type ExclusionCounts } from './exclusions';
 import { plannedTest, type PlannedTestResult } from './plannedTest';
 import type { ExclusionColumns, RecordedDeviation } from './planInput';
 import { sameModel, type JudgeSettings } from './judgeSettings';
-import type { RunDeviationRecord } from './recordRunDeviations';
 
 export interface ComparisonResult {
   outcome: PlanOutcome;
@@ -40,6 +39,19 @@ export interface SectionDeviation {
   field: string;
   message: string;
   justification: string | null;
+}
+
+/** Where an analyze --prereg run kept its own deviations (recordRunDeviations.ts). */
+export interface RunDeviationRecord {
+  recorded_in: 'store' | 'file';
+  /** The store's description, or the file's path. */
+  where: string;
+  /** Recorded by this run. */
+  new: number;
+  /** Already on record from an earlier run (nothing new stored). */
+  already_recorded: number;
+  /** Why they are not in the study's store (recorded_in file). */
+  reason: string | null;
 }
 
 export interface PreregisteredSection {

@@ -15,21 +15,11 @@ import { DEVIATION_CSV_COLUMNS, type LockedPlan } from '../../../common/preregis
 import { DATABASE_FILE_NAME, openStore, type StoreConfig } from '../../../lib/storage';
 import { recordAnalysisDeviations } from '../../../lib/preregistration/analysisDeviations';
 import { parseCsv } from '../input/csvTable';
-import type { SectionDeviation } from './preregisteredSection';
+import type { RunDeviationRecord, SectionDeviation } from './preregisteredSection';
+
+export type { RunDeviationRecord };
 
 export const ANALYSIS_DEVIATIONS_FILE = 'deviations.analysis.csv';
-
-export interface RunDeviationRecord {
-  recorded_in: 'store' | 'file';
-  /** The store's description, or the file's path. */
-  where: string;
-  /** Recorded by this run. */
-  new: number;
-  /** Already on record from an earlier run (nothing new stored). */
-  already_recorded: number;
-  /** Why they are not in the study's store (recorded_in file). */
-  reason: string | null;
-}
 
 export interface RunDeviationInput {
   datasetDir: string;
