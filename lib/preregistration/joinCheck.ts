@@ -6,7 +6,7 @@
  *
  * Cheap on purpose: the latest locked version of each study is cached per store for LOCK_CACHE_MS (a lock through
  * the same store forgets it at once; another node's lock is seen within that time), a stop date costs no query, a
- * sample rule one count of the condition's sessions (index sessions_study), and a deviation already recorded in this
+ * sample rule one count of the condition's sessions that stops at n (index sessions_study), and a deviation already recorded in this
  * cache's life costs nothing more.
  */
 import type { Logger } from 'pino';
@@ -65,7 +65,7 @@ async function joinFinding(tx: StoreRepositories, cached: CachedLock, s: Joining
   const n = lock.plan.stopping_rule.n_per_condition;
   const field = `stopping_rule.n_per_condition.${s.conditionId}`;
   if (n === undefined || cached.recorded.has(field)) return null;
-  const count = await tx.preregistrations.countConsentedInCondition(s.studyId, s.conditionId);
+  const count = await tx.preregistrations.countConsentedInCondition(s.studyId, s.conditionId, n);
   if (count < n) return null;
   return {
     kind: 'sample_beyond_stopping_rule',

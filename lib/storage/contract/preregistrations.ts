@@ -52,6 +52,6 @@ export interface PreregistrationsRepo {
   countSessionsCreatedAfter(studyId: string, since: number): Promise<number>;
   /** Consented non-pilot sessions per condition (finished or not): the sample against a stopping rule. */
   countSessionsByCondition(studyId: string): Promise<Record<string, number>>;
-  /** The same count for one condition (the stopping-rule check at each join). */
-  countConsentedInCondition(studyId: string, conditionId: string): Promise<number>;
+  /** The same count for one condition, at most `atMost` (the stopping-rule check at each join: "are there n yet?"). */
+  countConsentedInCondition(studyId: string, conditionId: string, atMost: number): Promise<number>;
 }

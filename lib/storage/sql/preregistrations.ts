@@ -28,6 +28,9 @@ export const PREREGISTRATION_SQL = {
   countSessionsByCondition: both(
     'SELECT condition_id, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 AND consented_at IS NOT NULL GROUP BY condition_id ORDER BY condition_id',
   ),
-  /** One condition's count of the same (the join-time stopping-rule check: index sessions_study). */
-  countConsentedInCondition: both('SELECT COUNT(*) AS n FROM sessions WHERE study_id = ? AND condition_id = ? AND is_pilot = 0 AND consented_at IS NOT NULL'),
+  /**
+   * One condition's count of the same, up to a cap (the join-time stopping-rule check asks "are there n yet?", so it
+   * reads at most n rows of index sessions_study, however large the study). Parameters: study, condition, cap.
+   */
+  countConsentedInCondition: both(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM sessions WHERE study_id = ? AND condition_id = ? AND is_pilot = 0 AND consented_at IS NOT NULL LIMIT ?) AS capped`),
 } as const;

@@ -48,7 +48,7 @@ export class PgPreregistrations implements PreregistrationsRepo {
     return toConditionCounts(await this.db.rows<{ condition_id: string; n: number }>(SQL.countSessionsByCondition.postgres, [studyId]));
   }
 
-  async countConsentedInCondition(studyId: string, conditionId: string): Promise<number> {
-    return Number((await this.db.one<{ n: number }>(SQL.countConsentedInCondition.postgres, [studyId, conditionId]))?.n ?? 0);
+  async countConsentedInCondition(studyId: string, conditionId: string, atMost: number): Promise<number> {
+    return Number((await this.db.one<{ n: number }>(SQL.countConsentedInCondition.postgres, [studyId, conditionId, atMost]))?.n ?? 0);
   }
 }

@@ -47,7 +47,7 @@ export class PreregistrationsRepository extends SqliteRepository implements Sync
     return toConditionCounts(this.q.rows<{ condition_id: string; n: number }>(SQL.countSessionsByCondition, studyId));
   }
 
-  countConsentedInCondition(studyId: string, conditionId: string): number {
-    return Number(this.q.one<{ n: number }>(SQL.countConsentedInCondition, studyId, conditionId)?.n ?? 0);
+  countConsentedInCondition(studyId: string, conditionId: string, atMost: number): number {
+    return Number(this.q.one<{ n: number }>(SQL.countConsentedInCondition, studyId, conditionId, atMost)?.n ?? 0);
   }
 }
