@@ -4,7 +4,7 @@ import { ANALYZE_USAGE, parseAnalyzeArgs } from '../research/analysis/analyzeFla
 import { resolve } from 'node:path';
 import { storeConfigFromEnv } from '../lib/storage';
 import { cliActor } from '../research/exports/cliSupport';
-import { cliDataDir } from './dataDir';
+import { cliDataDirAnnounced } from './dataDir';
 
 /** `npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5] [--cost …]`: see research/analysis/runAnalysis.ts. */
 async function main(argv: string[]): Promise<number> {
@@ -20,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const warn = (message: string) => console.error(`analyze: warning: ${message}`);
     // --prereg: this run's deviations from the plan go to the study's database, found as the other commands find it.
-    const deviations = args.prereg ? { store: storeConfigFromEnv(args.dataDir ? resolve(args.dataDir) : cliDataDir()), actor: cliActor() } : undefined;
+    const deviations = args.prereg ? { store: storeConfigFromEnv(args.dataDir ? resolve(args.dataDir) : cliDataDirAnnounced()), actor: cliActor() } : undefined;
     for (const path of await runAnalysis(args.dataset, args.out, args.options, { warn, prereg: args.prereg, ...(deviations ? { deviations } : {}) })) console.log(`wrote ${path}`);
     return 0;
   } catch (error) {
