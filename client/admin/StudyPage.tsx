@@ -174,13 +174,18 @@ function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: (
   const notChanged = () => setMessage({ text: 'Status not changed.', error: false });
   const switchStatus = async (lockFirst: LockChoice | null) => {
     setBusy(true);
+    let locked = false;
     try {
-      if (lockFirst?.kind === 'lock') await preregistrationApi.lock(study.id);
+      if (lockFirst?.kind === 'lock') {
+        await preregistrationApi.lock(study.id);
+        locked = true;
+      }
       await adminApi.setStatus(study.id, { status, ...(lockFirst?.kind === 'opt_out' ? { preregistration_opt_out: lockFirst.reason } : {}) });
       setMessage({ text: `Status set to ${status}.${lockFirst?.kind === 'lock' ? ' The plan was locked first.' : ''}`, error: false });
       onChanged();
     } catch (e) {
-      setMessage({ text: (e as Error).message, error: true });
+      setMessage({ text: `${(e as Error).message}${locked ? ' (The plan was locked; the status was not changed.)' : ''}`, error: true });
+      if (locked) onChanged(); // the pre-registration panel shows the new version
     } finally {
       setBusy(false);
     }

@@ -62,7 +62,7 @@ export async function recordRunDeviations(input: RunDeviationInput): Promise<Run
         await store.close();
       }
     } catch (err) {
-      reason = `the database could not be opened (${(err as Error).message})`;
+      reason = `the database could not be opened or written (${(err as Error).message})`;
     }
   }
   return { ...appendToFile(input, findings), reason };
@@ -95,7 +95,7 @@ function appendToFile(input: RunDeviationInput, findings: readonly SectionDeviat
   };
   // In the file's own column order (an earlier run's), else deviations.csv's.
   const header = existing?.header ?? [...DEVIATION_CSV_COLUMNS];
-  const lines = fresh.map((d) => header.map((c) => csvCell(cells[c as keyof typeof cells]?.(d) ?? '')).join(','));
+  const lines = fresh.map((d) => header.map((c) => csvCell(Object.hasOwn(cells, c) ? cells[c as keyof typeof cells](d) : '')).join(','));
   const text = existing ? readFileSync(file, 'utf8') : `${DEVIATION_CSV_COLUMNS.join(',')}\n`;
   if (fresh.length > 0 || !existing) writeFileSync(file, `${text}${text.endsWith('\n') ? '' : '\n'}${lines.map((l) => `${l}\n`).join('')}`);
   return { recorded_in: 'file', where: file, new: fresh.length, already_recorded: findings.length - fresh.length };
