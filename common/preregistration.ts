@@ -145,6 +145,14 @@ export const DEVIATION_KINDS = ['changed_after_lock', 'sample_beyond_stopping_ru
 export const DeviationKind = z.enum(DEVIATION_KINDS);
 export type DeviationKind = z.infer<typeof DeviationKind>;
 
+/**
+ * The columns of deviations.csv (the export) and deviations.analysis.csv (analyze --prereg without the study's
+ * store): the dataset contract's columns first, in its order (design.md, "Dataset layout": time, kind, file, field,
+ * justification), then the extra ones the codebook describes; detected_at (the name of `time` before dataset schema
+ * 1.5.0) stays for readers of earlier datasets.
+ */
+export const DEVIATION_CSV_COLUMNS = ['time', 'kind', 'file', 'field', 'justification', 'version', 'message', 'justified_at', 'detected_at'] as const;
+
 /** A recorded deviation from the locked plan (once per version, kind, file and field). */
 export const DeviationView = z.object({
   id: z.number().int(),

@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyButton } from '../ui/CopyButton';
 import { PreregistrationPanel } from './PreregistrationPanel';
 import { preregistrationApi } from './preregistrationApi';
+import { LockBeforeLiveDialog, type LockChoice } from './LockBeforeLiveDialog';
 
 const STATUSES: StudyStatus[] = ['draft', 'pilot', 'live', 'closed'];
 
@@ -161,45 +162,48 @@ export function statusChangeWarning(from: StudyStatus, to: StudyStatus, inProgre
   return `Switch "${from}" to "${to}"? ${sessions}${effect}.`;
 }
 
-/**
- * Going live asks to lock the pre-registration first when the study has a plan that was never locked: OK locks it,
- * Cancel offers to go live without a lock after stating why (recorded in the audit log).
- */
-async function askToLockFirst(studyId: string): Promise<{ go: false } | { go: true; locked?: boolean; optOut?: string }> {
-  const prereg = await preregistrationApi.status(studyId);
-  if (prereg.planFile === null || prereg.versions.length > 0) return { go: true };
-  if (prereg.planProblems.length === 0 && window.confirm('Lock the pre-registration before going live? OK locks the plan and goes live; Cancel lets you go live without a lock.')) {
-    await preregistrationApi.lock(studyId);
-    return { go: true, locked: true };
-  }
-  const reason = window.prompt('Going live without a locked plan: state why (recorded in the audit log). Leave empty to stay as you are.');
-  return reason && reason.trim() ? { go: true, optOut: reason.trim() } : { go: false };
-}
-
 /** The study status, including the pilot switch; switching to draft or closed asks first, in an in-page dialog. */
 function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: () => void }) {
   const [status, setStatus] = useState<StudyStatus>(study.status);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [question, setQuestion] = useState<string | null>(null);
+  // Going live with a plan never locked: the in-page dialog asks to lock first (with the plan's problems, if any).
+  const [lockQuestion, setLockQuestion] = useState<{ problems: string[] } | null>(null);
   useEffect(() => setStatus(study.status), [study.status]);
-  const change = async () => {
-    setQuestion(null);
+  const notChanged = () => setMessage({ text: 'Status not changed.', error: false });
+  const switchStatus = async (lockFirst: LockChoice | null) => {
     setBusy(true);
+    let locked = false;
     try {
-      const lockFirst = status === 'live' && study.status !== 'live' ? await askToLockFirst(study.id) : { go: true as const };
-      if (!lockFirst.go) {
-        setMessage({ text: 'Status not changed.', error: false });
-        return;
+      if (lockFirst?.kind === 'lock') {
+        await preregistrationApi.lock(study.id);
+        locked = true;
       }
-      await adminApi.setStatus(study.id, { status, ...(lockFirst.optOut ? { preregistration_opt_out: lockFirst.optOut } : {}) });
-      setMessage({ text: `Status set to ${status}.${lockFirst.locked ? ' The plan was locked first.' : ''}`, error: false });
+      await adminApi.setStatus(study.id, { status, ...(lockFirst?.kind === 'opt_out' ? { preregistration_opt_out: lockFirst.reason } : {}) });
+      setMessage({ text: `Status set to ${status}.${lockFirst?.kind === 'lock' ? ' The plan was locked first.' : ''}`, error: false });
       onChanged();
     } catch (e) {
-      setMessage({ text: (e as Error).message, error: true });
+      setMessage({ text: `${(e as Error).message}${locked ? ' (The plan was locked; the status was not changed.)' : ''}`, error: true });
+      if (locked) onChanged(); // the pre-registration panel shows the new version
     } finally {
       setBusy(false);
     }
+  };
+  const change = async () => {
+    setQuestion(null);
+    if (status === 'live' && study.status !== 'live') {
+      setBusy(true);
+      try {
+        const prereg = await preregistrationApi.status(study.id);
+        if (prereg.planFile !== null && prereg.versions.length === 0) return setLockQuestion({ problems: prereg.planProblems });
+      } catch (e) {
+        return setMessage({ text: (e as Error).message, error: true });
+      } finally {
+        setBusy(false);
+      }
+    }
+    await switchStatus(null);
   };
   const apply = async () => {
     setMessage(null);
@@ -242,11 +246,23 @@ function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: (
         onConfirm={() => void change()}
         onCancel={() => {
           setQuestion(null);
-          setMessage({ text: 'Status not changed.', error: false });
+          notChanged();
         }}
       >
         <p data-testid="status-question">{question}</p>
       </ConfirmDialog>
+      <LockBeforeLiveDialog
+        open={lockQuestion !== null}
+        planProblems={lockQuestion?.problems ?? []}
+        onChoose={(choice) => {
+          setLockQuestion(null);
+          void switchStatus(choice);
+        }}
+        onCancel={() => {
+          setLockQuestion(null);
+          notChanged();
+        }}
+      />
     </section>
   );
 }

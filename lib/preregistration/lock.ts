@@ -5,12 +5,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Store } from '../storage';
+import type { PreregistrationsRepo, Store } from '../storage';
 import { PreregistrationFile, type LockedPlan, type LockResult } from '../../common/preregistration';
 import type { LoadedSurvey } from '../../common/survey';
 import { ConfigError, type StudyDefinition } from '../studyFiles/studyConfig';
 import { planFilePath, planReferenceProblems, readPlanFile, displayPath } from './planFile';
 import { fingerprintHash, studyFingerprint } from './fingerprint';
+import { forgetCachedLock } from './joinCheck';
 
 export interface LockInput {
   store: Store;
@@ -65,14 +66,18 @@ export async function lockPreregistration(input: LockInput): Promise<LockResult>
       await tx.audit.append({ at: input.now, actor: input.actor, action: 'preregistration_lock', studyId: study.id, details: { version, planHash: parsed.hash, studyHash } });
     return inserted;
   });
+  forgetCachedLock(store, study.id);
   if (!stored) throw new Error(`another lock of "${study.id}" stored version ${version} at the same time; run the lock again`);
   if (input.outFile) await writePreregistrationJson(store, study.id, input.outFile);
   return { outcome: 'locked', version, planHash: parsed.hash, studyHash, message: `locked version ${version}${latest ? ` (version ${latest.version} stays on record)` : ''}` };
 }
 
-/** Every locked version of the study, oldest first: preregistration.json (also in the dataset export). */
-export async function preregistrationFile(store: Store, studyId: string): Promise<PreregistrationFile> {
-  const versions = (await store.preregistrations.versions(studyId)).map((v) => v.document);
+/**
+ * Every locked version of the study, oldest first: preregistration.json (also in the dataset export, which passes
+ * its snapshot so the file agrees with the rest of the dataset).
+ */
+export async function preregistrationFile(db: { preregistrations: Pick<PreregistrationsRepo, 'versions'> }, studyId: string): Promise<PreregistrationFile> {
+  const versions = (await db.preregistrations.versions(studyId)).map((v) => v.document);
   return { schema_version: 1, study_id: studyId, current_version: versions.at(-1)?.version ?? null, versions };
 }
 

@@ -243,3 +243,90 @@ describe('listing order', () => {
     expect(Object.keys((await s.audit.counts()).byAction)).toEqual(['approve', 'export', 'judge', 'login']);
   });
 });
+
+/**
+ * The pre-registration listings (lib/storage/sql/preregistrations.ts), in a block of their own: versions, the
+ * deviations (with ties on detected_at) and the per-condition counts, from the store and from the export snapshot.
+ * A deviation's id numbers its insertion (the id `prereg justify` names), so it is left out of the comparison.
+ */
+describe('listing order: pre-registrations', () => {
+  const plan = {
+    title: 'p', hypotheses: [{ id: 'h1', text: 'a beats b' }],
+    primary: { hypothesis: 'h1', outcome: 'quality', comparison: { a: 'c1', b: 'c2', direction: 'greater', test: 'mann_whitney', alpha: 0.05 } },
+    secondary: [], sample: { n_per_condition: 1, rationale: 'r' }, stopping_rule: { n_per_condition: 1 },
+    exclusions: { pilot: true, integrity_flags: [], failed_attention_check: false, unscored: true },
+    analysis: { lambda: 0.5, cost: 'weighted', bootstrap: { replicates: 10, seed: 1 }, judge: { model: 'm', samples: 1, rubric: 'r' } },
+  } as const;
+  const version = (v: number) => ({
+    studyId: STUDY, version: v, planHash: `p${v}`, studyHash: `s${v}`, lockedAt: 10 * v, lockedBy: 'researcher',
+    document: { study_id: STUDY, version: v, locked_at: new Date(10 * v).toISOString(), locked_at_ms: 10 * v, locked_by: 'researcher', plan_file: 'p.yaml', plan_hash: `p${v}`, study_hash: `s${v}`, plan: structuredClone(plan) as never, fingerprint: [] },
+  });
+  // Ties on detected_at (50) across versions, kinds, files and fields; one older.
+  const DEVIATIONS = [
+    { version: 2, kind: 'changed_after_lock', file: 'studies/a.yaml', field: 'title' },
+    { version: 1, kind: 'sample_beyond_stopping_rule', file: 'p.yaml', field: 'stopping_rule.n_per_condition.c2' },
+    { version: 1, kind: 'changed_after_lock', file: 'studies/a.yaml', field: 'title' },
+    { version: 1, kind: 'changed_after_lock', file: 'studies/a.yaml', field: 'conditions.0.model' },
+    { version: 1, kind: 'analysis_settings', file: 'p.yaml', field: 'analysis.lambda', at: 40 },
+  ] as const;
+
+  async function seedPrereg(s: Store, order: Order): Promise<void> {
+    await s.studies.upsertLoaded(STUDY, 'Study', 'hash', 'live', 1);
+    await each(SESSIONS, order, (x) => s.sessions.insert({ ...x, studyId: STUDY }));
+    await each(SESSION_IDS, order, (id) => s.sessions.update(id, { step: 'workspace', consentedAt: 20 }, 20));
+    // Versions number themselves 1, 2, … (each must follow the latest): inserted in that order everywhere.
+    for (const v of [1, 2]) await s.preregistrations.insertVersion(version(v));
+    await each(DEVIATIONS, order, (d) =>
+      s.preregistrations.recordDeviation({ studyId: STUDY, version: d.version, kind: d.kind, file: d.file, field: d.field, message: `${d.field} m`, detectedAt: 'at' in d ? d.at : 50 }),
+    );
+  }
+
+  const withoutIds = (rows: readonly { id: number }[]) => rows.map(({ id: _id, ...rest }) => rest);
+
+  async function preregListings(s: Store): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {
+      'preregistrations.versions': await s.preregistrations.versions(STUDY),
+      'preregistrations.latest': [await s.preregistrations.latest(STUDY)],
+      'preregistrations.deviations': withoutIds(await s.preregistrations.deviations(STUDY)),
+      'preregistrations.countSessionsByCondition': Object.entries(await s.preregistrations.countSessionsByCondition(STUDY)),
+      'preregistrations.countConsentedInCondition': [await s.preregistrations.countConsentedInCondition(STUDY, 'c2', 10), await s.preregistrations.countConsentedInCondition(STUDY, 'c2', 1)],
+      'preregistrations.countSessionsCreatedAfter': [await s.preregistrations.countSessionsCreatedAfter(STUDY, 7)],
+    };
+    const snapshot = await s.openExportSnapshot();
+    try {
+      out['export.preregistrations.versions'] = await snapshot.preregistrations.versions(STUDY);
+      out['export.preregistrations.deviations'] = withoutIds(await snapshot.preregistrations.deviations(STUDY));
+    } finally {
+      await snapshot.close();
+    }
+    return out;
+  }
+
+  it('is the same on every engine and whatever order the rows were inserted in', async () => {
+    const answers: { engine: StoreEngine; order: Order; listed: Record<string, unknown> }[] = [];
+    for (const engine of STORE_ENGINES) {
+      for (const order of ['forward', 'reverse'] as const) {
+        const s = await openTestStore(engine, `listing-order-prereg-${order}`);
+        stores.push(s);
+        await seedPrereg(s, order);
+        answers.push({ engine, order, listed: await preregListings(s) });
+      }
+    }
+    const [reference, ...others] = answers;
+    for (const [name, rows] of Object.entries(reference!.listed)) expect((rows as unknown[]).length, name).toBeGreaterThan(0);
+    for (const other of others)
+      for (const name of Object.keys(reference!.listed))
+        expect(other.listed[name], `${name}: ${other.engine} ${other.order} vs ${reference!.engine} ${reference!.order}`).toEqual(reference!.listed[name]);
+    // Oldest first, then version, kind, file, field.
+    expect((reference!.listed['preregistrations.deviations'] as { version: number; field: string }[]).map((d) => `${d.version} ${d.field}`)).toEqual([
+      '1 analysis.lambda',
+      '1 conditions.0.model',
+      '1 title',
+      '1 stopping_rule.n_per_condition.c2',
+      '2 title',
+    ]);
+    expect(reference!.listed['preregistrations.countSessionsByCondition']).toEqual([['c1', 1], ['c2', 2]]);
+    // Capped: "are there n yet?" reads at most n rows.
+    expect(reference!.listed['preregistrations.countConsentedInCondition']).toEqual([2, 1]);
+  }, 120_000);
+});

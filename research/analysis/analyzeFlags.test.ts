@@ -21,7 +21,11 @@ describe('parseAnalyzeArgs', () => {
       options: { lambda: 1.5, cost: 'user_turns', bootstrapReplicates: 0, bootstrapSeed: 9, includePilot: true, includeUnconsented: false },
     });
   });
+  it('reads --data-dir with --prereg (where the run records its deviations from the plan)', () => {
+    expect(parseAnalyzeArgs(['d', '--prereg', '--data-dir', '/srv/tandem'])).toMatchObject({ kind: 'run', prereg: true, dataDir: '/srv/tandem' });
+  });
   it.each([
+    [['d', '--data-dir', '/srv/tandem'], /--data-dir is for --prereg/],
     [['d', '--lambda', 'abc'], /--lambda must be a number/],
     [['d', '--lambda=-1'], /--lambda must be ≥ 0/],
     [['d', '--cost', 'dollars'], /--cost must be one of weighted, user_tokens/],

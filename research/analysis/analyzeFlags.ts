@@ -4,7 +4,7 @@ import { COST_DEFINITIONS } from './productivity/costDefinitions';
 import { DEFAULT_OPTIONS, type AnalysisOptions } from './summary';
 
 export const ANALYZE_USAGE = `usage: npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5]
-       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot] [--include-unconsented] [--prereg]`;
+       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot] [--include-unconsented] [--prereg [--data-dir <dir>]]`;
 
 const numberFlag = (name: string) =>
   z
@@ -23,12 +23,14 @@ const flagsSchema = z.object({
   'include-unconsented': z.boolean().default(false),
   /** Run the locked plan of the dataset's preregistration.json first (research/analysis/preregistered/). */
   prereg: z.boolean().default(false),
+  /** With --prereg: the study's data folder, where this run's deviations from the plan are recorded (default DATA_DIR or ./data). */
+  'data-dir': z.string().min(1, '--data-dir must name a folder').optional(),
 });
 
 export type AnalyzeArgs =
   | { kind: 'help' }
   | { kind: 'error'; message: string }
-  | { kind: 'run'; dataset: string; out: string; options: AnalysisOptions; prereg: boolean };
+  | { kind: 'run'; dataset: string; out: string; options: AnalysisOptions; prereg: boolean; dataDir?: string };
 
 /** Parses and validates the analyze command line (zod); --out defaults to the dataset directory. */
 export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
@@ -46,6 +48,7 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
         'include-pilot': { type: 'boolean' },
         'include-unconsented': { type: 'boolean' },
         prereg: { type: 'boolean' },
+        'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -58,11 +61,13 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
   const flags = flagsSchema.safeParse({ ...values, dataset: parsed.positionals[0] ?? '' });
   if (!flags.success) return { kind: 'error', message: flags.error.issues.map((i) => i.message).join('; ') };
   const f = flags.data;
+  if (f['data-dir'] !== undefined && !f.prereg) return { kind: 'error', message: '--data-dir is for --prereg (where this run\'s deviations from the plan are recorded)' };
   return {
     kind: 'run',
     dataset: f.dataset,
     out: f.out ?? f.dataset,
     prereg: f.prereg,
+    ...(f['data-dir'] !== undefined ? { dataDir: f['data-dir'] } : {}),
     options: {
       lambda: f.lambda,
       cost: f.cost,

@@ -4,7 +4,7 @@ import { productivityCsv } from './output/productivityCsv';
 import { writeOutputsAtomically } from './output/writeOutputs';
 import { renderReport } from './report/renderReport';
 import { readAgreementReport } from './report/agreementSection';
-import { preregisteredAnalysis } from './preregistered/runPreregistered';
+import { preregisteredAnalysis, type RunDeviationTarget } from './preregistered/runPreregistered';
 
 /**
  * The analyze command's work: load and validate the dataset, run the analysis, and write
@@ -16,13 +16,16 @@ export async function runAnalysis(
   datasetDir: string,
   outDir: string,
   options: AnalysisOptions,
-  hooks: { warn?: (message: string) => void; prereg?: boolean } = {},
+  hooks: { warn?: (message: string) => void; prereg?: boolean; deviations?: RunDeviationTarget } = {},
 ): Promise<string[]> {
   const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false });
   const analysis = analyzeDataset(data, options);
   for (const warning of analysis.summary.warnings) hooks.warn?.(warning);
   // --prereg: the locked plan's analysis first (summary.json.preregistered; the report's first sections).
-  const prereg = hooks.prereg ? preregisteredAnalysis(datasetDir, options) : null;
+  // This run's own deviations from the plan are kept in the study's store when hooks.deviations reaches it.
+  const prereg = hooks.prereg ? await preregisteredAnalysis(datasetDir, options, hooks.deviations) : null;
+  const run = prereg?.section.run_deviations;
+  if (run?.recorded_in === 'file') hooks.warn?.(`this run's deviations from the plan were not recorded in the study's store (${run.reason ?? 'unknown'}); they are in ${run.where}`);
   const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir), ...(prereg ? { preregisteredHtml: prereg.html } : {}) });
   return writeOutputsAtomically(outDir, {
     'productivity.csv': productivityCsv(data.sessions, analysis),

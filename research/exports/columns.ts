@@ -28,9 +28,10 @@ export interface DatasetFileDef {
 /**
  * Semantic version of this layout: 1.1.0 added judgements.csv `images`, 1.2.0 sessions.csv `consented_at`,
  * 1.3.0 the sessions.csv integrity-telemetry columns (telemetry_batches … integrity_flags), 1.4.0 the files
- * preregistration.json and deviations.csv (columns and files added; readers of earlier versions still work).
+ * preregistration.json and deviations.csv, 1.5.0 deviations.csv's contract columns first (time … justification;
+ * detected_at kept after them) (columns and files added; readers of earlier versions still work).
  */
-export const SCHEMA_VERSION = '1.4.0';
+export const SCHEMA_VERSION = '1.5.0';
 
 const sessionId: ColumnDef = {
   name: 'session_id',
@@ -278,19 +279,21 @@ export function sessionColumns(likertItems: readonly LikertItemInfo[]): ColumnDe
 /** Every file of the layout, in the order it is written and documented. */
 /** deviations.csv: every deviation from the study's locked pre-registration (lib/preregistration/, docs/preregistration.md). */
 export const DEVIATION_COLUMNS: readonly ColumnDef[] = [
-  { name: 'detected_at', type: 'datetime', description: 'When the platform first detected the deviation (at start-up or on the dashboard; ISO 8601, UTC).' },
-  { name: 'version', type: 'integer', description: 'The locked plan version (preregistration.json) the deviation is from.' },
+  // The contract's columns first, in its order (DEVIATION_CSV_COLUMNS, common/preregistration.ts), then the extra ones.
+  { name: 'time', type: 'datetime', description: 'When the deviation was first detected (at start-up, on the dashboard, when a session joined, or by an analyze --prereg run; ISO 8601, UTC).' },
   {
     name: 'kind',
     type: 'string',
     values: ['changed_after_lock', 'sample_beyond_stopping_rule', 'session_after_stop_date', 'analysis_settings'],
-    description: 'What deviated: a hashed field changed, added or removed after the lock; a condition sampled beyond the stopping rule; sessions after the stop date.',
+    description: "What deviated: a hashed field changed, added or removed after the lock; a condition sampled beyond the stopping rule; sessions after the stop date; an analyze --prereg run's settings (λ, cost, bootstrap, judge model, samples, rubric) other than the plan's.",
   },
   { name: 'file', type: 'string', description: 'The file the deviation concerns, e.g. studies/<id>.yaml or the plan file.' },
-  { name: 'field', type: 'string', description: 'The dotted field, e.g. conditions.1.system_prompt, or stopping_rule.n_per_condition.<condition>.' },
-  { name: 'message', type: 'string', description: 'The deviation in words, e.g. "conditions.1.system_prompt changed after the lock".' },
+  { name: 'field', type: 'string', description: 'The dotted field, e.g. conditions.1.system_prompt, stopping_rule.n_per_condition.<condition> or analysis.lambda.' },
   { name: 'justification', type: 'string', nullable: true, description: "The researcher's justification; empty when none was given." },
+  { name: 'version', type: 'integer', description: 'The locked plan version (preregistration.json) the deviation is from.' },
+  { name: 'message', type: 'string', description: 'The deviation in words, e.g. "conditions.1.system_prompt changed after the lock".' },
   { name: 'justified_at', type: 'datetime', nullable: true, description: 'When the justification was given (ISO 8601, UTC); empty when none was.' },
+  { name: 'detected_at', type: 'datetime', description: 'The same as time: its name before dataset schema 1.5.0, kept for readers of earlier datasets.' },
 ];
 
 export function datasetFiles(options: { likertItems: readonly LikertItemInfo[]; includeIdentities: boolean }): DatasetFileDef[] {

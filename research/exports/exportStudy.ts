@@ -309,20 +309,21 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       options.onProgress?.(++done, total);
     }
 
-    // The locked plan and its deviations (append-only rows, read from the store beside the snapshot).
+    // The locked plan and its deviations, from the same snapshot as the sessions.
     const deviations = open('deviations.csv');
-    for (const d of await options.store.preregistrations.deviations(options.studyId))
+    for (const d of await reader.preregistrations.deviations(options.studyId))
       await deviations.write({
-        detected_at: new Date(d.detectedAt).toISOString(),
-        version: d.version,
+        time: new Date(d.detectedAt).toISOString(),
         kind: d.kind,
         file: d.file,
         field: d.field,
-        message: d.message,
         justification: d.justification,
+        version: d.version,
+        message: d.message,
         justified_at: d.justifiedAt === null ? null : new Date(d.justifiedAt).toISOString(),
+        detected_at: new Date(d.detectedAt).toISOString(),
       });
-    const preregistration = await textFile(join(outDir, 'preregistration.json'), `${JSON.stringify(await preregistrationFile(options.store, options.studyId), null, 2)}\n`);
+    const preregistration = await textFile(join(outDir, 'preregistration.json'), `${JSON.stringify(await preregistrationFile(reader, options.studyId), null, 2)}\n`);
     // Room messages are redacted with the study's identity strings plus the sender's own.
     const redactGroupText = async (sessionId: string | null, text: string) =>
       studyRedactor.forSession(sessionIdentityMatcher(sessionId === null ? undefined : await reader.identity(sessionId))).redact(text);

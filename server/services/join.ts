@@ -7,6 +7,7 @@ import { identityFromParams, isMturkPreview } from './identity';
 import { issueToken } from './participantTokens';
 import { displayResumeCode, hashResumeCode, newResumeCode, normalizeResumeCode, RESUME_CODE_LENGTH, resumeCodeMatches } from './resumeCode';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../lib/pseudonym';
+import { checkStoppingRuleAtJoin } from '../../lib/preregistration';
 
 /**
  * Public information about a study (landing/preview page). A draft study is not public: it answers
@@ -114,6 +115,7 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
     });
     const resumeCode = newResumeCode();
     await tx.identities.setResumeCodeHash(sessionId, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
+    await checkStoppingRuleAtJoin(ctx.store, tx, { studyId: study.id, conditionId, isPilot, now }, ctx.log);
     await tx.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
     const token = await issueToken(tx, sessionId, now);
     return { response: { preview: false, token, sessionId, resumed: false, resumeCode, ...(pidOnly ? { offerResume: true } : {}) } };

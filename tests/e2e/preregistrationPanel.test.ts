@@ -1,6 +1,7 @@
 /**
  * The study page's pre-registration in Debian Chromium against a real server, at 1280 and 390 px (issue 24):
- * going live asks to lock first and locks; the button says when nothing changed; after a system prompt is edited
+ * going live asks to lock first in an in-page dialog (never window.confirm/prompt) and Enter locks; going live
+ * without a lock takes its reason inside the dialog, by keyboard alone, refuses an empty one, and Escape cancels; the button says when nothing changed; after a system prompt is edited
  * and the server restarted, the page lists the deviation naming the field, once, and takes a justification. On a
  * phone nothing of the panel reaches past the screen and the button and the deviation are on screen and usable. Screenshots: /tmp/tandem-prereg-*.png.
  */
@@ -22,9 +23,9 @@ let clientDir: string | undefined;
 let current: RunningServer;
 let t: ServerAndBrowser;
 
-const start = () =>
+const start = (dir = dataDir) =>
   startTandem({
-    dataDir,
+    dataDir: dir,
     port: 0,
     studiesDir: files.studiesDir,
     surveysDir: files.surveysDir,
@@ -53,7 +54,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function openStudyPage(width: number, height: number): Promise<{ page: Page; dialogs: string[]; close: () => Promise<void> }> {
+async function openStudyPage(width: number, height: number, url = current.url): Promise<{ page: Page; dialogs: string[]; close: () => Promise<void> }> {
   const context = await t.browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -61,13 +62,20 @@ async function openStudyPage(width: number, height: number): Promise<{ page: Pag
     dialogs.push(d.message());
     void d.accept();
   });
-  await page.goto(`${current.url}/admin`);
+  await page.goto(`${url}/admin`);
   await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('link', { name: 'Exploring study habits with an AI assistant' }).click();
   await page.getByRole('heading', { name: 'Pre-registration' }).waitFor();
   return { page, dialogs, close: () => context.close() };
 }
+
+/** The label (or text) of the focused element: where the keyboard is. */
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => {
+    const e = document.activeElement as HTMLInputElement | HTMLButtonElement | HTMLTextAreaElement | null;
+    return e && e !== document.body ? (e.labels?.[0]?.textContent ?? e.textContent ?? '').trim() : '(nothing focused)';
+  });
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -87,8 +95,21 @@ describe('pre-registration on the study page', () => {
 
     await page.getByLabel('Study status').selectOption('live');
     await page.getByRole('button', { name: 'Apply' }).click();
+    const ask = page.getByRole('dialog', { name: 'Lock the pre-registration before going live?' });
+    await ask.waitFor();
+    // Locking is the default and the focus starts on it; by keyboard: Tab to Cancel, Tab to the button, Enter.
+    expect(await ask.getByLabel('Lock the plan, then go live').isChecked()).toBe(true);
+    expect(await focusedLabel(page)).toBe('Lock the plan, then go live');
+    await page.screenshot({ path: '/tmp/tandem-prereg-lock-dialog-1280.png' });
+    await page.keyboard.press('Tab');
+    expect(await focusedLabel(page)).toBe('Cancel');
+    await page.keyboard.press('Tab');
+    expect(await focusedLabel(page)).toBe('Lock and go live');
+    await page.keyboard.press('Enter');
     await page.getByText('Status set to live. The plan was locked first.').waitFor();
-    expect(dialogs).toEqual(['Lock the pre-registration before going live? OK locks the plan and goes live; Cancel lets you go live without a lock.']);
+    expect(await ask.isVisible()).toBe(false);
+    // No browser dialog (window.confirm / window.prompt) was shown.
+    expect(dialogs).toEqual([]);
     await panel.getByText(/Locked as version 1 on .* by researcher\./).waitFor();
     expect((await current.store.preregistrations.versions('visualization')).map((v) => v.version)).toEqual([1]);
 
@@ -141,4 +162,57 @@ describe('pre-registration on the study page', () => {
     await page.screenshot({ path: '/tmp/tandem-prereg-390.png', fullPage: true });
     await close();
   }, 60_000);
+
+  it('at 390 px: going live without a lock takes the reason inside the dialog, by keyboard; Escape cancels; an empty reason is refused', async () => {
+    // A study whose plan was never locked: its own data folder, so nothing of the tests above is in it.
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-prereg-e2e-optout-'));
+    const other = await start(otherDir);
+    const { page, dialogs, close } = await openStudyPage(390, 844, other.url);
+    try {
+      await page.getByLabel('Study status').selectOption('live');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const ask = page.getByRole('dialog', { name: 'Lock the pre-registration before going live?' });
+      await ask.waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByText('Status not changed.').waitFor();
+      expect((await other.store.studies.get('visualization'))!.status).toBe('draft');
+
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await ask.waitFor();
+      // The focus starts on the choice; ArrowDown picks going live without a lock, Tab goes on to its reason.
+      expect(await focusedLabel(page)).toBe('Lock the plan, then go live');
+      await page.keyboard.press('ArrowDown');
+      expect(await ask.getByLabel('Go live without a lock').isChecked()).toBe(true);
+      await page.keyboard.press('Tab');
+      expect(await focusedLabel(page)).toBe('Why the study goes live without a locked plan');
+      // An empty reason: refused in the dialog, which stays open with the focus back in the field.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await focusedLabel(page)).toBe('Go live without a lock');
+      await page.keyboard.press('Enter');
+      await ask.getByRole('alert').getByText('Reason: state the reason in a sentence.').waitFor();
+      expect(await focusedLabel(page)).toBe('Why the study goes live without a locked plan');
+      expect((await other.store.studies.get('visualization'))!.status).toBe('draft');
+      await page.keyboard.type('a replication whose plan is the original authors\' registration');
+      // The dialog and its field fit the phone's screen.
+      for (const box of [await ask.boundingBox(), await ask.getByLabel('Why the study goes live without a locked plan').boundingBox()]) {
+        expect(box!.x).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      }
+      await page.screenshot({ path: '/tmp/tandem-prereg-optout-390.png' });
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByText('Status set to live.', { exact: true }).waitFor();
+      expect((await other.store.studies.get('visualization'))!.status).toBe('live');
+      const optOut = (await other.store.audit.list({ studyId: 'visualization' })).filter((a) => a.action === 'preregistration_opt_out');
+      expect(optOut.map((a) => a.details)).toEqual([{ reason: "a replication whose plan is the original authors' registration" }]);
+      expect(await other.store.preregistrations.versions('visualization')).toEqual([]);
+      expect(dialogs).toEqual([]);
+    } finally {
+      await close();
+      await other.close();
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -7,9 +7,13 @@ import type { AttachedImage } from './judging';
 import type { IdentityRow } from './participants';
 import type { AuditCounts, AuditEntry } from './admin';
 import type { GroupsRepo } from './groups';
+import type { PreregistrationsRepo } from './preregistrations';
 
 /** What the export reads of group sessions (migration 028), in the snapshot's transaction. */
 export type ExportGroups = Pick<GroupsRepo, 'listGroups' | 'listMembers' | 'listEvents' | 'listMessages' | 'listLobbyEntries'>;
+
+/** What the export reads of the pre-registration (migration 026), in the snapshot's transaction. */
+export type ExportPreregistrations = Pick<PreregistrationsRepo, 'versions' | 'deviations'>;
 
 export interface ExportSessionRow {
   id: string;
@@ -140,5 +144,7 @@ export interface ExportSnapshot {
   auditList(options: { studyId?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Groups, their seats, events, room messages and lobby entries (empty before migration 028). */
   readonly groups: ExportGroups;
+  /** The locked plan's versions and its deviations (empty before migration 026). */
+  readonly preregistrations: ExportPreregistrations;
   close(): Promise<void>;
 }

@@ -44,7 +44,7 @@ export interface PreregistrationsRepo {
   versions(studyId: string): Promise<PreregistrationRow[]>;
   /** Records a deviation unless one with the same study, version, kind, file and field exists; true when recorded now. */
   recordDeviation(d: NewDeviation): Promise<boolean>;
-  /** The study's deviations, oldest first (by detection time, then id). */
+  /** The study's deviations, oldest first (by detection time, then version, kind, file and field). */
   deviations(studyId: string): Promise<DeviationRow[]>;
   /** Sets (or replaces) the researcher's justification of a deviation of that study; false when there is none with that id. */
   justify(studyId: string, id: number, justification: string, by: string, now: number): Promise<boolean>;
@@ -52,4 +52,6 @@ export interface PreregistrationsRepo {
   countSessionsCreatedAfter(studyId: string, since: number): Promise<number>;
   /** Consented non-pilot sessions per condition (finished or not): the sample against a stopping rule. */
   countSessionsByCondition(studyId: string): Promise<Record<string, number>>;
+  /** The same count for one condition, at most `atMost` (the stopping-rule check at each join: "are there n yet?"). */
+  countConsentedInCondition(studyId: string, conditionId: string, atMost: number): Promise<number>;
 }

@@ -30,6 +30,7 @@ import { ClientRunner } from './connection';
 import { isConnectionError, toStoreError } from './errors';
 import { auditCounts, listAudit } from './repositories/audit';
 import { PgGroups } from './repositories/groups';
+import { PgPreregistrations } from './repositories/preregistrations';
 
 /** Rows fetched per round trip of a cursor. */
 export const EXPORT_CURSOR_BATCH = 500;
@@ -49,11 +50,15 @@ class PgExportSnapshot implements ExportSnapshot {
   ) {
     this.db = new ClientRunner(client);
     this.groups = new PgGroups(this.db);
+    this.preregistrations = new PgPreregistrations(this.db);
     client.on('error', this.onError);
   }
 
   /** Group sessions, read in the snapshot's transaction. */
   readonly groups: PgGroups;
+
+  /** The locked plan's versions and deviations, read in the snapshot's transaction. */
+  readonly preregistrations: PgPreregistrations;
 
   /** Streams a query's rows through a server-side cursor, batchSize rows per FETCH. */
   private async *cursor<R>(sql: string, params: unknown[]): AsyncGenerator<R> {

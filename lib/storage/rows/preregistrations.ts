@@ -1,6 +1,6 @@
 /** The `preregistrations` and `preregistration_deviations` rows (migration 026) as both engines return them, and their mapping. */
 import { LockedPlan, type DeviationKind } from '../../../common/preregistration';
-import type { DeviationRow, PreregistrationRow } from '../contract/store';
+import type { DeviationRow, NewDeviation, PreregistrationRow } from '../contract/store';
 
 export interface PreregistrationRaw {
   study_id: string;
@@ -54,6 +54,9 @@ export const toDeviationRow = (r: DeviationRaw): DeviationRow => ({
   justifiedAt: r.justified_at,
   justifiedBy: r.justified_by,
 });
+
+/** Insert values in the column order study_id, version, kind, file, field, message, detected_at. */
+export const deviationValues = (d: NewDeviation) => [d.studyId, d.version, d.kind, d.file, d.field, d.message, d.detectedAt] as const;
 
 /** Rows of `SELECT condition_id, COUNT(*) AS n … GROUP BY condition_id` as a record. */
 export const toConditionCounts = (rows: { condition_id: string; n: number }[]): Record<string, number> =>

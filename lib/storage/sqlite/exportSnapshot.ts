@@ -5,7 +5,8 @@ import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import type { SqliteDatabase } from './database';
 import { AuditRepository } from './repositories/audit';
 import { GroupsRepository } from './repositories/groups';
-import type { ExportGroups } from '../contract/exportSnapshot';
+import { PreregistrationsRepository } from './repositories/preregistrations';
+import type { ExportGroups, ExportPreregistrations } from '../contract/exportSnapshot';
 import { toIdentityRow, type IdentityRaw } from '../rows/identities';
 import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
 import { toTombstoneSet } from '../rows/withdrawals';
@@ -67,6 +68,16 @@ export class ExportReader {
       listEvents: (id) => settle(() => (has ? repo.listEvents(id) : [])),
       listMessages: (id, after) => settle(() => (has ? repo.listMessages(id, after) : [])),
       listLobbyEntries: (id) => settle(() => (has ? repo.listLobbyEntries(id) : [])),
+    };
+  }
+
+  /** The pre-registration tables in this snapshot, or none in a database from before migration 026. */
+  preregistrations(): ExportPreregistrations {
+    const has = this.hasTable('preregistrations');
+    const repo = new PreregistrationsRepository(this.db);
+    return {
+      versions: (id) => settle(() => (has ? repo.versions(id) : [])),
+      deviations: (id) => settle(() => (has ? repo.deviations(id) : [])),
     };
   }
 
@@ -220,6 +231,7 @@ export function openSqliteExportSnapshot(file: string): ExportSnapshot {
     auditCounts: (id) => settle(() => reader.auditCounts(id)),
     auditList: (options) => settle(() => reader.auditList(options)),
     groups: reader.groups(),
+    preregistrations: reader.preregistrations(),
     close: () => settle(() => reader.close()),
   };
 }

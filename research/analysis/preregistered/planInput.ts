@@ -46,7 +46,8 @@ export function readRecordedDeviations(datasetDir: string): RecordedDeviation[] 
   const csv = parseCsv(readDatasetText(file));
   const col = (name: string) => csv.header.indexOf(name);
   return csv.rows.map((r) => ({
-    detected_at: r[col('detected_at')] ?? '',
+    // `time` since dataset schema 1.5.0; detected_at in earlier datasets (and still beside it).
+    detected_at: r[col('time')] ?? r[col('detected_at')] ?? '',
     version: r[col('version')] ?? '',
     kind: r[col('kind')] ?? '',
     file: r[col('file')] ?? '',

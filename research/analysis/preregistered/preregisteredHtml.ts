@@ -42,6 +42,15 @@ export function preregisteredHtml(p: PreregisteredSection): string {
         )
       : '<p>None recorded.</p>',
   );
+  const run = p.run_deviations;
+  if (run)
+    parts.push(
+      `<p class="note" data-testid="run-deviations">${escapeHtml(
+        run.recorded_in === 'store'
+          ? `This run's deviations are recorded in the study's store (${run.where}): ${run.new} new, ${run.already_recorded} already on record.`
+          : `This run's deviations were not recorded in the study's store (${run.reason ?? 'unknown'}); they are in ${run.where}: ${run.new} new, ${run.already_recorded} already there.`,
+      )}</p>`,
+    );
   parts.push('<h2 id="exploratory">Exploratory</h2><p class="note">Everything below was not pre-registered.</p>');
   return parts.join('\n');
 }

@@ -14,6 +14,7 @@ import { withinTaskProductivity } from '../productivity/withinTaskZ';
 import { applyExclusions, type ExclusionCounts } from './exclusions';
 import { plannedTest, type PlannedTestResult } from './plannedTest';
 import type { ExclusionColumns, RecordedDeviation } from './planInput';
+import { sameModel, type JudgeSettings } from './judgeSettings';
 
 export interface ComparisonResult {
   outcome: PlanOutcome;
@@ -40,6 +41,19 @@ export interface SectionDeviation {
   justification: string | null;
 }
 
+/** Where an analyze --prereg run kept its own deviations (recordRunDeviations.ts). */
+export interface RunDeviationRecord {
+  recorded_in: 'store' | 'file';
+  /** The store's description, or the file's path. */
+  where: string;
+  /** Recorded by this run. */
+  new: number;
+  /** Already on record from an earlier run (nothing new stored). */
+  already_recorded: number;
+  /** Why they are not in the study's store (recorded_in file). */
+  reason: string | null;
+}
+
 export interface PreregisteredSection {
   version: number;
   locked_at: string;
@@ -54,6 +68,8 @@ export interface PreregisteredSection {
   primary: ComparisonResult;
   secondary: ComparisonResult[];
   deviations: SectionDeviation[];
+  /** Where this run's own deviations (source analysis) were kept; null when it made none. */
+  run_deviations: RunDeviationRecord | null;
 }
 
 /** The outcome of every session (NaN where it has none) among the kept sessions. */
@@ -94,8 +110,11 @@ function compare(outcome: PlanOutcome, c: PlanComparison, data: Dataset, keep: U
   };
 }
 
-/** This run's settings that differ from the plan's (the planned analysis itself always uses the plan's). */
-export function settingsDeviations(locked: LockedPlan, options: AnalysisOptions): SectionDeviation[] {
+/**
+ * This run's settings that differ from the plan's (the planned analysis itself always uses the plan's): the flags
+ * of this analyze run and the judge settings of the scores it read (judgements.csv). One per differing setting.
+ */
+export function settingsDeviations(locked: LockedPlan, options: AnalysisOptions, judge: JudgeSettings | null = null): SectionDeviation[] {
   const a = locked.plan.analysis;
   const pairs: [string, unknown, unknown][] = [
     ['analysis.lambda', options.lambda, a.lambda],
@@ -104,7 +123,7 @@ export function settingsDeviations(locked: LockedPlan, options: AnalysisOptions)
     ['analysis.bootstrap.seed', options.bootstrapSeed, a.bootstrap.seed],
     ['exclusions.pilot', !options.includePilot, locked.plan.exclusions.pilot],
   ];
-  return pairs
+  const out = pairs
     .filter(([, run, planned]) => run !== planned)
     .map(([field, run, planned]) => ({
       source: 'analysis' as const,
@@ -114,6 +133,24 @@ export function settingsDeviations(locked: LockedPlan, options: AnalysisOptions)
       message: `this analyze run used ${field} = ${String(run)}, the plan ${String(planned)} (the pre-registered analysis used the plan's; the exploratory part this run's)`,
       justification: null,
     }));
+  if (judge) {
+    const judged: [string, string[], string, boolean][] = [
+      ['analysis.judge.model', judge.models, a.judge.model, judge.models.every((m) => sameModel(m, a.judge.model))],
+      ['analysis.judge.samples', judge.samples.map(String), String(a.judge.samples), judge.samples.every((k) => k === a.judge.samples)],
+      ['analysis.judge.rubric', judge.rubrics, a.judge.rubric, judge.rubrics.every((r) => r === a.judge.rubric)],
+    ];
+    for (const [field, seen, planned, same] of judged)
+      if (!same)
+        out.push({
+          source: 'analysis',
+          kind: 'analysis_settings',
+          file: locked.plan_file,
+          field,
+          message: `the dataset's scores come from ${field} = ${seen.join(', ')} (judgements.csv), the plan ${planned}`,
+          justification: null,
+        });
+  }
+  return out;
 }
 
 export function preregisteredSection(input: {
@@ -122,6 +159,8 @@ export function preregisteredSection(input: {
   columns: Map<string, ExclusionColumns>;
   recorded: RecordedDeviation[];
   options: AnalysisOptions;
+  /** The judge settings of the dataset's scores (judgements.csv), null without judge samples. */
+  judge?: JudgeSettings | null;
 }): PreregisteredSection {
   const { locked, data } = input;
   const plan = locked.plan;
@@ -145,7 +184,8 @@ export function preregisteredSection(input: {
     secondary: plan.secondary.map((s) => compare(s.outcome, s.comparison ?? plan.primary.comparison, data, keep, plan)),
     deviations: [
       ...input.recorded.map((d) => ({ source: 'platform' as const, kind: d.kind, file: d.file, field: d.field, message: d.message, justification: d.justification || null })),
-      ...settingsDeviations(locked, input.options),
+      ...settingsDeviations(locked, input.options, input.judge ?? null),
     ],
+    run_deviations: null,
   };
 }
