@@ -5,6 +5,7 @@ import { writeOutputsAtomically } from './output/writeOutputs';
 import { renderReport } from './report/renderReport';
 import { readAgreementReport } from './report/agreementSection';
 import { preregisteredAnalysis } from './preregistered/runPreregistered';
+import { analyzeGroups } from './groups/analyzeGroups';
 
 /**
  * The analyze command's work: load and validate the dataset, run the analysis, and write
@@ -18,12 +19,15 @@ export async function runAnalysis(
   options: AnalysisOptions,
   hooks: { warn?: (message: string) => void; prereg?: boolean } = {},
 ): Promise<string[]> {
-  const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false });
+  const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false, includeSimulated: options.includeSimulated ?? false });
   const analysis = analyzeDataset(data, options);
-  for (const warning of analysis.summary.warnings) hooks.warn?.(warning);
+  // Group conditions: the group is the unit (summary.json.groups, the report's "Groups"); null without them.
+  const groups = analyzeGroups(datasetDir, data, options);
+  if (groups) analysis.summary.groups = groups.section;
+  for (const warning of [...analysis.summary.warnings, ...(groups?.section.warnings.map((w) => `groups: ${w}`) ?? [])]) hooks.warn?.(warning);
   // --prereg: the locked plan's analysis first (summary.json.preregistered; the report's first sections).
   const prereg = hooks.prereg ? preregisteredAnalysis(datasetDir, options) : null;
-  const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir), ...(prereg ? { preregisteredHtml: prereg.html } : {}) });
+  const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir), ...(prereg ? { preregisteredHtml: prereg.html } : {}), ...(groups ? { groupsHtml: groups.html } : {}) });
   return writeOutputsAtomically(outDir, {
     'productivity.csv': productivityCsv(data.sessions, analysis),
     'summary.json': `${JSON.stringify(prereg ? { preregistered: prereg.section, ...analysis.summary } : analysis.summary, null, 1)}\n`,
