@@ -9,7 +9,7 @@ import type { AuditCounts, AuditEntry } from './admin';
 import type { GroupsRepo } from './groups';
 
 /** What the export reads of group sessions (migration 028), in the snapshot's transaction. */
-export type ExportGroups = Pick<GroupsRepo, 'listGroups' | 'listMembers' | 'listEvents' | 'listMessages' | 'listLobbyEntries'>;
+export type ExportGroups = Pick<GroupsRepo, 'listGroups' | 'listMembers' | 'listEvents' | 'listMessages' | 'listLobbyEntries' | 'countMemberDocUpdates'>;
 
 export interface ExportSessionRow {
   id: string;
@@ -136,6 +136,8 @@ export interface ExportSnapshot {
   telemetry(sessionId: string): Promise<{ summary: TelemetrySummary; batches: number } | undefined>;
   /** Tombstones of withdrawn participants. */
   tombstones(studyId: string): Promise<Set<string>>;
+  /** Ids of the study's sessions a simulator played (empty before migration 030). */
+  simulatedSessions(studyId: string): Promise<Set<string>>;
   auditCounts(studyId: string): Promise<AuditCounts>;
   auditList(options: { studyId?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Groups, their seats, events, room messages and lobby entries (empty before migration 028). */
