@@ -53,6 +53,10 @@ export interface GroupSimulationSummary {
   writer: string;
   /** Turns whose model call failed (the scripted line was sent instead). */
   writerFailures: number;
+  /** Room messages of every sender (agents' replies included) × each member still there, as stored at the end. */
+  roomDeliveriesExpected: number;
+  /** Of those, the ones the member never received live (a gap in its group_seq). */
+  roomDeliveriesMissing: number;
 }
 
 /** mulberry32: a small seeded generator, so a run with the same --seed drops the same people. */
@@ -121,7 +125,7 @@ async function enter(o: GroupSimulationOptions, index: number, leaves: boolean):
 export async function runGroupSimulation(o: GroupSimulationOptions): Promise<GroupSimulationSummary> {
   const random = seededRandom(o.seed);
   const writer = o.writer ?? scriptedWriter;
-  const summary: GroupSimulationSummary = { participants: o.participants, grouped: 0, released: 0, droppedOut: 0, completed: 0, groups: 0, messagesSent: 0, deliveriesExpected: 0, deliveriesLost: 0, fanoutMs: [], errors: [], writer: writer.label, writerFailures: 0 };
+  const summary: GroupSimulationSummary = { participants: o.participants, grouped: 0, released: 0, droppedOut: 0, completed: 0, groups: 0, messagesSent: 0, deliveriesExpected: 0, deliveriesLost: 0, fanoutMs: [], errors: [], writer: writer.label, writerFailures: 0, roomDeliveriesExpected: 0, roomDeliveriesMissing: 0 };
   const leaves = Array.from({ length: o.participants }, () => random() < o.dropout);
   const people: Person[] = [];
   for (let i = 0; i < o.participants; i++) {
@@ -186,6 +190,7 @@ export async function runGroupSimulation(o: GroupSimulationOptions): Promise<Gro
       if (got === undefined) summary.deliveriesLost++;
       else summary.fanoutMs.push(got - s.at);
     }
+  await countRoomGaps(people, summary, Math.min(10_000, o.timeoutMs));
   for (const p of people) {
     if (p.view?.state !== 'grouped' || !p.socket.connected) continue;
     try {
@@ -201,4 +206,35 @@ export async function runGroupSimulation(o: GroupSimulationOptions): Promise<Gro
   }
   for (const p of people) p.socket.disconnect();
   return summary;
+}
+
+/**
+ * Every message the room stored (people's and agents', whose replies may still be streaming when the people are
+ * done) against what each member still there received live: waits up to `waitMs` for the stragglers, then counts
+ * the stored messages a member never got.
+ */
+async function countRoomGaps(people: readonly Person[], summary: GroupSimulationSummary, waitMs: number): Promise<void> {
+  const seated = people.filter((p) => p.view?.state === 'grouped' && p.socket.connected);
+  const stored = async (p: Person) => {
+    const groupId = (p.view as Extract<GroupView, { state: 'grouped' }>).groupId;
+    return (await call<{ messages: GroupMessageView[] }>(p.socket, 'group:history', { groupId, afterSeq: 0 })).messages;
+  };
+  const gaps = async () => {
+    let expected = 0;
+    let missing = 0;
+    for (const p of seated) {
+      const messages = await stored(p).catch(() => [] as GroupMessageView[]);
+      expected += messages.length;
+      missing += messages.filter((m) => !p.history.has(m.groupSeq)).length;
+    }
+    return { expected, missing };
+  };
+  const until = Date.now() + waitMs;
+  let g = await gaps();
+  while (g.missing > 0 && Date.now() < until) {
+    await sleep(250);
+    g = await gaps();
+  }
+  summary.roomDeliveriesExpected = g.expected;
+  summary.roomDeliveriesMissing = g.missing;
 }
