@@ -11,7 +11,6 @@ import { quadrantOrNull, withinTaskProductivity, type Quadrant } from '../produc
 import { qualityCostSpearman } from '../productivity/taskCorrelations';
 import { conditionSection, type ConditionSection } from '../conditions/conditionSection';
 import type { Correlation } from '../../../lib/stats/spearman';
-import type { AnalysisOptions } from '../summary';
 import type { GroupUnits } from './groupUnits';
 
 export interface GroupMemberResult {
@@ -70,7 +69,15 @@ export interface GroupSection {
 
 const orNull = (x: number) => (Number.isNaN(x) ? null : x);
 
-export function groupSection(units: GroupUnits, options: AnalysisOptions): GroupSection {
+/** The analysis settings the group section uses (a subset of summary.ts's AnalysisOptions). */
+export interface GroupAnalysisOptions {
+  lambda: number;
+  cost: CostDefinition;
+  bootstrapReplicates: number;
+  bootstrapSeed: number;
+}
+
+export function groupSection(units: GroupUnits, options: GroupAnalysisOptions): GroupSection {
   const t = units.table;
   const cost = interactionCost(options.cost, t.counts, options.lambda);
   const byTask = scoredByTask(t.tasks, t.quality);
