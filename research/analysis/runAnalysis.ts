@@ -6,6 +6,7 @@ import { renderReport } from './report/renderReport';
 import { readAgreementReport } from './report/agreementSection';
 import { preregisteredAnalysis } from './preregistered/runPreregistered';
 import { analyzeGroups } from './groups/analyzeGroups';
+import { groupProductivityCsv } from './groups/groupProductivityCsv';
 
 /**
  * The analyze command's work: load and validate the dataset, run the analysis, and write
@@ -32,5 +33,6 @@ export async function runAnalysis(
     'productivity.csv': productivityCsv(data.sessions, analysis),
     'summary.json': `${JSON.stringify(prereg ? { preregistered: prereg.section, ...analysis.summary } : analysis.summary, null, 1)}\n`,
     'report.html': report,
+    ...(groups ? { 'group_productivity.csv': groupProductivityCsv(groups.section) } : {}),
   });
 }

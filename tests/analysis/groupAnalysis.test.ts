@@ -128,6 +128,24 @@ describe('group-level analysis', () => {
     expect(all.groups!.groups.g09!.pz).not.toBe(expected.groups.g09!.pz);
   });
 
+  it('writes group_productivity.csv, one row per group with the summary\'s values', async () => {
+    const out = tmp();
+    const written = await runAnalysis(FIXTURE, out, options);
+    expect(written.map((p) => p.split('/').at(-1))).toContain('group_productivity.csv');
+    const rows = readFileSync(join(out, 'group_productivity.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    expect(rows[0]).toEqual(['group_id', 'task', 'condition', 'size', 'people_tokens', 'agent_tokens', 'edits', 'quality', 'n_judged_members', 'cost', 'z_quality', 'z_cost', 'pz', 'quadrant']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(Object.keys(expected.groups).sort());
+    for (const r of rows.slice(1)) {
+      const e = expected.groups[r[0]!]!;
+      expect(Number(r[9])).toBe(e.cost);
+      if (e.pz === undefined) expect(r[12]).toBe('');
+      else close(Number(r[12]), e.pz);
+    }
+    // a single-person dataset gets no such file
+    const solo = tmp();
+    expect((await runAnalysis(REFERENCE, solo, options)).some((p) => p.endsWith('group_productivity.csv'))).toBe(false);
+  });
+
   it('writes a "Groups" section in the report, with the simulated sessions it left out', async () => {
     const { report } = await analyse(FIXTURE);
     expect(report).toContain('<h2>Groups</h2>');
