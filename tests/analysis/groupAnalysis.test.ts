@@ -166,6 +166,23 @@ describe('group-level analysis', () => {
     expect(summary.groups!.groups.g01!.people_tokens).toBe(expected.groups.g01!.people_tokens);
   });
 
+  it('warns of a task with one scored group, whose z and Pz are null, and leaves the other task\'s values as they were', async () => {
+    const dir = tmp();
+    cpSync(FIXTURE, dir, { recursive: true });
+    const lines = readFileSync(join(dir, 'sessions.csv'), 'utf8').trim().split('\n');
+    const edited = lines.map((l, i) => {
+      const cells = l.split(',');
+      if (i > 0 && cells[1] === 'roadmap' && cells[11] !== 'g09') cells[9] = '';
+      return cells.join(',');
+    });
+    writeFileSync(join(dir, 'sessions.csv'), `${edited.join('\n')}\n`);
+    const { summary, warnings } = await analyse(dir);
+    expect(warnings).toContain('groups: task(s) with one scored group: roadmap — its z, Pz and quadrant are null');
+    expect([summary.groups!.groups.g09!.pz, summary.groups!.groups.g09!.quadrant]).toEqual([null, null]);
+    expect(summary.groups!.groups.g10!.quality).toBeNull();
+    close(summary.groups!.groups.g01!.pz, expected.groups.g01!.pz!);
+  });
+
   it('names file, line and column of a bad room row or groups.csv cell', async () => {
     const bad = (file: string, edit: (text: string) => string) => {
       const dir = tmp();
