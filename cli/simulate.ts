@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { JsonlLog } from '../research/simulation/jsonlLog';
 import { newRunId, runSimulation } from '../research/simulation/simulation';
 import { formatSummary } from '../research/simulation/latencyStats';
-import { runGroupSimulation } from '../research/simulation/groupSimulation';
+import { runGroupSimulation, studyStatus } from '../research/simulation/groupSimulation';
 import { participantWriter } from '../research/simulation/agentParticipants';
 
 const Flags = z
@@ -165,6 +165,9 @@ async function simulateGroups(flags: SimulateFlags, runId: string, thinkMs: numb
   const model = flags['agent-participants'];
   const writer = model ? participantWriter(model, { ...(flags['agent-base-url'] ? { baseUrl: flags['agent-base-url'] } : {}), seed: flags.seed }) : undefined;
   process.stderr.write(`simulate: run ${runId}: ${flags.participants} people in groups against ${flags.url}, study ${flags.study}${writer ? `, played by ${writer.label}` : ''}\n`);
+  const status = await studyStatus(flags.url, flags.study);
+  if (status !== null && status !== 'pilot')
+    process.stderr.write(`simulate: warning: study ${flags.study} is ${status}, not pilot: its sessions are real data and are not flagged simulated (switch it to pilot, or use a scratch DATA_DIR)\n`);
   const s = await runGroupSimulation({ url: flags.url, study: flags.study, participants: flags.participants, runId, turns: flags.turns, dropout: flags.dropout, seed: flags.seed, thinkMs, timeoutMs: flags['timeout-s'] * 1000, ...(writer ? { writer } : {}) });
   const sorted = [...s.fanoutMs].sort((a, b) => a - b);
   const pct = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1) : '-');

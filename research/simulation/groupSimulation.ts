@@ -122,6 +122,20 @@ async function enter(o: GroupSimulationOptions, index: number, leaves: boolean):
   return person;
 }
 
+/**
+ * The study's status from its public page (GET /api/studies/:id/public): the server records the simulated flag only
+ * in a pilot study, so a run against a live one leaves its sessions unflagged. Null when the page does not answer.
+ */
+export async function studyStatus(url: string, study: string): Promise<string | null> {
+  try {
+    const res = await fetch(`${url}/api/studies/${encodeURIComponent(study)}/public`);
+    const body = (await res.json()) as { ok?: boolean; data?: { status?: string } };
+    return body.ok && typeof body.data?.status === 'string' ? body.data.status : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function runGroupSimulation(o: GroupSimulationOptions): Promise<GroupSimulationSummary> {
   const random = seededRandom(o.seed);
   const writer = o.writer ?? scriptedWriter;

@@ -32,7 +32,7 @@ describe('simulate --agent-participants', () => {
   });
 
   it('runs a group study with the offline demo model playing the people', async () => {
-    const { stdout } = await run(
+    const { stdout, stderr } = await run(
       process.execPath,
       ['--import', 'tsx', 'cli/simulate.ts', '--url', t.server.url, '--study', 'group-room', '--participants', '3', '--turns', '2', '--think-ms', '0', '--agent-participants', 'offline', '--timeout-s', '60'],
       { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: '' }, timeout: 120_000 },
@@ -41,7 +41,18 @@ describe('simulate --agent-participants', () => {
     expect(stdout).toMatch(/completed: +3/);
     expect(stdout).toMatch(/6 sent; \d+\/\d+ deliveries, 0 lost/);
     expect(stdout).toContain('people played by: offline/tandem-offline-demo-1');
+    expect(stderr).not.toContain('not flagged simulated');
     const people = (await t.server.store.sessions.listByStudy('group-room')).filter((s) => s.status === 'completed');
     expect(people).toHaveLength(3);
+  }, 150_000);
+
+  it('warns that a live study\'s sessions are not flagged simulated', async () => {
+    await t.server.store.studies.setStatus('group-release', 'live', Date.now());
+    const { stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'cli/simulate.ts', '--url', t.server.url, '--study', 'group-release', '--participants', '2', '--turns', '1', '--think-ms', '0', '--group', '--timeout-s', '60'],
+      { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: '' }, timeout: 120_000 },
+    ).catch((error: { stderr: string }) => error);
+    expect(stderr).toContain('simulate: warning: study group-release is live, not pilot: its sessions are real data and are not flagged simulated');
   }, 150_000);
 });
