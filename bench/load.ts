@@ -13,12 +13,15 @@
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
  *                    [--rounds 3] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
  *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>] [--database sqlite|postgres]
+ *                    [--groups 3 --agents 1]
  *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
  *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
  *                   openai docs write it), tandem = the platform's own reader, to isolate the platform's work per token
  *   --profile: V8 CPU profiles of the server, one per thread
  *   --database: the server's store (default sqlite); postgres starts a throwaway local cluster for the run
  *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
+ *   --groups G: group mode instead (bench/groupLoad.ts): people in groups of G with --agents K agents each (default 1),
+ *               message fan-out p50/p99 to every member and messages lost (must be 0); --participants a multiple of G
  *   --nodes N:  multi-node comparison instead (bench/cluster/clusterBench.ts): through the cluster harness (HAProxy,
  *               PostgreSQL, Redis), 1 node with each of --adapters (default none,redis,postgres), then N nodes with
  *               each real adapter, and the relay; CPU per token per part and what the adapter adds
@@ -38,6 +41,7 @@ import { formatReport } from '../tests/harness/checkLog';
 import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresCluster';
 import type { AdapterKind } from './cluster/cluster';
 import { runClusterBench } from './cluster/clusterBench';
+import { runGroupBench } from './groupLoad';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(2000).default(500),
@@ -56,6 +60,8 @@ const Flags = z.object({
   profile: z.string().optional(),
   database: z.enum(['sqlite', 'postgres']).default('sqlite'),
   nodes: z.coerce.number().int().min(1).max(16).optional(),
+  groups: z.coerce.number().int().min(2, 'a group has at least 2 people').max(20).optional(),
+  agents: z.coerce.number().int().min(0).max(5).default(1),
   adapters: z
     .string()
     .regex(/^(none|redis|postgres)(,(none|redis|postgres))*$/, 'a comma list of none, redis, postgres')
@@ -67,6 +73,7 @@ const { values } = parseArgs({
     'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
     'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
     profile: { type: 'string' }, database: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
+    groups: { type: 'string' }, agents: { type: 'string' },
   },
   strict: true,
 });
@@ -77,6 +84,10 @@ if (!parsed.success) {
   process.exit(2);
 }
 const f = parsed.data;
+if (f.groups !== undefined && f.participants % f.groups !== 0) {
+  console.error(`bench: --participants: ${f.participants} people do not fill groups of ${f.groups} (use a multiple of --groups)`);
+  process.exit(2);
+}
 const [thinkMin, thinkMax] = f['think-ms'].split('-').map(Number) as [number, number | undefined];
 const think = { min: thinkMin, max: thinkMax ?? thinkMin };
 const load = () => `${loadavg().map((x) => x.toFixed(2)).join(' ')} (${cpus().length} cores)`;
@@ -89,7 +100,7 @@ const watchdog = setTimeout(() => {
 }, f['max-seconds'] * 1000);
 watchdog.unref();
 
-console.log(`bench: ${f.participants} participants × ${f.turns} turns, replies of ${f.tokens} tokens at ${f.tps} tokens/s (every ${f['mark-every']}th timestamped), think ${f['think-ms']} ms, study ${f.study}, ${f.rounds} round(s)`);
+console.log(`bench: ${f.participants} participants × ${f.turns} turns, replies of ${f.tokens} tokens at ${f.tps} tokens/s (every ${f['mark-every']}th timestamped), think ${f['think-ms']} ms, study ${f.groups === undefined ? f.study : 'group-bench (generated from group-demo)'}, ${f.groups === undefined ? f.rounds : 1} round(s)`);
 console.log(`  provider calls ${f['provider-thread'] === 'on' ? 'on a worker thread' : 'on the event loop'}; relay reads streams with ${f['relay-reader'] === 'sdk' ? "the openai client's Stream" : "Tandem's reader"}`);
 const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
   env: { TOKENS_PER_REPLY: String(f.tokens), TOKENS_PER_SECOND: String(f.tps), MARK_EVERY: String(f['mark-every']) },
@@ -114,6 +125,20 @@ const cluster = f.database === 'postgres' ? await startPostgresCluster() : undef
 if (cluster) {
   killers.push(() => cluster.stop());
   console.log(`  store: PostgreSQL (throwaway cluster on 127.0.0.1:${cluster.port}, fsync off)`);
+}
+if (f.groups !== undefined) {
+  // Group mode: people in groups with agents; --rounds, the relay and the single-session checks do not apply.
+  console.log(`  group mode: groups of ${f.groups} people + ${f.agents} agent(s) each, ${f.participants / f.groups} groups; think ${think.min} ms between a person's messages`);
+  const ok = await runGroupBench({
+    groupSize: f.groups, agents: f.agents, participants: f.participants, turns: f.turns, thinkMs: think.min, providerBaseURL: provider.ready.baseURL,
+    ...(cluster ? { databaseUrl: roundDatabase(1)! } : {}), timeoutMs: Math.min(120_000, (f['max-seconds'] - 10) * 1000), onStop: (stop) => killers.push(stop),
+  });
+  await provider.kill('SIGTERM');
+  await cluster?.stop();
+  console.log(`zero lost / all seated and completed: ${ok ? 'yes — PASS' : 'NO — FAIL'}`);
+  console.log(`load average at end: ${load()}`);
+  clearTimeout(watchdog);
+  process.exit(ok ? 0 : 1);
 }
 /** A fresh, empty database of the cluster for one round (createdb: the bench itself holds no driver). */
 function roundDatabase(round: number): string | undefined {

@@ -3,6 +3,13 @@
  *
  *   npm run simulate -- --url http://localhost:3000 --study travel-planning --participants 20 --concurrency 5 \
  *     [--script lines.txt] [--turns 3] [--think-ms 200-1000] [--log sim.jsonl] [--log-deltas] [--timeout-s 600]
+ *   npm run simulate -- --url http://localhost:3000 --study group-demo --participants 6 [--dropout 0.25] [--seed S] [--group] \
+ *     [--agent-participants offline|<model> [--agent-base-url http://…/v1]]
+ *
+ * --group drives a group study (lobby, room, shared edits, survey,
+ * dropouts); --agent-participants implies it and lets an LLM play the people (research/simulation/agentParticipants.ts).
+ * Every simulated session's link carries the simulated flag: in a study whose status is pilot the server records it
+ * (sessions.csv `simulated`), and `npm run analyze` leaves such sessions out unless --include-simulated.
  *
  * Each participant joins over HTTP (participant_label sim-<run>-<n>), consents, reads the
  * instructions, chats (lines from --script, one message per line, `#` comments; or generated), saves
@@ -20,7 +27,8 @@ import { z } from 'zod';
 import { JsonlLog } from '../research/simulation/jsonlLog';
 import { newRunId, runSimulation } from '../research/simulation/simulation';
 import { formatSummary } from '../research/simulation/latencyStats';
-import { runGroupSimulation } from '../research/simulation/groupSimulation';
+import { runGroupSimulation, studyStatus } from '../research/simulation/groupSimulation';
+import { participantWriter } from '../research/simulation/agentParticipants';
 
 const Flags = z
   .object({
@@ -41,6 +49,9 @@ const Flags = z
     group: z.boolean().default(false),
     dropout: z.coerce.number({ message: '--dropout must be a number' }).min(0).max(1).default(0),
     seed: z.coerce.number({ message: '--seed must be a number' }).int().default(1),
+    /** An LLM plays the people of a group study: `offline` (the demo model) or a model name for the OpenAI-compatible endpoint. */
+    'agent-participants': z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, '--agent-participants must be a model name (or offline)').optional(),
+    'agent-base-url': z.url({ message: '--agent-base-url must be an http(s) URL such as http://localhost:8000/v1' }).optional(),
   })
   .strict();
 export type SimulateFlags = z.infer<typeof Flags>;
@@ -62,6 +73,8 @@ export function parseFlags(argv: string[]): SimulateFlags {
       group: { type: 'boolean' },
       dropout: { type: 'string' },
       seed: { type: 'string' },
+      'agent-participants': { type: 'string' },
+      'agent-base-url': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -73,6 +86,7 @@ export function parseFlags(argv: string[]): SimulateFlags {
     const missing = issue.path.length > 0 && (values as Record<string, unknown>)[String(issue.path[0])] === undefined;
     throw new Error(missing ? `${flag} is required` : `${flag}: ${issue.message}`);
   }
+  if (parsed.data['agent-base-url'] && !parsed.data['agent-participants']) throw new Error('--agent-base-url: needs --agent-participants <model>');
   return parsed.data;
 }
 
@@ -111,7 +125,7 @@ async function main(): Promise<void> {
   const chatLines = flags.script ? readScript(flags.script) : generatedLines(flags.turns);
   const [minThink, maxThink] = flags['think-ms'].split('-').map(Number) as [number, number | undefined];
   const runId = newRunId();
-  if (flags.group) return simulateGroups(flags, runId, minThink);
+  if (flags.group || flags['agent-participants']) return simulateGroups(flags, runId, minThink);
   const logPath = flags.log ?? `simulate-${runId}.jsonl`;
   const log = new JsonlLog(logPath);
   const concurrency = flags.concurrency ?? Math.min(flags.participants, 50);
@@ -148,8 +162,13 @@ async function main(): Promise<void> {
 
 /** --group: simulated people in a group study; prints what the room delivered and exits 1 on a lost delivery. */
 async function simulateGroups(flags: SimulateFlags, runId: string, thinkMs: number): Promise<void> {
-  process.stderr.write(`simulate: run ${runId}: ${flags.participants} people in groups against ${flags.url}, study ${flags.study}\n`);
-  const s = await runGroupSimulation({ url: flags.url, study: flags.study, participants: flags.participants, runId, turns: flags.turns, dropout: flags.dropout, seed: flags.seed, thinkMs, timeoutMs: flags['timeout-s'] * 1000 });
+  const model = flags['agent-participants'];
+  const writer = model ? participantWriter(model, { ...(flags['agent-base-url'] ? { baseUrl: flags['agent-base-url'] } : {}), seed: flags.seed }) : undefined;
+  process.stderr.write(`simulate: run ${runId}: ${flags.participants} people in groups against ${flags.url}, study ${flags.study}${writer ? `, played by ${writer.label}` : ''}\n`);
+  const status = await studyStatus(flags.url, flags.study);
+  if (status !== null && status !== 'pilot')
+    process.stderr.write(`simulate: warning: study ${flags.study} is ${status}, not pilot: its sessions are real data and are not flagged simulated (switch it to pilot, or use a scratch DATA_DIR)\n`);
+  const s = await runGroupSimulation({ url: flags.url, study: flags.study, participants: flags.participants, runId, turns: flags.turns, dropout: flags.dropout, seed: flags.seed, thinkMs, timeoutMs: flags['timeout-s'] * 1000, ...(writer ? { writer } : {}) });
   const sorted = [...s.fanoutMs].sort((a, b) => a - b);
   const pct = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1) : '-');
   process.stdout.write(
@@ -158,6 +177,7 @@ async function simulateGroups(flags: SimulateFlags, runId: string, thinkMs: numb
       `completed:        ${s.completed}`,
       `room messages:    ${s.messagesSent} sent; ${s.deliveriesExpected - s.deliveriesLost}/${s.deliveriesExpected} deliveries, ${s.deliveriesLost} lost`,
       `fan-out latency:  p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`,
+      `people played by: ${s.writer}${s.writerFailures ? ` (${s.writerFailures} model calls failed: the scripted line was sent)` : ''}`,
       `errors:           ${s.errors.length}${s.errors.length ? ` (${s.errors.slice(0, 3).join(' | ')})` : ''}`,
     ].join('\n') + '\n',
   );

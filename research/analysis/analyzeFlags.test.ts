@@ -8,17 +8,17 @@ describe('parseAnalyzeArgs', () => {
       dataset: 'data/x',
       out: 'data/x',
       prereg: false,
-      options: { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false, includeUnconsented: false },
+      options: { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false, includeUnconsented: false, includeSimulated: false },
     });
   });
   it('reads every flag', () => {
-    const r = parseAnalyzeArgs(['d', '--out', 'o', '--lambda', '1.5', '--cost', 'user_turns', '--bootstrap', '0', '--seed', '9', '--include-pilot', '--prereg']);
+    const r = parseAnalyzeArgs(['d', '--out', 'o', '--lambda', '1.5', '--cost', 'user_turns', '--bootstrap', '0', '--seed', '9', '--include-pilot', '--include-simulated', '--prereg']);
     expect(r).toEqual({
       kind: 'run',
       dataset: 'd',
       out: 'o',
       prereg: true,
-      options: { lambda: 1.5, cost: 'user_turns', bootstrapReplicates: 0, bootstrapSeed: 9, includePilot: true, includeUnconsented: false },
+      options: { lambda: 1.5, cost: 'user_turns', bootstrapReplicates: 0, bootstrapSeed: 9, includePilot: true, includeUnconsented: false, includeSimulated: true },
     });
   });
   it('reads --data-dir with --prereg (where the run records its deviations from the plan)', () => {

@@ -4,7 +4,7 @@ import { COST_DEFINITIONS } from './productivity/costDefinitions';
 import { DEFAULT_OPTIONS, type AnalysisOptions } from './summary';
 
 export const ANALYZE_USAGE = `usage: npm run analyze -- <dataset-dir> [--out <dir>] [--lambda 0.5]
-       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot] [--include-unconsented] [--prereg [--data-dir <dir>]]`;
+       [--cost ${COST_DEFINITIONS.join('|')}] [--bootstrap 1000] [--seed 1] [--include-pilot] [--include-unconsented] [--include-simulated] [--prereg [--data-dir <dir>]]`;
 
 const numberFlag = (name: string) =>
   z
@@ -21,6 +21,8 @@ const flagsSchema = z.object({
   seed: numberFlag('seed').pipe(z.number().int('--seed must be an integer')).default(DEFAULT_OPTIONS.bootstrapSeed),
   'include-pilot': z.boolean().default(DEFAULT_OPTIONS.includePilot),
   'include-unconsented': z.boolean().default(false),
+  /** Keep the sessions `npm run simulate --agent-participants` played (sessions.csv simulated = true). */
+  'include-simulated': z.boolean().default(false),
   /** Run the locked plan of the dataset's preregistration.json first (research/analysis/preregistered/). */
   prereg: z.boolean().default(false),
   /** With --prereg: the study's data folder, where this run's deviations from the plan are recorded (default DATA_DIR or ./data). */
@@ -47,6 +49,7 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
         seed: { type: 'string' },
         'include-pilot': { type: 'boolean' },
         'include-unconsented': { type: 'boolean' },
+        'include-simulated': { type: 'boolean' },
         prereg: { type: 'boolean' },
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -75,6 +78,7 @@ export function parseAnalyzeArgs(argv: string[]): AnalyzeArgs {
       bootstrapSeed: f.seed,
       includePilot: f['include-pilot'],
       includeUnconsented: f['include-unconsented'],
+      includeSimulated: f['include-simulated'],
     },
   };
 }

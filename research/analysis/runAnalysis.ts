@@ -5,6 +5,8 @@ import { writeOutputsAtomically } from './output/writeOutputs';
 import { renderReport } from './report/renderReport';
 import { readAgreementReport } from './report/agreementSection';
 import { preregisteredAnalysis, type RunDeviationTarget } from './preregistered/runPreregistered';
+import { analyzeGroups } from './groups/analyzeGroups';
+import { groupProductivityCsv } from './groups/groupProductivityCsv';
 
 /**
  * The analyze command's work: load and validate the dataset, run the analysis, and write
@@ -18,18 +20,22 @@ export async function runAnalysis(
   options: AnalysisOptions,
   hooks: { warn?: (message: string) => void; prereg?: boolean; deviations?: RunDeviationTarget } = {},
 ): Promise<string[]> {
-  const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false });
+  const data = loadDataset(datasetDir, { includePilot: options.includePilot, includeUnconsented: options.includeUnconsented ?? false, includeSimulated: options.includeSimulated ?? false });
   const analysis = analyzeDataset(data, options);
-  for (const warning of analysis.summary.warnings) hooks.warn?.(warning);
+  // Group conditions: the group is the unit (summary.json.groups, the report's "Groups"); null without them.
+  const groups = analyzeGroups(datasetDir, data, options);
+  if (groups) analysis.summary.groups = groups.section;
+  for (const warning of [...analysis.summary.warnings, ...(groups?.section.warnings.map((w) => `groups: ${w}`) ?? [])]) hooks.warn?.(warning);
   // --prereg: the locked plan's analysis first (summary.json.preregistered; the report's first sections).
   // This run's own deviations from the plan are kept in the study's store when hooks.deviations reaches it.
   const prereg = hooks.prereg ? await preregisteredAnalysis(datasetDir, options, hooks.deviations) : null;
   const run = prereg?.section.run_deviations;
   if (run?.recorded_in === 'file') hooks.warn?.(`this run's deviations from the plan were not recorded in the study's store (${run.reason ?? 'unknown'}); they are in ${run.where}`);
-  const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir), ...(prereg ? { preregisteredHtml: prereg.html } : {}) });
+  const report = await renderReport(data, analysis, { agreement: readAgreementReport(datasetDir), ...(prereg ? { preregisteredHtml: prereg.html } : {}), ...(groups ? { groupsHtml: groups.html } : {}) });
   return writeOutputsAtomically(outDir, {
     'productivity.csv': productivityCsv(data.sessions, analysis),
     'summary.json': `${JSON.stringify(prereg ? { preregistered: prereg.section, ...analysis.summary } : analysis.summary, null, 1)}\n`,
     'report.html': report,
+    ...(groups ? { 'group_productivity.csv': groupProductivityCsv(groups.section) } : {}),
   });
 }

@@ -13,6 +13,7 @@ import { bootstrapSection, prefetchBootstrapSection, type BootstrapSection } fro
 import { probingPzByTask } from './features/probingPz';
 import { conditionSection, type ConditionSection } from './conditions/conditionSection';
 import { datasetWarnings } from './warnings';
+import type { GroupSection } from './groups/groupSection';
 
 export const SENSITIVITY_LAMBDAS = [0.5, 0.75, 1, 1.5, 2] as const;
 
@@ -25,6 +26,8 @@ export interface AnalysisOptions {
   includePilot: boolean;
   /** Keep visits that never answered the consent (left out by default, as in exports). */
   includeUnconsented?: boolean;
+  /** Keep sessions the simulator played (sessions.csv simulated = true; left out by default). */
+  includeSimulated?: boolean;
 }
 
 export const DEFAULT_OPTIONS: AnalysisOptions = { lambda: 0.5, cost: 'weighted', bootstrapReplicates: 1000, bootstrapSeed: 1, includePilot: false };
@@ -58,6 +61,8 @@ export interface Summary {
   n_pilot_excluded: number;
   /** Visits that never answered the consent left out (empty consented_at, not declined); 0 with --include-unconsented. */
   n_unconsented_excluded: number;
+  /** Simulated sessions (simulated = true) left out; present only when sessions.csv has the column. */
+  n_simulated_excluded?: number;
   lambda: number;
   cost_definition: CostDefinition;
   counts_source: Dataset['countsSource'];
@@ -75,6 +80,8 @@ export interface Summary {
   conditions: ConditionSection;
   /** Problems with the data that did not stop the analysis (also printed on stderr by the CLI). */
   warnings: string[];
+  /** Group conditions analysed with the group as the unit (groups/groupSection.ts); absent without them. */
+  groups?: GroupSection;
 }
 
 /** Everything the report and productivity.csv need besides the summary. */
@@ -149,6 +156,7 @@ export function analyzeDataset(data: Dataset, options: AnalysisOptions = DEFAULT
     n_unscored: n - scored.length,
     n_pilot_excluded: s.excludedPilotIds.length,
     n_unconsented_excluded: s.excludedUnconsentedIds.length,
+    ...(s.simulatedColumn ? { n_simulated_excluded: s.excludedSimulatedIds.length } : {}),
     lambda: options.lambda,
     cost_definition: options.cost,
     counts_source: data.countsSource,

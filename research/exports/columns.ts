@@ -6,7 +6,7 @@
 import type { ColumnDef } from './columnDef';
 import { REPLY_PROVENANCE_COLUMNS } from './replyProvenance';
 
-import { GROUP_COLUMNS, GROUP_EVENT_COLUMNS, MESSAGE_GROUP_COLUMNS, SESSION_GROUP_COLUMNS } from './groupColumns';
+import { GROUP_COLUMNS, GROUP_EVENT_COLUMNS, MESSAGE_GROUP_COLUMNS, SESSION_GROUP_COLUMNS, SESSION_GROUP_EDIT_COLUMNS } from './groupColumns';
 export type { ColumnDef, ColumnType } from './columnDef';
 
 export type FileFormat = 'csv' | 'jsonl';
@@ -29,9 +29,20 @@ export interface DatasetFileDef {
  * Semantic version of this layout: 1.1.0 added judgements.csv `images`, 1.2.0 sessions.csv `consented_at`,
  * 1.3.0 the sessions.csv integrity-telemetry columns (telemetry_batches … integrity_flags), 1.4.0 the files
  * preregistration.json and deviations.csv, 1.5.0 deviations.csv's contract columns first (time … justification;
- * detected_at kept after them) (columns and files added; readers of earlier versions still work).
+ * detected_at kept after them), 1.6.0 sessions.csv `group_edits` and `simulated`
+ * (columns and files added; readers of earlier versions still work).
  */
-export const SCHEMA_VERSION = '1.5.0';
+export const SCHEMA_VERSION = '1.6.0';
+
+/** sessions.csv's last column (1.6.0): sessions a simulator played (migration 030). */
+export const SESSION_SIMULATION_COLUMNS: readonly ColumnDef[] = [
+  {
+    name: 'simulated',
+    type: 'boolean',
+    description:
+      'true when the session was played by the simulator (npm run simulate --agent-participants: an LLM or the offline demo model in the participant\'s seat), flagged at join in a pilot study. Kept in the dataset; npm run analyze leaves these sessions out unless --include-simulated.',
+  },
+];
 
 const sessionId: ColumnDef = {
   name: 'session_id',
@@ -273,7 +284,7 @@ export const SESSION_TELEMETRY_COLUMNS: readonly ColumnDef[] = [
 ];
 
 export function sessionColumns(likertItems: readonly LikertItemInfo[]): ColumnDef[] {
-  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points)), ...SESSION_TRAILING_COLUMNS, ...SESSION_TELEMETRY_COLUMNS, ...SESSION_GROUP_COLUMNS];
+  return [...SESSION_COLUMNS, ...likertItems.map((i) => likertColumn(i.id, i.prompt, i.points)), ...SESSION_TRAILING_COLUMNS, ...SESSION_TELEMETRY_COLUMNS, ...SESSION_GROUP_COLUMNS, ...SESSION_GROUP_EDIT_COLUMNS, ...SESSION_SIMULATION_COLUMNS];
 }
 
 /** Every file of the layout, in the order it is written and documented. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderCodebook } from './codebook';
-import { columnNames, datasetFiles, SESSION_TELEMETRY_COLUMNS } from './columns';
-import { SESSION_GROUP_COLUMNS } from './groupColumns';
+import { columnNames, datasetFiles, SESSION_SIMULATION_COLUMNS, SESSION_TELEMETRY_COLUMNS } from './columns';
+import { SESSION_GROUP_COLUMNS, SESSION_GROUP_EDIT_COLUMNS } from './groupColumns';
 import { buildDataPackage } from './datapackage';
 import { appVersion, buildManifest } from './manifest';
 import { emptyRedactionCounts } from './redaction';
@@ -22,12 +22,13 @@ describe('dataset documents generated from one column module', () => {
       'user_tokens', 'agent_tokens', 'user_turns', 'agent_turns', 'quality',
     ]);
     // Likert columns follow the fixed ones; columns added in later schema versions come last, in version order:
-    // consented_at (1.2.0), then the integrity-telemetry columns (1.3.0), then the group columns (1.4.0).
+    // consented_at (1.2.0), then the integrity-telemetry columns (1.3.0), then the group columns (1.4.0), then
+    // group_edits and simulated (1.5.0).
     const names = columnNames(sessions);
     const consentedAt = names.indexOf('consented_at');
     expect(names.slice(consentedAt - 2, consentedAt + 1)).toEqual(['likert_usefulness', 'likert_confidence', 'consented_at']);
-    expect(names.slice(consentedAt + 1)).toEqual([...SESSION_TELEMETRY_COLUMNS, ...SESSION_GROUP_COLUMNS].map((c) => c.name));
-    expect(names.slice(-4)).toEqual(['integrity_flags', 'group_id', 'lobby_outcome', 'lobby_wait_ms']);
+    expect(names.slice(consentedAt + 1)).toEqual([...SESSION_TELEMETRY_COLUMNS, ...SESSION_GROUP_COLUMNS, ...SESSION_GROUP_EDIT_COLUMNS, ...SESSION_SIMULATION_COLUMNS].map((c) => c.name));
+    expect(names.slice(-6)).toEqual(['integrity_flags', 'group_id', 'lobby_outcome', 'lobby_wait_ms', 'group_edits', 'simulated']);
     expect(files.map((f) => f.path)).toEqual([
       'sessions.csv', 'messages.jsonl', 'events.jsonl', 'artifacts.jsonl', 'judgements.csv', 'annotations.csv', 'deviations.csv', 'groups.csv', 'group_events.jsonl',
     ]);

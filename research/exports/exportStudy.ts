@@ -170,6 +170,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const groups = open('groups.csv');
     const groupEvents = open('group_events.jsonl');
     const groupColumns = await sessionGroupColumns(reader, options.studyId);
+    const simulatedSessions = await reader.simulatedSessions(options.studyId);
     // The sessions the export keeps, by server id: group rows appear under these pseudonyms only.
     const keptPseudonyms = new Map<string, string>();
 
@@ -270,7 +271,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       await sessions.write({
         ...sessionRow(s, pseudonym, likert, check),
         ...integrityColumns(integrity, telemetry?.batches ?? 0),
-        ...(groupColumns.get(s.id) ?? { group_id: null, lobby_outcome: null, lobby_wait_ms: null }),
+        ...(groupColumns.get(s.id) ?? { group_id: null, lobby_outcome: null, lobby_wait_ms: null, group_edits: null }),
+        simulated: simulatedSessions.has(s.id),
       });
 
       for await (const j of reader.judgements(s.id)) {

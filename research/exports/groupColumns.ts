@@ -31,6 +31,16 @@ export const SESSION_GROUP_COLUMNS: readonly ColumnDef[] = [
   { name: 'lobby_wait_ms', type: 'integer', nullable: true, unit: 'ms', description: 'Time in the lobby, from entering to the outcome (for payment).' },
 ];
 
+/** Added in schema 1.5.0, after the other session columns: what each member did to the shared document. */
+export const SESSION_GROUP_EDIT_COLUMNS: readonly ColumnDef[] = [
+  {
+    name: 'group_edits',
+    type: 'integer',
+    nullable: true,
+    description: "Updates this person made to the group's shared document (one Yjs update each; the client sends about one per 300 ms of typing); empty outside groups. The analysis's edit share.",
+  },
+];
+
 export const GROUP_COLUMNS: readonly ColumnDef[] = [
   { name: 'group_id', type: 'string', description: 'The group (a random id).' },
   { name: 'condition', type: 'string', description: 'Condition id.' },

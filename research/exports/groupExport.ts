@@ -19,7 +19,10 @@ const GONE = new Set(['dropped', 'left', 'replaced', 'withdrawn']);
 /** The sessions.csv group columns of each session that entered a lobby. */
 export async function sessionGroupColumns(reader: ExportSnapshot, studyId: string): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
-  for (const e of await reader.groups.listLobbyEntries(studyId)) out.set(e.sessionId, lobbyColumns(e));
+  for (const e of await reader.groups.listLobbyEntries(studyId)) {
+    const edits = e.groupId === null ? null : await reader.groups.countMemberDocUpdates(e.sessionId);
+    out.set(e.sessionId, { ...lobbyColumns(e), group_edits: edits });
+  }
   return out;
 }
 

@@ -4,6 +4,8 @@
  * submits and answers the survey on their own; with `dropout`, a seeded share of them leave the room instead (their
  * socket closes for good). It measures what the room promises: every acknowledged message reaches every member still
  * there (fan-out latency from the send to each member's receipt, and the count of deliveries that never came).
+ * A person's words come from a script or an LLM playing them (agentParticipants.ts); every session it opens carries
+ * the simulated flag (common/simulatedParticipant.ts), which the server records in a pilot study.
  */
 import { io as connect, type Socket } from 'socket.io-client';
 import * as Y from 'yjs';
@@ -12,6 +14,8 @@ import type { GroupMessageView, GroupView } from '../../common/groupEvents';
 import type { SessionState } from '../../common/session';
 import { artifactValues, surveyAnswers } from './participantInputs';
 import { postJson } from './http';
+import { SIMULATED_PARAM } from '../../common/simulatedParticipant';
+import { scriptedWriter, type ParticipantWriter } from './agentParticipants';
 
 export interface GroupSimulationOptions {
   url: string;
@@ -27,6 +31,8 @@ export interface GroupSimulationOptions {
   thinkMs: number;
   /** How long a person waits for the lobby and for deliveries, ms. */
   timeoutMs: number;
+  /** Who writes the people's messages (default: the script). */
+  writer?: ParticipantWriter;
 }
 
 export interface GroupSimulationSummary {
@@ -43,6 +49,14 @@ export interface GroupSimulationSummary {
   /** Send-to-receipt times of every delivery, ms. */
   fanoutMs: number[];
   errors: string[];
+  /** "script" or the model that played the people. */
+  writer: string;
+  /** Turns whose model call failed (the scripted line was sent instead). */
+  writerFailures: number;
+  /** Room messages of every sender (agents' replies included) × each member still there, as stored at the end. */
+  roomDeliveriesExpected: number;
+  /** Of those, the ones the member never received live (a gap in its group_seq). */
+  roomDeliveriesMissing: number;
 }
 
 /** mulberry32: a small seeded generator, so a run with the same --seed drops the same people. */
@@ -74,12 +88,15 @@ interface Person {
   view: GroupView | null;
   leaves: boolean;
   received: Map<string, number>;
+  task: { title: string; instructions: string };
+  /** The room as this person saw it, by group_seq. */
+  history: Map<number, GroupMessageView>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function enter(o: GroupSimulationOptions, index: number, leaves: boolean): Promise<Person> {
-  const joined = await postJson(`${o.url}/api/join`, { studyId: o.study, params: { participant_label: `sim-${o.runId}-${index}` } });
+  const joined = await postJson(`${o.url}/api/join`, { studyId: o.study, params: { participant_label: `sim-${o.runId}-${index}`, [SIMULATED_PARAM]: '1' } });
   const body = joined.body as { ok: boolean; data?: { token: string } };
   if (!body.ok || !body.data) throw new Error(`join ${index}: HTTP ${joined.status}`);
   const socket = connect(o.url, { auth: { token: body.data.token }, transports: ['websocket'], reconnection: true, forceNew: true });
@@ -87,12 +104,17 @@ async function enter(o: GroupSimulationOptions, index: number, leaves: boolean):
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);
   });
-  const person: Person = { index, socket, token: body.data.token, view: null, leaves, received: new Map() };
-  socket.on('group:view', (v: GroupView) => (person.view = v));
+  const person: Person = { index, socket, token: body.data.token, view: null, leaves, received: new Map(), task: { title: '', instructions: '' }, history: new Map() };
+  socket.on('group:view', (v: GroupView) => {
+    person.view = v;
+    if (v.state === 'grouped') for (const m of v.messages) person.history.set(m.groupSeq, m);
+  });
   socket.on('group:message', (m: GroupMessageView) => {
     if (m.clientId && !person.received.has(m.clientId)) person.received.set(m.clientId, performance.timeOrigin + performance.now());
+    person.history.set(m.groupSeq, m);
   });
   const state = await call<SessionState>(socket, 'session:state', {});
+  person.task = { title: state.task.title, instructions: state.task.instructions };
   await call(socket, 'consent:respond', { accept: true, version: state.consent.version, clientTs: Date.now() });
   const view = await call<GroupView>(socket, 'group:lobby:join', {});
   if (view.state === 'none') throw new Error(`study "${o.study}" has no group condition: use the single-session simulation`);
@@ -100,9 +122,24 @@ async function enter(o: GroupSimulationOptions, index: number, leaves: boolean):
   return person;
 }
 
+/**
+ * The study's status from its public page (GET /api/studies/:id/public): the server records the simulated flag only
+ * in a pilot study, so a run against a live one leaves its sessions unflagged. Null when the page does not answer.
+ */
+export async function studyStatus(url: string, study: string): Promise<string | null> {
+  try {
+    const res = await fetch(`${url}/api/studies/${encodeURIComponent(study)}/public`);
+    const body = (await res.json()) as { ok?: boolean; data?: { status?: string } };
+    return body.ok && typeof body.data?.status === 'string' ? body.data.status : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function runGroupSimulation(o: GroupSimulationOptions): Promise<GroupSimulationSummary> {
   const random = seededRandom(o.seed);
-  const summary: GroupSimulationSummary = { participants: o.participants, grouped: 0, released: 0, droppedOut: 0, completed: 0, groups: 0, messagesSent: 0, deliveriesExpected: 0, deliveriesLost: 0, fanoutMs: [], errors: [] };
+  const writer = o.writer ?? scriptedWriter;
+  const summary: GroupSimulationSummary = { participants: o.participants, grouped: 0, released: 0, droppedOut: 0, completed: 0, groups: 0, messagesSent: 0, deliveriesExpected: 0, deliveriesLost: 0, fanoutMs: [], errors: [], writer: writer.label, writerFailures: 0, roomDeliveriesExpected: 0, roomDeliveriesMissing: 0 };
   const leaves = Array.from({ length: o.participants }, () => random() < o.dropout);
   const people: Person[] = [];
   for (let i = 0; i < o.participants; i++) {
@@ -134,14 +171,18 @@ export async function runGroupSimulation(o: GroupSimulationOptions): Promise<Gro
             continue;
           }
           const clientId = `${o.runId}p${p.index}t${turn}`;
-          const audience = members.filter((m) => m !== p && m.socket.connected);
-          const at = performance.timeOrigin + performance.now();
           try {
-            await call(p.socket, 'group:send', { groupId, clientId, text: `Simulated idea ${turn + 1} from person ${p.index}.` });
+            const selfName = p.view?.state === 'grouped' ? p.view.displayName : `Member ${p.index}`;
+            const history = [...p.history.values()].sort((a, b) => a.groupSeq - b.groupSeq);
+            const written = await writer.write({ personIndex: p.index, turn, selfName, task: p.task, history });
+            if (written.failed) summary.writerFailures++;
+            const audience = members.filter((m) => m !== p && m.socket.connected);
+            const at = performance.timeOrigin + performance.now();
+            await call(p.socket, 'group:send', { groupId, clientId, text: written.text });
             sent.push({ clientId, groupId, from: p, at, audience });
             summary.messagesSent++;
             const doc = new Y.Doc();
-            doc.getText('plan').insert(0, `Person ${p.index}, turn ${turn + 1}. `);
+            doc.getText('plan').insert(0, `${selfName}: ${written.text.split('\n')[0]!.slice(0, 200)}\n`);
             await call(p.socket, 'group:doc:update', { groupId, field: 'plan', update: Buffer.from(Y.encodeStateAsUpdate(doc)).toString('base64') }).catch(() => undefined);
           } catch (err) {
             summary.errors.push((err as Error).message);
@@ -163,6 +204,7 @@ export async function runGroupSimulation(o: GroupSimulationOptions): Promise<Gro
       if (got === undefined) summary.deliveriesLost++;
       else summary.fanoutMs.push(got - s.at);
     }
+  await countRoomGaps(people, summary, Math.min(10_000, o.timeoutMs));
   for (const p of people) {
     if (p.view?.state !== 'grouped' || !p.socket.connected) continue;
     try {
@@ -178,4 +220,35 @@ export async function runGroupSimulation(o: GroupSimulationOptions): Promise<Gro
   }
   for (const p of people) p.socket.disconnect();
   return summary;
+}
+
+/**
+ * Every message the room stored (people's and agents', whose replies may still be streaming when the people are
+ * done) against what each member still there received live: waits up to `waitMs` for the stragglers, then counts
+ * the stored messages a member never got.
+ */
+async function countRoomGaps(people: readonly Person[], summary: GroupSimulationSummary, waitMs: number): Promise<void> {
+  const seated = people.filter((p) => p.view?.state === 'grouped' && p.socket.connected);
+  const stored = async (p: Person) => {
+    const groupId = (p.view as Extract<GroupView, { state: 'grouped' }>).groupId;
+    return (await call<{ messages: GroupMessageView[] }>(p.socket, 'group:history', { groupId, afterSeq: 0 })).messages;
+  };
+  const gaps = async () => {
+    let expected = 0;
+    let missing = 0;
+    for (const p of seated) {
+      const messages = await stored(p).catch(() => [] as GroupMessageView[]);
+      expected += messages.length;
+      missing += messages.filter((m) => !p.history.has(m.groupSeq)).length;
+    }
+    return { expected, missing };
+  };
+  const until = Date.now() + waitMs;
+  let g = await gaps();
+  while (g.missing > 0 && Date.now() < until) {
+    await sleep(250);
+    g = await gaps();
+  }
+  summary.roomDeliveriesExpected = g.expected;
+  summary.roomDeliveriesMissing = g.missing;
 }

@@ -1,3 +1,4 @@
+import { SIMULATED_PARAM } from '../../common/simulatedParticipant';
 import type { JoinedSession, JoinResponse, UrlParams, UploadResponse } from '../../common/http';
 import type { Envelope } from '../../common/envelope';
 
@@ -65,10 +66,11 @@ export function joinStudy(baseUrl: string, studyId: string, params: UrlParams, d
 /**
  * A simulated participant's link: Prolific-shaped, with a per-visit SESSION_ID, so that joining again
  * (a retry after a lost reply, the resume check after a crash) resumes the same session, as a real
- * participant's own link does. A link without a per-visit id would need the resume code.
+ * participant's own link does. A link without a per-visit id would need the resume code. It carries the simulated
+ * flag (common/simulatedParticipant.ts): in a pilot study the session is recorded as simulated.
  */
 export function visitLinkParams(label: string): UrlParams {
-  return { PROLIFIC_PID: label, STUDY_ID: 'harness', SESSION_ID: `${label}-visit` };
+  return { PROLIFIC_PID: label, STUDY_ID: 'harness', SESSION_ID: `${label}-visit`, [SIMULATED_PARAM]: '1' };
 }
 
 /** A valid 1×1 PNG, for image artifact fields. */

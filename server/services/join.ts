@@ -8,6 +8,7 @@ import { issueToken } from './participantTokens';
 import { displayResumeCode, hashResumeCode, newResumeCode, normalizeResumeCode, RESUME_CODE_LENGTH, resumeCodeMatches } from './resumeCode';
 import { loadOrCreatePseudonymKey, participantTombstone } from '../../lib/pseudonym';
 import { checkStoppingRuleAtJoin } from '../../lib/preregistration';
+import { SIMULATED_PARAM } from '../../common/simulatedParticipant';
 
 /**
  * Public information about a study (landing/preview page). A draft study is not public: it answers
@@ -103,6 +104,8 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
       ? `${GENERATED_VISIT_PREFIX}${crypto.randomUUID()}`
       : identity.sessionId;
     await tx.sessions.insert({ id: sessionId, studyId: study.id, taskId, conditionId, isPilot, createdAt: now });
+    // The simulator's own sessions (common/simulatedParticipant.ts): honoured in a pilot study only, never in a live one.
+    if (isPilot && req.params[SIMULATED_PARAM] === '1') await tx.sessions.markSimulated(sessionId);
     await tx.identities.insert({
       sessionId,
       studyId: study.id,

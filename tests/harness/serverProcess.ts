@@ -5,7 +5,8 @@
  *   PROVIDER_TIMEOUT_MS (per attempt, default 10000), PROVIDER_MAX_ATTEMPTS (3), PROVIDER_BACKOFF_MS (50),
  *   REPLY_TIMEOUT_MS (60000), JOIN_RATE_LIMIT (100000), LOG_LEVEL (warn),
  *   PROVIDER_THREAD (on | off: provider calls on a worker thread or on the event loop; default off),
- *   REDIS_URL, SOCKET_ADAPTER, TANDEM_NODE_ID (a cluster node: server/cluster/clusterOptions.ts; unset: a single node).
+ *   REDIS_URL, SOCKET_ADAPTER, TANDEM_NODE_ID (a cluster node: server/cluster/clusterOptions.ts; unset: a single node),
+ *   STUDIES_DIR (default the repository's studies/: the bench's group mode writes a study of its own).
  * Prints `READY {"url","port"}` once listening, and `STATS {"eventLoopDelayMs":{p50,p99,max},"eventLoopUtilization":{whole,busiest10s}}` on SIGTERM.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -26,6 +27,7 @@ const server = await startTandem({
   dataDir: need('DATA_DIR'),
   databaseUrl: env.DATABASE_URL,
   port: Number(env.PORT ?? 0),
+  ...(env.STUDIES_DIR ? { studiesDir: env.STUDIES_DIR } : {}),
   host: '127.0.0.1',
   openai: {
     baseURL: need('PROVIDER_BASE_URL'),

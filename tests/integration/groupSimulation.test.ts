@@ -26,6 +26,10 @@ describe('group simulation', () => {
     expect(s.deliveriesExpected).toBe(24);
     expect(s.deliveriesLost).toBe(0);
     expect(s.fanoutMs).toHaveLength(24);
+    // every stored room message, the agent's replies included, reached every member: 6 people's messages per group × 3
+    expect(s.roomDeliveriesMissing).toBe(0);
+    expect(s.roomDeliveriesExpected).toBeGreaterThanOrEqual(36);
+    expect([s.writer, s.writerFailures]).toEqual(['script', 0]);
     const sessions = (await t.server.store.sessions.listByStudy('group-room')).filter((x) => x.status === 'completed');
     expect(sessions).toHaveLength(6);
   });
@@ -36,5 +40,6 @@ describe('group simulation', () => {
     expect(s.droppedOut).toBe(leaves);
     expect(s.completed).toBe(6 - leaves);
     expect(s.deliveriesLost).toBe(0);
+    expect(s.roomDeliveriesMissing).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import type { GroupsRepo } from './groups';
 import type { PreregistrationsRepo } from './preregistrations';
 
 /** What the export reads of group sessions (migration 028), in the snapshot's transaction. */
-export type ExportGroups = Pick<GroupsRepo, 'listGroups' | 'listMembers' | 'listEvents' | 'listMessages' | 'listLobbyEntries'>;
+export type ExportGroups = Pick<GroupsRepo, 'listGroups' | 'listMembers' | 'listEvents' | 'listMessages' | 'listLobbyEntries' | 'countMemberDocUpdates'>;
 
 /** What the export reads of the pre-registration (migration 026), in the snapshot's transaction. */
 export type ExportPreregistrations = Pick<PreregistrationsRepo, 'versions' | 'deviations'>;
@@ -140,6 +140,8 @@ export interface ExportSnapshot {
   telemetry(sessionId: string): Promise<{ summary: TelemetrySummary; batches: number } | undefined>;
   /** Tombstones of withdrawn participants. */
   tombstones(studyId: string): Promise<Set<string>>;
+  /** Ids of the study's sessions a simulator played (empty before migration 030). */
+  simulatedSessions(studyId: string): Promise<Set<string>>;
   auditCounts(studyId: string): Promise<AuditCounts>;
   auditList(options: { studyId?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Groups, their seats, events, room messages and lobby entries (empty before migration 028). */

@@ -26,6 +26,8 @@ export type SessionPatch = Partial<Pick<SessionRow, 'step' | 'status' | 'consent
 export interface SessionsRepo {
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): Promise<SessionRow>;
   get(id: string): Promise<SessionRow | undefined>;
+  /** Flags a session as played by the simulator (migration 030; set at join, in pilot studies only). */
+  markSimulated(id: string): Promise<void>;
   /**
    * Like get, and inside a transaction also locks the session row until commit, so two state changes of one
    * session (two nodes, two sockets) run one after the other and the second sees the first's result

@@ -156,6 +156,10 @@ class PgExportSnapshot implements ExportSnapshot {
     return r && toExportTelemetry(r);
   }
 
+  async simulatedSessions(studyId: string): Promise<Set<string>> {
+    return new Set((await this.db.rows<{ id: string }>(EXPORT_SQL.simulatedSessions.postgres, [studyId])).map((r) => r.id));
+  }
+
   async tombstones(studyId: string): Promise<Set<string>> {
     const rows = await this.db.rows<{ tombstone: string }>(EXPORT_SQL.tombstones.postgres, [studyId]);
     return toTombstoneSet(rows);

@@ -62,5 +62,7 @@ export const EXPORT_SQL = {
   judgementsWithoutImages: judgements('NULL AS images'),
   annotations: both('SELECT turn, speaker, friction, grounding FROM annotations WHERE session_id = ? AND friction IS NOT NULL ORDER BY turn'),
   telemetry: both('SELECT summary, batches FROM session_telemetry WHERE session_id = ?'),
+  /** Sessions the simulator played (migration 030). */
+  simulatedSessions: both('SELECT id FROM sessions WHERE study_id = ? AND simulated = 1 ORDER BY id'),
   tombstones: both('SELECT tombstone FROM withdrawals WHERE study_id = ? ORDER BY tombstone'),
 } as const;

@@ -7,6 +7,7 @@ export const SESSION_SQL = {
   insert: both(`INSERT INTO sessions (id, study_id, task_id, condition_id, step, status, is_pilot, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'consent', 'active', ?, ?, ?) RETURNING *`),
   get: both('SELECT * FROM sessions WHERE id = ?'),
+  markSimulated: both('UPDATE sessions SET simulated = 1 WHERE id = ?'),
   /** SQLite: a plain read (BEGIN IMMEDIATE already holds the write lock). PostgreSQL: tandem_append_event's lock. */
   getForUpdate: variant('row lock', {
     sqlite: 'SELECT * FROM sessions WHERE id = ?',

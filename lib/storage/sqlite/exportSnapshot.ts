@@ -68,6 +68,7 @@ export class ExportReader {
       listEvents: (id) => settle(() => (has ? repo.listEvents(id) : [])),
       listMessages: (id, after) => settle(() => (has ? repo.listMessages(id, after) : [])),
       listLobbyEntries: (id) => settle(() => (has ? repo.listLobbyEntries(id) : [])),
+      countMemberDocUpdates: (id) => settle(() => (has ? repo.countMemberDocUpdates(id) : 0)),
     };
   }
 
@@ -195,6 +196,12 @@ export class ExportReader {
     return r && toExportTelemetry(r);
   }
 
+  /** Sessions a simulator played (column from migration 030; absent in older files). */
+  simulatedSessions(studyId: string): Set<string> {
+    if (!this.hasColumn('sessions', 'simulated')) return new Set();
+    return new Set((this.stmt(EXPORT_SQL.simulatedSessions.sqlite).all(studyId) as { id: string }[]).map((r) => r.id));
+  }
+
   /** Tombstones of withdrawn participants (table from migration 020; absent in older files). */
   tombstones(studyId: string): Set<string> {
     if (!this.hasTable('withdrawals')) return new Set();
@@ -228,6 +235,7 @@ export function openSqliteExportSnapshot(file: string): ExportSnapshot {
     annotations: (id) => asAsync(reader.annotations(id)),
     telemetry: (id) => settle(() => reader.telemetry(id)),
     tombstones: (id) => settle(() => reader.tombstones(id)),
+    simulatedSessions: (id) => settle(() => reader.simulatedSessions(id)),
     auditCounts: (id) => settle(() => reader.auditCounts(id)),
     auditList: (options) => settle(() => reader.auditList(options)),
     groups: reader.groups(),

@@ -5,6 +5,7 @@ import { readSessionsFile, COUNT_COLUMNS, type SessionTable } from './sessionsFi
 import { readAnnotationsFile, type AnnotationTable } from './annotationsFile';
 import { countsFromMessages } from './messagesFile';
 import { applyQualityFile } from './qualityFile';
+import { inGroupCondition, subsetSessions } from './subsetSessions';
 
 export interface Dataset {
   sessions: SessionTable;
@@ -13,6 +14,11 @@ export interface Dataset {
   countsSource: 'sessions.csv' | 'messages.jsonl';
   /** Sessions whose quality came from quality.csv. */
   judgedQuality: number;
+  /**
+   * The sessions of group conditions (seated in a group or sent to a lobby), analysed with the group as the unit
+   * (groups/) and left out of `sessions`; null when the dataset has none (a single-person study, as before).
+   */
+  groupSessions: SessionTable | null;
 }
 
 /**
@@ -21,13 +27,14 @@ export interface Dataset {
  * Pilot sessions are left out (with their rows in the other files) unless `includePilot`, and visits that
  * never answered the consent unless `includeUnconsented`.
  */
-export function loadDataset(dir: string, options: { includePilot?: boolean; includeUnconsented?: boolean } = {}): Dataset {
+export function loadDataset(dir: string, options: { includePilot?: boolean; includeUnconsented?: boolean; includeSimulated?: boolean } = {}): Dataset {
   const sessionsPath = join(dir, 'sessions.csv');
   if (!existsSync(sessionsPath)) throw new DatasetError('sessions.csv', null, null, `not found in ${dir}`);
-  const sessions = readSessionsFile(sessionsPath, options);
+  const all = readSessionsFile(sessionsPath, options);
   const index = new Map<string, number>();
-  sessions.ids.forEach((id, i) => index.set(id, i));
-  for (const id of [...sessions.excludedPilotIds, ...sessions.excludedUnconsentedIds]) index.set(id, EXCLUDED_SESSION);
+  all.ids.forEach((id, i) => index.set(id, i));
+  for (const id of [...all.excludedPilotIds, ...all.excludedUnconsentedIds, ...all.excludedSimulatedIds]) index.set(id, EXCLUDED_SESSION);
+  let sessions = all;
 
   let countsSource: Dataset['countsSource'] = 'sessions.csv';
   if (sessions.countsPresent.length < COUNT_COLUMNS.length) {
@@ -43,7 +50,17 @@ export function loadDataset(dir: string, options: { includePilot?: boolean; incl
 
   const qualityPath = join(dir, 'quality.csv');
   const judgedQuality = existsSync(qualityPath) ? applyQualityFile(qualityPath, index, sessions.quality) : 0;
+  // Group conditions are analysed per group: their sessions leave the per-session table (and its annotations).
+  const grouped = all.ids.map((_, r) => inGroupCondition(all, r));
+  let groupSessions: SessionTable | null = null;
+  if (grouped.some(Boolean)) {
+    groupSessions = subsetSessions(all, grouped);
+    sessions = subsetSessions(all, grouped.map((g) => !g));
+    index.clear();
+    sessions.ids.forEach((id, i) => index.set(id, i));
+    for (const id of [...all.excludedPilotIds, ...all.excludedUnconsentedIds, ...all.excludedSimulatedIds, ...groupSessions.ids]) index.set(id, EXCLUDED_SESSION);
+  }
   const annotationsPath = join(dir, 'annotations.csv');
   const annotations = existsSync(annotationsPath) ? readAnnotationsFile(annotationsPath, index) : null;
-  return { sessions, annotations, countsSource, judgedQuality };
+  return { sessions, annotations, countsSource, judgedQuality, groupSessions };
 }

@@ -6,7 +6,9 @@ import { DatasetError, EXCLUDED_SESSION, readDatasetText } from './datasetError'
 import type { CountColumn } from './sessionsFile';
 
 const messageSchema = z.object({
-  session_id: z.string().min(1),
+  session_id: z.string().min(1).nullable(),
+  /** A group room's message (docs/groups.md): counted per group by groups/roomMessages.ts, not per session. */
+  group_id: z.string().min(1).optional().nullable(),
   role: z.string().min(1),
   text: z.string().optional().nullable(),
   tokens: z.number().int().nonnegative().optional().nullable(),
@@ -15,7 +17,8 @@ const messageSchema = z.object({
 /**
  * Per-session user/agent token and turn counts from messages.jsonl: role "user" → user, role
  * "assistant"/"agent" → agent, other roles ignored. A message's stored `tokens` is used when present,
- * else its text is counted with o200k_base. Sessions without messages get 0.
+ * else its text is counted with o200k_base. Sessions without messages get 0. Group room rows (a group_id) are
+ * skipped: an agent's row there has no session, and the group analysis counts them per group.
  */
 export function countsFromMessages(path: string, sessionIndex: Map<string, number>, n: number): Record<CountColumn, Float64Array> {
   const file = basename(path);
@@ -41,6 +44,8 @@ export function countsFromMessages(path: string, sessionIndex: Map<string, numbe
       throw new DatasetError(file, line, String(issue.path[0] ?? ''), issue.message);
     }
     const m = parsed.data;
+    if (m.group_id) return;
+    if (m.session_id === null) throw new DatasetError(file, line, 'session_id', 'empty outside a group room (no group_id)');
     const s = sessionIndex.get(m.session_id);
     if (s === undefined) throw new DatasetError(file, line, 'session_id', `session id ${JSON.stringify(m.session_id)} is not in sessions.csv`);
     if (s === EXCLUDED_SESSION) return;

@@ -25,6 +25,17 @@ export interface SessionTable {
    * --include-unconsented) that were left out (analysis without --include-unconsented).
    */
   excludedUnconsentedIds: string[];
+  /** Sessions the simulator played (simulated = true) left out (analysis without --include-simulated). */
+  excludedSimulatedIds: string[];
+  /** Whether the file has a `simulated` column (exports from schema 1.5 on). */
+  simulatedColumn: boolean;
+  /** Groups (group_id) of left-out rows: a group with a left-out member is left out of the group analysis. */
+  excludedGroupIds: Set<string>;
+  /** The group columns of an export with group sessions (docs/groups.md); null per row outside groups. */
+  groupIds: Array<string | null>;
+  lobbyOutcomes: Array<string | null>;
+  /** Shared-document updates the person made (group_edits); NaN when the column is absent or empty. */
+  groupEdits: Float64Array;
 }
 
 const rowSchema = z.object({
@@ -46,7 +57,7 @@ const rowSchema = z.object({
  * Each row is checked with plain tests that mirror the zod cell schemas (fast for 100k rows); when a row
  * fails them, the zod row schema is run on it to produce the error message.
  */
-export function readSessionsFile(path: string, options: { includePilot?: boolean; includeUnconsented?: boolean } = {}): SessionTable {
+export function readSessionsFile(path: string, options: { includePilot?: boolean; includeUnconsented?: boolean; includeSimulated?: boolean } = {}): SessionTable {
   const file = basename(path);
   let rows: string[][] = [];
   let lines: number[] = [];
@@ -73,12 +84,19 @@ export function readSessionsFile(path: string, options: { includePilot?: boolean
   for (const name of ['session_id', 'task']) {
     if (!head.includes(name)) throw new DatasetError(file, 1, name, `missing required column (header has: ${head.join(', ')})`);
   }
-  /** Drops the rows `leaveOut` picks, returning their session ids. */
+  const groupIdIndex = head.indexOf('group_id');
+  const excludedGroupIds = new Set<string>();
+  /** Drops the rows `leaveOut` picks, returning their session ids (and noting their groups). */
   const dropRows = (leaveOut: (raw: string[]) => boolean): string[] => {
     const idColumn = head.indexOf('session_id');
     const keep = rows.map((raw) => !leaveOut(raw));
     const dropped: string[] = [];
-    rows.forEach((raw, r) => keep[r] || dropped.push((raw[idColumn] ?? '').trim()));
+    rows.forEach((raw, r) => {
+      if (keep[r]) return;
+      dropped.push((raw[idColumn] ?? '').trim());
+      const group = groupIdIndex >= 0 ? (raw[groupIdIndex] ?? '').trim() : '';
+      if (group !== '') excludedGroupIds.add(group);
+    });
     rows = rows.filter((_, r) => keep[r]);
     lines = lines.filter((_, r) => keep[r]);
     return dropped;
@@ -93,6 +111,9 @@ export function readSessionsFile(path: string, options: { includePilot?: boolean
     consentedIndex >= 0 && statusIndex >= 0 && !options.includeUnconsented
       ? dropRows((raw) => (raw[consentedIndex] ?? '').trim() === '' && (raw[statusIndex] ?? '').trim() !== 'declined')
       : [];
+  // And sessions the simulator played (npm run simulate --agent-participants), unless --include-simulated.
+  const simulatedIndex = head.indexOf('simulated');
+  const excludedSimulatedIds = simulatedIndex >= 0 && !options.includeSimulated ? dropRows((raw) => PILOT_TRUE.test((raw[simulatedIndex] ?? '').trim())) : [];
   const countsPresent = COUNT_COLUMNS.filter((c) => head.includes(c));
   const qualityIndex = head.indexOf('quality');
   const conditionIndex = head.indexOf('condition');
@@ -125,7 +146,15 @@ export function readSessionsFile(path: string, options: { includePilot?: boolean
     likert: likertColumns.map(() => new Float64Array(n)),
     excludedPilotIds,
     excludedUnconsentedIds,
+    excludedSimulatedIds,
+    simulatedColumn: simulatedIndex >= 0,
+    excludedGroupIds,
+    groupIds: new Array<string | null>(n).fill(null),
+    lobbyOutcomes: new Array<string | null>(n).fill(null),
+    groupEdits: new Float64Array(n).fill(NaN),
   };
+  const lobbyIndex = head.indexOf('lobby_outcome');
+  const editsIndex = head.indexOf('group_edits');
   const seen = new Map<string, number>();
   const fail = (raw: string[], line: number): never => {
     const record: Record<string, string> = {};
@@ -168,6 +197,14 @@ export function readSessionsFile(path: string, options: { includePilot?: boolean
     out.ids[r] = id;
     out.tasks[r] = task;
     out.conditions[r] = conditionIndex >= 0 ? (raw[conditionIndex] ?? '').trim() || null : null;
+    if (groupIdIndex >= 0) out.groupIds[r] = (raw[groupIdIndex] ?? '').trim() || null;
+    if (lobbyIndex >= 0) out.lobbyOutcomes[r] = (raw[lobbyIndex] ?? '').trim() || null;
+    if (editsIndex >= 0) {
+      const v = optionalNumberFast(raw[editsIndex]);
+      if (v === undefined || !(Number.isNaN(v) || (v >= 0 && Number.isInteger(v))))
+        throw new DatasetError(file, line, 'group_edits', `not a whole number ≥ 0 (got ${JSON.stringify((raw[editsIndex] ?? '').trim())})`);
+      out.groupEdits[r] = v;
+    }
   }
   return out;
 }

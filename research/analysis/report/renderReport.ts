@@ -21,7 +21,7 @@ const MAX_PLOTTED_PER_TASK = 600;
 export async function renderReport(
   data: Dataset,
   analysis: Analysis,
-  extra: { agreement?: AgreementReport | null; /** --prereg: "Pre-registered analysis", "Deviations", then an "Exploratory" heading over the rest. */ preregisteredHtml?: string } = {},
+  extra: { agreement?: AgreementReport | null; /** --prereg: "Pre-registered analysis", "Deviations", then an "Exploratory" heading over the rest. */ preregisteredHtml?: string; /** The "Groups" section (groups/groupsHtml.ts) of a dataset with group conditions. */ groupsHtml?: string } = {},
 ): Promise<string> {
   const s = analysis.summary;
   const entries = Object.entries(s.sessions);
@@ -32,7 +32,8 @@ export async function renderReport(
   sections.push(`<h1>Collaborative productivity report</h1>
 <p>${escapeHtml(`${s.n_sessions} sessions, ${s.n_scored} with a quality score (${s.n_unscored} without, left out of z, Pz and everything built on them). ` +
     `Cost: ${s.cost_definition}${s.cost_definition === 'weighted' ? ` (C = user_tokens + ${s.lambda} · agent_tokens)` : ''}; counts from ${s.counts_source}. ` +
-    `Pz = z(Q) − z(C), z within task with the sample SD.`)}</p>
+    `Pz = z(Q) − z(C), z within task with the sample SD.` +
+    (s.n_simulated_excluded === undefined ? '' : ` ${s.n_simulated_excluded} simulated session(s) left out${s.n_simulated_excluded ? ' (keep them with --include-simulated)' : ''}.`))}</p>
 ${thinned ? `<p class="note">${escapeHtml(`Scatter plots show at most ${MAX_PLOTTED_PER_TASK} sessions per task (every k-th); every task has its panel; tables and box plots use all sessions.`)}</p>` : ''}
 ${s.warnings.length ? `<div class="warnings"><strong>Warnings</strong><ul>${s.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>` : ''}`);
   if (extra.preregisteredHtml) sections.push(extra.preregisteredHtml);
@@ -69,6 +70,7 @@ ${s.warnings.length ? `<div class="warnings"><strong>Warnings</strong><ul>${s.wa
 
   sections.push(await featureSection(data, s, figures));
   sections.push(await conditionSectionHtml(s, figures));
+  if (extra.groupsHtml) sections.push(extra.groupsHtml);
   if (extra.agreement) sections.push(agreementHtml(extra.agreement));
 
   const likertRows = Object.entries(s.likert_correlations).map(([k, c]) => [k.replace('|', ' – '), c?.n, fmt(c?.rho), fmt(c?.p, 'p')]);

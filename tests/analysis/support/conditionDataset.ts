@@ -45,9 +45,16 @@ export function conditionDataset(seed: number, { tasks = 3, perTask = 24, effect
       likert: [ease],
       excludedPilotIds: [],
       excludedUnconsentedIds: [],
+      excludedSimulatedIds: [],
+      simulatedColumn: false,
+      excludedGroupIds: new Set(),
+      groupIds: ids.map(() => null),
+      lobbyOutcomes: ids.map(() => null),
+      groupEdits: new Float64Array(ids.length).fill(NaN),
     },
     annotations: null,
     countsSource: 'sessions.csv',
     judgedQuality: 0,
+    groupSessions: null,
   };
 }

@@ -54,6 +54,10 @@ export class PgSessions implements SessionsRepo {
     return this.countBy(SESSION_COUNT_BY.task, studyId, unconsentedSince);
   }
 
+  async markSimulated(id: string): Promise<void> {
+    await this.db.run(SESSION_SQL.markSimulated.postgres, [id]);
+  }
+
   async countActive(studyId: string): Promise<number> {
     return (await this.db.one<{ n: number }>(SESSION_SQL.countActive.postgres, [studyId]))!.n;
   }

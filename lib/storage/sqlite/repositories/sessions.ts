@@ -42,6 +42,10 @@ export class SessionsRepository extends SqliteRepository implements Sync<Session
     return this.countBy(SESSION_COUNT_BY.task, studyId, unconsentedSince);
   }
 
+  markSimulated(id: string): void {
+    this.q.run(SESSION_SQL.markSimulated, id);
+  }
+
   countActive(studyId: string): number {
     return this.q.one<{ n: number }>(SESSION_SQL.countActive, studyId)!.n;
   }

@@ -1,0 +1,41 @@
+/** groups.csv (one row per group; docs/groups.md): each group's condition and task, as the export recorded them. */
+import { existsSync } from 'node:fs';
+import { readCsvTable, requireColumns } from '../input/csvTable';
+import { DatasetError } from '../input/datasetError';
+
+export interface GroupRecord {
+  condition: string | null;
+  task: string;
+  /** People seated when the group formed. */
+  sizeAtStart: number | null;
+  agents: string[];
+}
+
+/** The groups of groups.csv by group_id; an empty map when the file is absent (older exports). */
+export function readGroupsFile(path: string): Map<string, GroupRecord> {
+  const out = new Map<string, GroupRecord>();
+  if (!existsSync(path)) return out;
+  const table = readCsvTable(path);
+  const col = requireColumns(table, ['group_id', 'task']);
+  const conditionIndex = table.header.indexOf('condition');
+  const sizeIndex = table.header.indexOf('size_at_start');
+  const agentsIndex = table.header.indexOf('agents');
+  table.rows.forEach((row, r) => {
+    const line = table.lines[r]!;
+    const id = (row[col.group_id!] ?? '').trim();
+    const task = (row[col.task!] ?? '').trim();
+    if (id === '') throw new DatasetError(table.file, line, 'group_id', 'value is empty');
+    if (task === '') throw new DatasetError(table.file, line, 'task', 'value is empty');
+    if (out.has(id)) throw new DatasetError(table.file, line, 'group_id', `duplicate group id "${id}"`);
+    const size = sizeIndex >= 0 ? (row[sizeIndex] ?? '').trim() : '';
+    if (size !== '' && !/^\d+$/.test(size)) throw new DatasetError(table.file, line, 'size_at_start', `not a whole number (got ${JSON.stringify(size)})`);
+    const agents = agentsIndex >= 0 ? (row[agentsIndex] ?? '').trim() : '';
+    out.set(id, {
+      condition: conditionIndex >= 0 ? (row[conditionIndex] ?? '').trim() || null : null,
+      task,
+      sizeAtStart: size === '' ? null : Number(size),
+      agents: agents === '' ? [] : agents.split(';'),
+    });
+  });
+  return out;
+}
