@@ -35,7 +35,7 @@ export default defineConfig({
     ...PROJECT_DEFAULTS,
     maxWorkers: WORKERS,
     // One throwaway PostgreSQL cluster per run for the PostgreSQL variants of the storage tests.
-    globalSetup: ['./tests/support/postgresGlobalSetup.ts'],
+    globalSetup: ['./tests/support/postgresGlobalSetup.ts', './tests/support/entriesGlobalSetup.ts'],
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './tests/support/summaryReporter.ts'],
     projects: [
