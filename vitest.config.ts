@@ -27,6 +27,7 @@ const PROJECT_DEFAULTS = {
   testTimeout: 60_000,
   hookTimeout: 60_000,
   pool: 'forks',
+  isolate: process.env.VITEST_ISOLATE === '1',
 } as const;
 
 export default defineConfig({

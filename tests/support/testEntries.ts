@@ -71,6 +71,8 @@ export async function buildTestEntries(outDir = OUT_DIR, entryFiles: readonly st
     metafile: true,
     logLevel: 'warning',
     plugins: [keepModuleLocation],
+    // The child sees its entry's own path as process.argv[1], as under tsx (a CLI may check it to know it is the main module).
+    banner: { js: `process.argv[1] = ${JSON.stringify(REPO_ROOT)} + decodeURIComponent(new URL(import.meta.url).pathname).slice(${outDir.length}).replace(/\\.mjs$/, '.ts');` },
   });
   const bundles = Object.fromEntries(entries.map((f) => [f, path.join(path.dirname(f), `${path.basename(f, path.extname(f))}.mjs`)]));
   const inputs = Object.keys(result.metafile.inputs).map((p) => path.resolve(REPO_ROOT, p));
