@@ -27,6 +27,7 @@ const PROJECT_DEFAULTS = {
   testTimeout: 60_000,
   hookTimeout: 60_000,
   pool: 'forks',
+  isolate: process.env.VITEST_ISOLATE === '1',
 } as const;
 
 export default defineConfig({
@@ -35,7 +36,7 @@ export default defineConfig({
     ...PROJECT_DEFAULTS,
     maxWorkers: WORKERS,
     // One throwaway PostgreSQL cluster per run for the PostgreSQL variants of the storage tests.
-    globalSetup: ['./tests/support/postgresGlobalSetup.ts'],
+    globalSetup: ['./tests/support/postgresGlobalSetup.ts', './tests/support/entriesGlobalSetup.ts'],
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './tests/support/summaryReporter.ts'],
     projects: [

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PreregistrationFile } from '../common/preregistration';
 import { copyVisualizationStudy } from '../tests/support/preregistrationFixture';
+import { nodeArgsFor } from '../tests/support/testEntries';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const files = copyVisualizationStudy();
@@ -20,7 +21,7 @@ afterAll(() => {
 });
 
 const prereg = (...args: string[]) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/prereg.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...nodeArgsFor(path.join(ROOT, 'cli/prereg.ts')), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, STUDIES_DIR: files.studiesDir, SURVEYS_DIR: files.surveysDir },
     encoding: 'utf8',

@@ -41,12 +41,8 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   return openSqliteStore(path.resolve(config.dataDir, DATABASE_FILE_NAME));
 }
 
-// store-pg: lib/storage/postgres/index.ts exports `openPostgresStore(url: string): Promise<Store>`. The module is
-// loaded only when a postgres URL is given, so SQLite-only runs never load `pg`. Once it exists this may become
-// a typed `await import('./postgres')`.
-const POSTGRES_MODULE = './postgres/index';
-
+// The PostgreSQL engine is loaded only when a postgres URL is given, so SQLite-only runs never load `pg`.
 async function openPostgres(url: string): Promise<Store> {
-  const mod = (await import(/* @vite-ignore */ POSTGRES_MODULE)) as { openPostgresStore(url: string): Promise<Store> };
+  const mod = await import('./postgres/index');
   return mod.openPostgresStore(url);
 }

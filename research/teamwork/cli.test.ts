@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 vi.setConfig({ testTimeout: 300_000 });
 import type { FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { startScriptedServer } from '../../tests/support/teamworkTestBed';
+import { nodeArgsFor } from '../../tests/support/testEntries';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SUITE = join(ROOT, 'teamwork/tasks/suite');
@@ -19,7 +20,7 @@ interface Exit {
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv, onSpawn?: (child: ReturnType<typeof spawn>) => void): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/teamwork.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgsFor(join(ROOT, 'cli/teamwork.ts')), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -8,12 +8,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 vi.setConfig({ testTimeout: 300_000 });
 import type { FakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { isJudgeRequest, startScriptedServer } from '../../tests/support/teamworkTestBed';
+import { nodeArgsFor } from '../../tests/support/testEntries';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SUITE = join(ROOT, 'teamwork/tasks/suite');
 
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/teamwork.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgsFor(join(ROOT, 'cli/teamwork.ts')), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { nodeArgsFor } from '../../tests/support/testEntries';
 
 // Each test spawns the CLI several times; on a loaded machine that takes minutes.
 vi.setConfig({ testTimeout: 300_000 });
@@ -18,7 +19,7 @@ vi.setConfig({ testTimeout: 300_000 });
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/teamwork.ts'), ...args], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgsFor(join(ROOT, 'cli/teamwork.ts')), ...args], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { compareExpected } from './support/compareExpected';
+import { nodeArgsFor } from '../support/testEntries';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = join(root, 'tests/fixtures/analysis-reference');
 const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as Record<string, unknown>;
 
 function analyze(args: string[]) {
-  const r = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'cli/analyze.ts'), ...args], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...nodeArgsFor(join(root, 'cli/analyze.ts')), ...args], { cwd: root, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -8,16 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/storage';
 import { createTestStoreTarget, STORE_ENGINES, type TestStoreTarget } from '../support/testStores';
 import { seedSession, seedStudyRow } from '../support/seedStudy';
+import { nodeArgsFor } from '../support/testEntries';
 
 const run = promisify(execFile);
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
 /** Runs a CLI on the store: DATA_DIR, plus DATABASE_URL for a PostgreSQL target. */
 async function cli(script: string, args: string[], target: string | TestStoreTarget): Promise<{ code: number; stdout: string; stderr: string }> {
   const { dataDir, databaseUrl } = typeof target === 'string' ? { dataDir: target, databaseUrl: undefined } : target;
   const { DATABASE_URL: _inherited, ...env } = process.env;
   try {
-    const { stdout, stderr } = await run(TSX, [script, ...args], { env: { ...env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, cwd: process.cwd() });
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgsFor(script), ...args], { env: { ...env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, cwd: process.cwd() });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../support/testEntries';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const run = promisify(execFile);
 const folder = mkdtempSync(path.join(tmpdir(), 'tandem-cwd-'));
 
@@ -25,7 +25,7 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Starts the server in `folder`, waits for its start-up lines, stops it; returns what it printed. */
 async function startAndStop(): Promise<string> {
-  const child = spawn(TSX, [path.join(ROOT, 'wiring/main.ts')], { cwd: folder, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgsFor(path.join(ROOT, 'wiring/main.ts')), { cwd: folder, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -42,7 +42,7 @@ async function startAndStop(): Promise<string> {
 
 async function cli(script: string, args: string[], env = plainEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(TSX, [path.join(ROOT, script), ...args], { cwd: folder, env });
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgsFor(path.join(ROOT, script)), ...args], { cwd: folder, env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

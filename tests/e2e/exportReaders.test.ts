@@ -28,9 +28,10 @@ import { startTandem } from '../../wiring/startTandem';
 import { callOk, nextPush, type ParticipantClient } from '../support/integrationHarness';
 import { seedLockedPlanWithDeviation } from '../support/preregistrationFixture';
 import { io as connect } from 'socket.io-client';
+import { nodeArgsFor } from '../support/testEntries';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const cli = (file: string, ...args: string[]) => [...nodeArgsFor(path.join(ROOT, file)), ...args];
 const STUDY = 'travel-planning';
 const run = promisify(execFile);
 
@@ -117,9 +118,9 @@ beforeAll(async () => {
   await server.close();
   server = undefined;
   const env = { ...process.env, DATA_DIR: dataDir, OPENAI_API_KEY: '' };
-  await run(TSX, [path.join(ROOT, 'cli/judge.ts'), '--study', STUDY], { env, cwd: ROOT });
-  await run(TSX, [path.join(ROOT, 'cli/annotate.ts'), '--study', STUDY], { env, cwd: ROOT });
-  await run(TSX, [path.join(ROOT, 'cli/export.ts'), '--study', STUDY, '--out', exportDir], { env, cwd: ROOT });
+  await run(process.execPath, cli('cli/judge.ts', '--study', STUDY), { env, cwd: ROOT });
+  await run(process.execPath, cli('cli/annotate.ts', '--study', STUDY), { env, cwd: ROOT });
+  await run(process.execPath, cli('cli/export.ts', '--study', STUDY, '--out', exportDir), { env, cwd: ROOT });
 }, 180_000);
 
 afterAll(async () => {

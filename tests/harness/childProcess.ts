@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { nodeArgsFor } from '../support/testEntries';
 
 /**
  * Runs a TypeScript entry file as a child Node process (tsx loaded in-process with --import, so the
@@ -27,7 +28,7 @@ export async function startChild<Ready>(
   options: { env?: Record<string, string>; args?: string[]; nodeArgs?: string[]; timeoutMs?: number; echoStderr?: boolean } = {},
 ): Promise<ChildHandle<Ready>> {
   const file = entry instanceof URL ? fileURLToPath(entry) : entry;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', file, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...nodeArgsFor(file, options.nodeArgs ?? []), ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

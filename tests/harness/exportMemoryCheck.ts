@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../lib/storage';
 import { seedSession, seedStudyRow } from '../support/seedStudy';
+import { nodeArgsFor } from '../support/testEntries';
 
 const ALLOWANCE_MB = 40;
 
@@ -94,7 +95,7 @@ async function child(dataDir: string, studyId: string): Promise<void> {
 function measure(dataDir: string, studyId: string, heapCapMb: number | null): ChildReport {
   const self = fileURLToPath(import.meta.url);
   const cap = heapCapMb ? [`--max-old-space-size=${heapCapMb}`] : [];
-  const out = execFileSync(process.execPath, [...cap, '--expose-gc', '--import', 'tsx', self, '--child', dataDir, '--study', studyId], {
+  const out = execFileSync(process.execPath, [...nodeArgsFor(self, [...cap, '--expose-gc']), '--child', dataDir, '--study', studyId], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { RunningServer } from '../../server/app';
 import type { TestServer } from '../support/integrationHarness';
+import { nodeArgsFor } from '../support/testEntries';
 
 export interface NodeProcess {
   process: ChildProcess;
@@ -16,7 +17,7 @@ export interface NodeProcess {
 }
 
 export async function startNodeProcess(entry: string, env: Record<string, string>): Promise<NodeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgsFor(entry), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-10_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

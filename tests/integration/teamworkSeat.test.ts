@@ -19,6 +19,7 @@ import { studyRuns } from '../../research/teamwork/seat/studyRuns';
 import { isJudgeRequest, judgedText } from '../support/teamworkTestBed';
 import { parseSeatReply, SEAT_NOTES } from '../../common/seatReply';
 import { call, callOk, joinToWorkspace, nextPush, ROOT, startTestServer, type ParticipantClient, type TestServer } from '../support/integrationHarness';
+import { nodeArgsFor } from '../support/testEntries';
 
 const STUDY = 'seat-study';
 const TEST_ONLY = 'seat-test-only';
@@ -60,7 +61,7 @@ afterAll(async () => {
 });
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/teamwork.ts'), ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(path.join(ROOT, 'cli/teamwork.ts')), ...args], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url },
     stdio: ['ignore', 'pipe', 'pipe'],

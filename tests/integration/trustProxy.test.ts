@@ -11,6 +11,7 @@ import { startTandem } from '../../wiring/startTandem';
 import { createLogger } from '../../lib/logger';
 import { trustProxyFromEnv } from '../../server/trustProxy';
 import { postJson, ROOT, startTestServer, type TestServer } from '../support/integrationHarness';
+import { nodeArgsFor } from '../support/testEntries';
 
 describe('TRUST_PROXY parsing', () => {
   it('maps the documented forms to express values; unset or blank means loopback', () => {
@@ -74,7 +75,7 @@ describe('trust proxy on a running server', () => {
   it('npm start (wiring/main.ts) exits 1 with a clear message on a bad TRUST_PROXY', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-trust-main-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'wiring', 'main.ts')], {
+      const child = spawn(process.execPath, nodeArgsFor(path.join(ROOT, 'wiring', 'main.ts')), {
         cwd: ROOT,
         env: { ...process.env, TRUST_PROXY: '10.0.0.0/99', PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', OPENAI_API_KEY: '' },
         stdio: ['ignore', 'pipe', 'pipe'],

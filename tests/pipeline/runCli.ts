@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { nodeArgsFor } from '../support/testEntries';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface CliResult {
   code: number | null;
@@ -23,7 +23,7 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 export function runCli(name: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 45_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [path.join('cli', `${name}.ts`), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgsFor(path.join('cli', `${name}.ts`)), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

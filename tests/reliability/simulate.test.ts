@@ -8,6 +8,7 @@ import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 import { openStore } from '../../lib/storage';
 import { checkLogAgainstStore, isClean, formatReport, readJsonl } from '../harness/checkLog';
 import { ServerChild } from '../harness/serverChild';
+import { nodeArgsFor } from '../support/testEntries';
 
 const run = promisify(execFile);
 let fake: FakeOpenAI;
@@ -30,7 +31,7 @@ describe('npm run simulate (dry run of a study)', () => {
     writeFileSync(script, '# two chat lines\nWhat should I plot first?\nThanks, that helps.\n');
     const log = join(dir, 'sim.jsonl');
     const { stdout } = await run(process.execPath, [
-      '--import', 'tsx', 'cli/simulate.ts',
+      ...nodeArgsFor('cli/simulate.ts'),
       '--url', server.url, '--study', 'visualization', '--participants', '4', '--concurrency', '2',
       '--script', script, '--think-ms', '0-20', '--log', log, '--log-deltas',
     ], { timeout: 60_000 });
@@ -72,7 +73,7 @@ describe('npm run simulate (dry run of a study)', () => {
   });
 
   it('exits with a clear message on bad flags', async () => {
-    const failed = await run(process.execPath, ['--import', 'tsx', 'cli/simulate.ts', '--url', server.url, '--participants', '2'], { timeout: 30_000 }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(process.execPath, [...nodeArgsFor('cli/simulate.ts'), '--url', server.url, '--participants', '2'], { timeout: 30_000 }).catch((e: { code: number; stderr: string }) => e);
     expect((failed as { code: number }).code).toBe(2);
     expect((failed as { stderr: string }).stderr).toContain('--study is required');
   });

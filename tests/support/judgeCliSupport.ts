@@ -1,6 +1,7 @@
 /** Test helper: runs one of our CLIs (cli/<name>.ts) as a child process through tsx. */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { nodeArgsFor } from './testEntries';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -11,7 +12,7 @@ export interface CliRun {
 
 export function runCli(script: string, args: string[], env: Record<string, string>, onSpawn?: (interrupt: () => void) => void): Promise<CliRun> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, script), ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor(join(REPO_ROOT, script)), ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -15,6 +15,7 @@ import { openStoreAt } from '../openStore';
 import { STORE_TABLES, type PreregistrationRow, type Store } from '../contract/store';
 import { CopyError, copyDatabase, type CopyReport } from './copyDatabase';
 import { TableHasher } from './tableHash';
+import { nodeArgsFor } from '../../../tests/support/testEntries';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-copy-'));
 
@@ -193,7 +194,7 @@ describe('TableHasher', () => {
 
 describe('npm run db:copy (the CLI)', () => {
   const run = (args: string[]) =>
-    promisify(execFile)('npx', ['tsx', 'cli/dbCopy.ts', ...args], { cwd: path.resolve(__dirname, '../../..') }).then(
+    promisify(execFile)(process.execPath, [...nodeArgsFor('cli/dbCopy.ts'), ...args], { cwd: path.resolve(__dirname, '../../..') }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );

@@ -9,6 +9,7 @@ import { expectClose } from '../../../tests/support/expectClose';
 import type { Estimate } from './estimate';
 import type { AgreementReport } from './runAgreement';
 import { FRICTION_LABELS, GROUNDING_ACTS } from '../../../common/labels';
+import { nodeArgsFor } from '../../../tests/support/testEntries';
 
 // End to end: spawns the real CLI on tests/fixtures/agreement and compares every number with
 // expected.json, written by `python3 tests/fixtures/agreement/reference.py` (numpy/scipy 1.17;
@@ -16,7 +17,6 @@ import { FRICTION_LABELS, GROUNDING_ACTS } from '../../../common/labels';
 
 const root = resolve(import.meta.dirname, '../../..');
 const fixture = join(root, 'tests/fixtures/agreement');
-const tsx = join(root, 'node_modules/.bin/tsx');
 const run = promisify(execFile);
 
 type Ref = number | null;
@@ -77,7 +77,7 @@ function expectInterval(actual: { lower: number; upper: number; p: number } | nu
 
 async function cli(args: string[]) {
   try {
-    const { stdout, stderr } = await run(tsx, ['cli/agreement.ts', ...args], { cwd: root });
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgsFor('cli/agreement.ts'), ...args], { cwd: root });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunMessage, TeamworkRun } from '../../../common/teamworkRun';
 import { teamworkLabelAgreement } from '../../analysis/agreement/io/readTeamworkLabels';
 import { teamworkLabelsCsv } from './labelsCsv';
+import { nodeArgsFor } from '../../../tests/support/testEntries';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const REFEREE = ['a', 'a', 'b', 'b', 'a', 'b'];
@@ -53,7 +54,7 @@ describe('labels for human audit', () => {
     writeFileSync(join(dir, 'bad.csv'), stringify(rows.map((r, i) => ({ ...r, human_label: i === 2 ? 'zzz' : HUMAN[i]! })), { header: true }));
     const line = readFileSync(join(dir, 'bad.csv'), 'utf8').split('\n').findIndex((l) => l.startsWith('m/t1/test/1#5,')) + 1; // records span lines (multi-line context)
     expect(() => teamworkLabelAgreement(join(dir, 'bad.csv'))).toThrow(`line ${line}, column "human_label": "zzz" is not a label of task t1 (a, b, c)`);
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/agreement.ts'), dir, '--teamwork-labels', file], { cwd: ROOT, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [...nodeArgsFor(join(ROOT, 'cli/agreement.ts')), dir, '--teamwork-labels', file], { cwd: ROOT, encoding: 'utf8' });
     expect(cli.status).toBe(0);
     expect(cli.stdout).toMatch(/referee – ana\s+6\s+66\.7\s+0\.333/);
     expect(JSON.parse(readFileSync(join(dir, 'teamwork-agreement.json'), 'utf8')).pairs).toHaveLength(4);
