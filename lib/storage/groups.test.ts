@@ -39,6 +39,24 @@ describe.each(STORE_ENGINES)('group storage (%s)', (engine) => {
     expect(await store.groups.listWaiting('study', 'cond', 'task')).toEqual([]);
   });
 
+  it('numbers a lobby\'s arrivals in the order they joined, also within one millisecond', async () => {
+    // Same joined_at for all; the larger session id joins first, so an order by (joined_at, session_id) would differ.
+    const [low, high] = [sessions[4]!, sessions[5]!].sort();
+    const entry = { studyId: 'study', conditionId: 'cond-same-ms', taskId: 'task', quotaValue: null, joinedAt: T0, deadlineAt: T0 + 30_000 };
+    const first = await store.transaction(async (tx) => {
+      await tx.groups.lockLobby('study/cond-same-ms/task');
+      return tx.groups.joinLobby({ ...entry, sessionId: high! });
+    });
+    const second = await store.groups.joinLobby({ ...entry, sessionId: low! });
+    // Another lobby numbers its own arrivals from 1.
+    const elsewhere = await store.groups.joinLobby({ ...entry, conditionId: 'cond-other', sessionId: sessions[3]! });
+    expect([first.entry.arrivalSeq, second.entry.arrivalSeq, elsewhere.entry.arrivalSeq]).toEqual([1, 2, 1]);
+    expect((await store.groups.listWaiting('study', 'cond-same-ms', 'task')).map((e) => e.sessionId)).toEqual([high, low]);
+    // A second join of the same session keeps its number.
+    expect((await store.groups.joinLobby({ ...entry, sessionId: high!, joinedAt: T0 + 1 })).entry.arrivalSeq).toBe(1);
+    await store.groups.settleLobby([high!, low!, sessions[3]!], 'left', T0 + 1, null);
+  });
+
   it('fills a seat once and puts a person in one group only', async () => {
     const a = await newGroup();
     const b = await newGroup();

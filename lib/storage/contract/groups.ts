@@ -35,6 +35,11 @@ export interface LobbyEntryRow {
   /** The person's value of the quota key (form_by quota), null for arrival matching. */
   quotaValue: string | null;
   joinedAt: number;
+  /**
+   * 1, 2, … per lobby (study, condition, task) in the order the joins committed (migration 029): the order matching
+   * seats people in, exact also when two join in the same millisecond.
+   */
+  arrivalSeq: number;
   /** When the lobby's timeout falls due for this person (server clock). */
   deadlineAt: number;
   /** null while waiting. */
@@ -42,6 +47,8 @@ export interface LobbyEntryRow {
   outcomeAt: number | null;
   groupId: string | null;
 }
+
+export type NewLobbyEntry = Omit<LobbyEntryRow, 'outcome' | 'outcomeAt' | 'groupId' | 'arrivalSeq'>;
 
 export interface GroupMemberRow {
   groupId: string;
@@ -94,10 +101,13 @@ export interface GroupDocUpdateRow {
 export interface GroupsRepo {
   /** Inside a transaction: waits until no other transaction holds the lobby `key`, then holds it until COMMIT. */
   lockLobby(key: string): Promise<void>;
-  /** Enters the lobby; a session already in it keeps its first entry (several tabs count once). Returns the entry. */
-  joinLobby(entry: Omit<LobbyEntryRow, 'outcome' | 'outcomeAt' | 'groupId'>): Promise<{ entry: LobbyEntryRow; created: boolean }>;
+  /**
+   * Enters the lobby with the lobby's next arrival number (call it after lockLobby, in the same transaction); a session
+   * already in it keeps its first entry (several tabs count once). Returns the entry.
+   */
+  joinLobby(entry: NewLobbyEntry): Promise<{ entry: LobbyEntryRow; created: boolean }>;
   getLobbyEntry(sessionId: string): Promise<LobbyEntryRow | undefined>;
-  /** The people still waiting for one condition and task, oldest first. */
+  /** The people still waiting for one condition and task, in arrival order (arrivalSeq). */
   listWaiting(studyId: string, conditionId: string, taskId: string): Promise<LobbyEntryRow[]>;
   /** Waiting entries whose deadline is at or before `now`, oldest first (the lobby sweep). */
   listDueLobby(now: number): Promise<LobbyEntryRow[]>;
