@@ -98,3 +98,31 @@ export const GROUP_DOC_SQL = {
   list: both('SELECT * FROM group_doc_updates WHERE group_id = ? ORDER BY seq'),
   countForSession: both('SELECT COUNT(*) AS n FROM group_doc_updates WHERE session_id = ?'),
 } as const;
+
+/** Withdrawing one member of a group (withdrawals repositories; docs/groups.md "Withdrawal of one member"). */
+export const GROUP_WITHDRAWAL_SQL = {
+  /** The groups a session left anything in. Parameters: the session id four times. */
+  groupsOfSession: both(`SELECT group_id FROM group_members WHERE session_id = ?
+       UNION SELECT group_id FROM group_messages WHERE session_id = ?
+       UNION SELECT group_id FROM group_doc_updates WHERE session_id = ?
+       UNION SELECT group_id FROM group_events WHERE session_id = ? AND group_id IS NOT NULL
+       ORDER BY group_id`),
+  /** Parameters: group id, seq. */
+  deleteDocUpdate: both('DELETE FROM group_doc_updates WHERE group_id = ? AND seq = ?'),
+  /** Parameters: group id, session id. */
+  deleteMessages: both('DELETE FROM group_messages WHERE group_id = ? AND session_id = ?'),
+  /** Parameters: group id, session id. */
+  deleteGroupEvents: both('DELETE FROM group_events WHERE group_id = ? AND session_id = ?'),
+  /** The lobby events of a person never grouped (group_id NULL). Parameters: session id. */
+  deleteLobbyEvents: both('DELETE FROM group_events WHERE group_id IS NULL AND session_id = ?'),
+  /** The seat stays (its number and display name), without the session. Parameters: at, session id. */
+  markWithdrawn: both(`UPDATE group_members SET status = 'withdrawn', session_id = NULL, away_since = NULL, left_at = COALESCE(left_at, ?)
+        WHERE session_id = ?`),
+} as const;
+
+export const GROUP_WITHDRAWAL_COUNT_SQL = {
+  /** Parameters: group id, session id. */
+  messages: both('SELECT COUNT(*) AS n FROM group_messages WHERE group_id = ? AND session_id = ?'),
+  /** Parameters: group id, session id. */
+  events: both('SELECT COUNT(*) AS n FROM group_events WHERE group_id = ? AND session_id = ?'),
+} as const;
