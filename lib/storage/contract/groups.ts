@@ -140,6 +140,8 @@ export interface GroupsRepo {
    * once: the second call returns the first row with inserted false.
    */
   appendMessage(message: Omit<GroupMessageRow, 'groupSeq'>): Promise<{ message: GroupMessageRow; inserted: boolean }>;
+  /** The message this session stored under `clientId`, if any (a resend answers with it, budget or not). */
+  findMessageByClientId(sessionId: string, clientId: string): Promise<GroupMessageRow | undefined>;
   /** The room's messages after `afterSeq` (0 = all), in group_seq order. */
   listMessages(groupId: string, afterSeq?: number): Promise<GroupMessageRow[]>;
   /** How many messages this session has posted into its group (the per-member budget). */

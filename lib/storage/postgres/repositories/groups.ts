@@ -122,6 +122,11 @@ export class PgGroups implements GroupsRepo {
     });
   }
 
+  async findMessageByClientId(sessionId: string, clientId: string): Promise<GroupMessageRow | undefined> {
+    const r = await this.db.one<rows.RawGroupMessage>(GROUP_MESSAGE_SQL.byClientId.postgres, [sessionId, clientId]);
+    return r && rows.toGroupMessage(r);
+  }
+
   async listMessages(groupId: string, afterSeq = 0): Promise<GroupMessageRow[]> {
     return (await this.db.rows<rows.RawGroupMessage>(GROUP_MESSAGE_SQL.listAfter.postgres, [groupId, afterSeq])).map(rows.toGroupMessage);
   }

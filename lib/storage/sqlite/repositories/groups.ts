@@ -119,6 +119,11 @@ export class GroupsRepository extends SqliteRepository implements Sync<GroupsRep
     })();
   }
 
+  findMessageByClientId(sessionId: string, clientId: string): GroupMessageRow | undefined {
+    const r = this.q.one<rows.RawGroupMessage>(GROUP_MESSAGE_SQL.byClientId, sessionId, clientId);
+    return r && rows.toGroupMessage(r);
+  }
+
   listMessages(groupId: string, afterSeq = 0): GroupMessageRow[] {
     return this.q.rows<rows.RawGroupMessage>(GROUP_MESSAGE_SQL.listAfter, groupId, afterSeq).map(rows.toGroupMessage);
   }
