@@ -36,6 +36,8 @@ export const grouped = (v: GroupView) => (v.state === 'grouped' ? v : null);
 export interface GroupPerson {
   label: string;
   sessionId: string;
+  /** The session's token (what the link's page holds), to connect again. */
+  token: string;
   socket: ParticipantClient;
   /** This person's copy of the shared document (their edits are sent from it). */
   doc: Y.Doc;
@@ -48,7 +50,7 @@ export async function consentedPerson(t: TestServer, studyId: string, params: Re
   const socket = await connectSocket(t, joined.token);
   const state = await callOk(socket, 'session:state', {});
   await callOk(socket, 'consent:respond', { accept: true, version: state.consent.version, clientTs: Date.now() });
-  return { label, sessionId: joined.sessionId, socket, doc: new Y.Doc() };
+  return { label, sessionId: joined.sessionId, token: joined.token, socket, doc: new Y.Doc() };
 }
 
 /**
