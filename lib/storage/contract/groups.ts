@@ -76,7 +76,7 @@ export interface GroupEventRow {
 export interface GroupMessageRow {
   id: string;
   groupId: string;
-  /** 1, 2, … per group, without gaps. */
+  /** 1, 2, … per group, without gaps as appended; a member's withdrawal leaves the gaps of their messages. */
   groupSeq: number;
   senderKind: GroupSenderKind;
   sessionId: string | null;
@@ -89,7 +89,10 @@ export interface GroupMessageRow {
 
 export interface GroupDocUpdateRow {
   groupId: string;
-  /** 1, 2, … per group, without gaps. */
+  /**
+   * 1, 2, … per group, without gaps as appended. A member's withdrawal replaces their updates by one content-free
+   * update at the seq of their first (session null) and leaves the others' seqs as gaps.
+   */
   seq: number;
   sessionId: string | null;
   fieldId: string;
