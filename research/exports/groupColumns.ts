@@ -65,6 +65,6 @@ export const GROUP_EVENT_COLUMNS: readonly ColumnDef[] = [
     name: 'payload',
     type: 'object',
     description:
-      'The event\'s other details (seat, grace_ms, away_ms, policy, agent, reason); for withdrawn: seat, messages_removed, edits_removed, chars_removed (characters of theirs taken out of the shared document), events_removed.',
+      'The event\'s other details (seat, grace_ms, away_ms, policy, agent, reason; agent_failed: after_seq, the room\'s last group_seq the failed turn answered); for withdrawn: seat, messages_removed, edits_removed, chars_removed (characters of theirs taken out of the shared document), events_removed.',
   },
 ];

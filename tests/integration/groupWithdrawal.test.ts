@@ -5,8 +5,10 @@
  * only; and a canary string the member wrote in a message and in the document is nowhere afterwards: not in the
  * SQLite file's bytes, not in any row of any PostgreSQL table, not in the export folder.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +36,8 @@ function writeStudy(studiesDir: string): void {
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
+
+const TSX = path.resolve('node_modules/.bin/tsx');
 
 const holdsCanary = (text: string) => canaryNeedles(CANARY).some((n) => text.includes(n));
 
@@ -169,6 +173,25 @@ describe.each(STORE_ENGINES)('withdrawing one member of a group (%s)', (engine) 
       [1, 'Member 1'],
       [3, 'Member 3'],
       [4, 'Member 1'],
+    ]);
+  });
+
+  it('does the same from the command line, and says which group seat it kept', async () => {
+    const people = [await consentedPerson(t, STUDY), await consentedPerson(t, STUDY), await consentedPerson(t, STUDY)];
+    for (const p of people) await groupOk(p.socket, 'group:lobby:join');
+    const groupId = grouped(await groupOk<GroupView>(people[0]!.socket, 'group:status'))!.groupId;
+    const leaving = people[2]!;
+    await groupOk(leaving.socket, 'group:send', { groupId, clientId: 'x1', text: `bye ${CANARY}` });
+    const { DATABASE_URL: _inherited, ...env } = process.env;
+    const { stdout } = await promisify(execFile)(TSX, ['cli/withdraw.ts', '--study', STUDY, '--participant', leaving.label], {
+      env: { ...env, DATA_DIR: t.dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    });
+    expect(stdout).toMatch(/1 session\(s\) deleted/);
+    expect(stdout).toContain(`group ${groupId}: seat 3 kept as withdrawn`);
+    const store = t.server.store;
+    expect(await store.groups.listMessages(groupId)).toEqual([]);
+    expect((await store.groups.listGroupEvents(groupId)).filter((e) => e.type === 'withdrawn').map((e) => e.payload)).toEqual([
+      { seat: 3, messages_removed: 1, edits_removed: 0, chars_removed: 0, events_removed: 1 },
     ]);
   });
 });
