@@ -126,6 +126,44 @@ describe.each(STORE_ENGINES)('group storage (%s)', (engine) => {
     expect(await store.groups.listGroupEvents(g)).toMatchObject([{ type: 'dropped', payload: { grace_ms: 30_000 }, sessionId: sessions[5] }]);
   });
 
+  it('withdraws a person whose seat an agent took over, and one who only waited, leaving no event of theirs', async () => {
+    const fresh = async () => {
+      const id = crypto.randomUUID();
+      await store.sessions.insert({ id, studyId: 'study', taskId: 'task', conditionId: 'cond', isPilot: false, createdAt: T0 });
+      return id;
+    };
+    const [stays, replaced, waited] = [await fresh(), await fresh(), await fresh()];
+    const g = await newGroup();
+    await store.groups.addMember({ groupId: g, seat: 1, kind: 'participant', sessionId: stays, displayName: 'Member 1', status: 'present', joinedAt: T0 });
+    await store.groups.addMember({ groupId: g, seat: 2, kind: 'participant', sessionId: replaced, displayName: 'Member 2', status: 'present', joinedAt: T0 });
+    const say = (sessionId: string, clientId: string) =>
+      store.groups.appendMessage({ id: crypto.randomUUID(), groupId: g, senderKind: 'participant', sessionId, senderName: 'x', clientId, content: clientId, tokens: 1, createdAt: T0 });
+    await say(stays, 's1');
+    await say(replaced, 'r1');
+    await say(stays, 's2');
+    for (const [sessionId, type] of [[replaced, 'dropped'], [replaced, 'replaced'], [stays, 'grouped']] as const)
+      await store.groups.appendEvent({ studyId: 'study', groupId: g, sessionId, type, serverTs: T0, payload: {} });
+    await store.groups.replaceMemberWithAgent(g, 2, 'AI for Member 2', T0 + 1);
+    await store.groups.appendEvent({ studyId: 'study', groupId: null, sessionId: waited, type: 'lobby_joined', serverTs: T0, payload: {} });
+
+    expect(await store.transaction((tx) => tx.withdrawals.deleteSessions([replaced, waited], T0 + 5))).toBe(2);
+    expect((await store.groups.listMessages(g)).map((m) => [m.groupSeq, m.content])).toEqual([
+      [1, 's1'],
+      [3, 's2'],
+    ]);
+    const events = await store.groups.listEvents('study');
+    expect(events.some((e) => e.sessionId === replaced || e.sessionId === waited)).toBe(false);
+    // The seat is the agent's now (the person no longer held it): the tombstone names no seat.
+    expect(events.filter((e) => e.groupId === g).map((e) => [e.type, e.sessionId, e.payload])).toEqual([
+      ['grouped', stays, {}],
+      ['withdrawn', null, { seat: null, messages_removed: 1, edits_removed: 0, chars_removed: 0, events_removed: 2 }],
+    ]);
+    expect((await store.groups.listMembers(g)).map((m) => [m.seat, m.kind, m.status])).toEqual([
+      [1, 'participant', 'present'],
+      [2, 'agent', 'present'],
+    ]);
+  });
+
   it('lets one matching decision hold a lobby at a time', async () => {
     const order: string[] = [];
     let release!: () => void;
