@@ -101,6 +101,8 @@ export const GROUP_DOC_SQL = {
 
 /** Withdrawing one member of a group (withdrawals repositories; docs/groups.md "Withdrawal of one member"). */
 export const GROUP_WITHDRAWAL_SQL = {
+  /** The group's row lock (PostgreSQL): appends to the room and the document wait until the withdrawal commits. */
+  lockGroup: postgresOnly('row lock', 'SELECT id FROM study_groups WHERE id = $1 FOR UPDATE'),
   /** The groups a session left anything in. Parameters: the session id four times. */
   groupsOfSession: both(`SELECT group_id FROM group_members WHERE session_id = ?
        UNION SELECT group_id FROM group_messages WHERE session_id = ?

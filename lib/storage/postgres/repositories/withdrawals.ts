@@ -37,8 +37,7 @@ export class PgWithdrawals implements WithdrawalsRepo {
     const db = this.db;
     const groups = await db.rows<{ group_id: string }>(GROUP_WITHDRAWAL_SQL.groupsOfSession.postgres, [sessionId, sessionId, sessionId, sessionId]);
     for (const { group_id: groupId } of groups) {
-      // The group's row lock first: appends to the group (messages, edits) wait until the withdrawal commits.
-      await db.one(GROUP_SQL.nextDocSeq.postgres, [groupId]);
+      await db.one(GROUP_WITHDRAWAL_SQL.lockGroup.postgres, [groupId]);
       const member = await db.one<RawGroupMember>(GROUP_MEMBER_SQL.bySession.postgres, [sessionId]);
       const plan = planGroupWithdrawal(
         sessionId,
