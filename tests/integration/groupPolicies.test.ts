@@ -132,6 +132,24 @@ describe.each(STORE_ENGINES)('group policies (%s)', (engine) => {
     expect(joined.map((e) => e.payload)).toEqual([{ quota_value: 'expert' }]);
   });
 
+  it('seats first come, first seated when two people join in the same millisecond (the clock stands still)', async () => {
+    const experts = [await consentedPerson(t, 'group-quota', { expertise: 'expert' }), await consentedPerson(t, 'group-quota', { expertise: 'expert' })];
+    // The larger session id joins first: an order by (joined_at, session_id) would seat the other.
+    const [first, second] = experts.sort((x, y) => (x.sessionId > y.sessionId ? -1 : 1)) as [GroupPerson, GroupPerson];
+    await groupOk(first.socket, 'group:lobby:join');
+    await groupOk(second.socket, 'group:lobby:join');
+    const novices = [await consentedPerson(t, 'group-quota', { expertise: 'novice' }), await consentedPerson(t, 'group-quota', { expertise: 'novice' })];
+    await groupOk(novices[0]!.socket, 'group:lobby:join');
+    const view = grouped(await groupOk<GroupView>(novices[1]!.socket, 'group:lobby:join'))!;
+    const lobby = await t.server.store.groups.listLobbyEntries('group-quota');
+    const entryOf = (p: GroupPerson) => lobby.find((e) => e.sessionId === p.sessionId)!;
+    expect(entryOf(first).joinedAt).toBe(entryOf(second).joinedAt);
+    expect(entryOf(first).arrivalSeq).toBeLessThan(entryOf(second).arrivalSeq);
+    const seated = (await t.server.store.groups.listMembers(view.groupId)).flatMap((m) => (m.sessionId ? [m.sessionId] : []));
+    expect(seated).toEqual([first.sessionId, novices[0]!.sessionId, novices[1]!.sessionId]);
+    expect(await groupOk(second.socket, 'group:status')).toMatchObject({ state: 'waiting' });
+  });
+
   it('lets an idle_seconds agent speak once the room has been silent that long, once per silence, up to max_replies', async () => {
     fake.setResponder(() => reply('Shall I summarise where you are?'));
     const { people, groupId } = await groupOf('group-idle');
