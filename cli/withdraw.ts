@@ -2,7 +2,8 @@
  * npm run withdraw -- --study <id> --participant <platform id>
  *
  * Deletes everything the participant contributed to the study (DATA_DIR, default ./data), keeps a
- * tombstone without personal data so later exports and analyses leave them out, and audits the action.
+ * tombstone without personal data so later exports and analyses leave them out, and audits the action. In a
+ * group, only their messages, edits and group events go; the group's record keeps a `withdrawn` event.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -48,6 +49,12 @@ async function main(): Promise<number> {
       console.error(`no study "${flags.data.study}" in ${store.description}`);
       return 1;
     }
+    // The seats they held, to say what happened to their groups (the rows name no one after the withdrawal).
+    const seats = [];
+    for (const id of await store.withdrawals.findSessionIds(flags.data.study, flags.data.participant)) {
+      const seat = await store.groups.memberBySession(id);
+      if (seat) seats.push(seat);
+    }
     const result = await withdrawParticipant(store, {
       dataDir,
       studyId: flags.data.study,
@@ -60,6 +67,8 @@ async function main(): Promise<number> {
         `${result.purgedCachedReplies} cached judge/annotator repl${result.purgedCachedReplies === 1 ? 'y' : 'ies'} purged; ` +
         `reference ${result.reference}`,
     );
+    for (const seat of seats)
+      console.log(`  group ${seat.groupId}: seat ${seat.seat} kept as withdrawn; their messages, edits and group events deleted; a "withdrawn" event records the counts`);
     return 0;
   } catch (error) {
     if (error instanceof PseudonymKeyMismatchError) {

@@ -39,6 +39,24 @@ describe.each(STORE_ENGINES)('group storage (%s)', (engine) => {
     expect(await store.groups.listWaiting('study', 'cond', 'task')).toEqual([]);
   });
 
+  it('numbers a lobby\'s arrivals in the order they joined, also within one millisecond', async () => {
+    // Same joined_at for all; the larger session id joins first, so an order by (joined_at, session_id) would differ.
+    const [low, high] = [sessions[4]!, sessions[5]!].sort();
+    const entry = { studyId: 'study', conditionId: 'cond-same-ms', taskId: 'task', quotaValue: null, joinedAt: T0, deadlineAt: T0 + 30_000 };
+    const first = await store.transaction(async (tx) => {
+      await tx.groups.lockLobby('study/cond-same-ms/task');
+      return tx.groups.joinLobby({ ...entry, sessionId: high! });
+    });
+    const second = await store.groups.joinLobby({ ...entry, sessionId: low! });
+    // Another lobby numbers its own arrivals from 1.
+    const elsewhere = await store.groups.joinLobby({ ...entry, conditionId: 'cond-other', sessionId: sessions[3]! });
+    expect([first.entry.arrivalSeq, second.entry.arrivalSeq, elsewhere.entry.arrivalSeq]).toEqual([1, 2, 1]);
+    expect((await store.groups.listWaiting('study', 'cond-same-ms', 'task')).map((e) => e.sessionId)).toEqual([high, low]);
+    // A second join of the same session keeps its number.
+    expect((await store.groups.joinLobby({ ...entry, sessionId: high!, joinedAt: T0 + 1 })).entry.arrivalSeq).toBe(1);
+    await store.groups.settleLobby([high!, low!, sessions[3]!], 'left', T0 + 1, null);
+  });
+
   it('fills a seat once and puts a person in one group only', async () => {
     const a = await newGroup();
     const b = await newGroup();
@@ -106,6 +124,44 @@ describe.each(STORE_ENGINES)('group storage (%s)', (engine) => {
     expect(updates.map((u) => u.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     await store.groups.appendEvent({ studyId: 'study', groupId: g, sessionId: sessions[5]!, type: 'dropped', serverTs: T0, payload: { grace_ms: 30_000 } });
     expect(await store.groups.listGroupEvents(g)).toMatchObject([{ type: 'dropped', payload: { grace_ms: 30_000 }, sessionId: sessions[5] }]);
+  });
+
+  it('withdraws a person whose seat an agent took over, and one who only waited, leaving no event of theirs', async () => {
+    const fresh = async () => {
+      const id = crypto.randomUUID();
+      await store.sessions.insert({ id, studyId: 'study', taskId: 'task', conditionId: 'cond', isPilot: false, createdAt: T0 });
+      return id;
+    };
+    const [stays, replaced, waited] = [await fresh(), await fresh(), await fresh()];
+    const g = await newGroup();
+    await store.groups.addMember({ groupId: g, seat: 1, kind: 'participant', sessionId: stays, displayName: 'Member 1', status: 'present', joinedAt: T0 });
+    await store.groups.addMember({ groupId: g, seat: 2, kind: 'participant', sessionId: replaced, displayName: 'Member 2', status: 'present', joinedAt: T0 });
+    const say = (sessionId: string, clientId: string) =>
+      store.groups.appendMessage({ id: crypto.randomUUID(), groupId: g, senderKind: 'participant', sessionId, senderName: 'x', clientId, content: clientId, tokens: 1, createdAt: T0 });
+    await say(stays, 's1');
+    await say(replaced, 'r1');
+    await say(stays, 's2');
+    for (const [sessionId, type] of [[replaced, 'dropped'], [replaced, 'replaced'], [stays, 'grouped']] as const)
+      await store.groups.appendEvent({ studyId: 'study', groupId: g, sessionId, type, serverTs: T0, payload: {} });
+    await store.groups.replaceMemberWithAgent(g, 2, 'AI for Member 2', T0 + 1);
+    await store.groups.appendEvent({ studyId: 'study', groupId: null, sessionId: waited, type: 'lobby_joined', serverTs: T0, payload: {} });
+
+    expect(await store.transaction((tx) => tx.withdrawals.deleteSessions([replaced, waited], T0 + 5))).toBe(2);
+    expect((await store.groups.listMessages(g)).map((m) => [m.groupSeq, m.content])).toEqual([
+      [1, 's1'],
+      [3, 's2'],
+    ]);
+    const events = await store.groups.listEvents('study');
+    expect(events.some((e) => e.sessionId === replaced || e.sessionId === waited)).toBe(false);
+    // The seat is the agent's now (the person no longer held it): the tombstone names no seat.
+    expect(events.filter((e) => e.groupId === g).map((e) => [e.type, e.sessionId, e.payload])).toEqual([
+      ['grouped', stays, {}],
+      ['withdrawn', null, { seat: null, messages_removed: 1, edits_removed: 0, chars_removed: 0, events_removed: 2 }],
+    ]);
+    expect((await store.groups.listMembers(g)).map((m) => [m.seat, m.kind, m.status])).toEqual([
+      [1, 'participant', 'present'],
+      [2, 'agent', 'present'],
+    ]);
   });
 
   it('lets one matching decision hold a lobby at a time', async () => {

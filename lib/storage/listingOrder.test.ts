@@ -330,3 +330,101 @@ describe('listing order: pre-registrations', () => {
     expect(reference!.listed['preregistrations.countConsentedInCondition']).toEqual([2, 1]);
   }, 120_000);
 });
+
+// ---- Group sessions (migrations 028, 029): every group listing, both engines, rows inserted in two orders. ----
+// What insertion numbers by design (a lobby's arrival_seq, group_events.id, group_seq, the document's seq) is appended
+// in one order everywhere; the lobbies, groups and seats are reversed.
+
+const GROUP_STUDY = 'study-g';
+const GROUP_SESSIONS = ['g-c', 'g-a', 'g-e', 'g-b', 'g-d', 'g-f'];
+// Two lobbies (conditions c1, c2) whose people joined at the same ms (ties on joined_at across lobbies).
+const LOBBIES: Record<string, string[]> = { c2: ['g-c', 'g-a', 'g-f'], c1: ['g-e', 'g-b', 'g-d'] };
+// Two groups formed at the same ms (ties on formed_at), ids sorting against the insertion order.
+const GROUPS = [
+  { id: 'grp-b', conditionId: 'c2', people: ['g-c', 'g-a'] },
+  { id: 'grp-a', conditionId: 'c1', people: ['g-e', 'g-b'] },
+];
+
+async function seedGroups(s: Store, order: Order): Promise<void> {
+  await s.studies.upsertLoaded(GROUP_STUDY, 'Group study', 'hash', 'live', 1);
+  await each(GROUP_SESSIONS, order, (id) => s.sessions.insert({ id, studyId: GROUP_STUDY, taskId: 't1', conditionId: 'c1', isPilot: false, createdAt: 10 }));
+  for (const [conditionId, people] of inOrder(Object.entries(LOBBIES), order)) {
+    await s.transaction(async (tx) => {
+      await tx.groups.lockLobby(`${GROUP_STUDY}/${conditionId}/t1`);
+      for (const sessionId of people)
+        await tx.groups.joinLobby({ sessionId, studyId: GROUP_STUDY, conditionId, taskId: 't1', quotaValue: null, joinedAt: 20, deadlineAt: 50 });
+    });
+  }
+  await each(GROUPS, order, (g) =>
+    s.groups.createGroup({ id: g.id, studyId: GROUP_STUDY, conditionId: g.conditionId, taskId: 't1', sizeAtStart: 2, agents: ['Facilitator'], formedAt: 30 }),
+  );
+  for (const g of inOrder(GROUPS, order)) {
+    const seats = [...g.people.map((sessionId, i) => ({ seat: i + 1, kind: 'participant' as const, sessionId, displayName: `Member ${i + 1}` })), { seat: 3, kind: 'agent' as const, sessionId: null, displayName: 'Facilitator' }];
+    await each(seats, order, (m) => s.groups.addMember({ groupId: g.id, ...m, status: 'present', joinedAt: 30 }));
+    await s.groups.settleLobby(g.people, 'grouped', 30, g.id);
+  }
+  // Appended in one order everywhere: the group's trajectory, room and document are numbered by insertion.
+  for (const g of GROUPS) {
+    for (const sessionId of g.people) await s.groups.appendEvent({ studyId: GROUP_STUDY, groupId: g.id, sessionId, type: 'grouped', serverTs: 30, payload: { wait_ms: 10 } });
+    await s.groups.appendEvent({ studyId: GROUP_STUDY, groupId: g.id, sessionId: null, type: 'ended', serverTs: 30, payload: {} });
+    for (const [i, sessionId] of g.people.entries()) {
+      await s.groups.appendMessage({ id: `gm-${g.id}-${i}`, groupId: g.id, senderKind: 'participant', sessionId, senderName: `Member ${i + 1}`, clientId: `c-${i}`, content: 'hi', tokens: 1, createdAt: 40 });
+      await s.groups.appendDocUpdate({ groupId: g.id, sessionId, fieldId: 'plan', update: 'AAA=', createdAt: 40 });
+    }
+  }
+  await s.groups.appendEvent({ studyId: GROUP_STUDY, groupId: null, sessionId: 'g-f', type: 'lobby_joined', serverTs: 20, payload: {} });
+}
+
+async function groupListings(s: Store): Promise<Record<string, unknown>> {
+  const perGroup = <T>(fn: (id: string) => Promise<T>) => Promise.all(GROUPS.map((g) => fn(g.id)));
+  const out: Record<string, unknown> = {
+    'groups.listWaiting': await Promise.all(Object.keys(LOBBIES).map((c) => s.groups.listWaiting(GROUP_STUDY, c, 't1'))),
+    'groups.listDueLobby': await s.groups.listDueLobby(100),
+    'groups.listLobbyEntries': await s.groups.listLobbyEntries(GROUP_STUDY),
+    'groups.listGroups': await s.groups.listGroups(GROUP_STUDY),
+    'groups.listActiveGroups': await s.groups.listActiveGroups(),
+    'groups.listMembers': await perGroup((id) => s.groups.listMembers(id)),
+    'groups.listEvents': await s.groups.listEvents(GROUP_STUDY),
+    'groups.listGroupEvents': await perGroup((id) => s.groups.listGroupEvents(id)),
+    'groups.listMessages': await perGroup((id) => s.groups.listMessages(id)),
+    'groups.listMessages after 1': await perGroup((id) => s.groups.listMessages(id, 1)),
+    'groups.listDocUpdates': await perGroup((id) => s.groups.listDocUpdates(id)),
+  };
+  const snapshot = await s.openExportSnapshot();
+  try {
+    out['export.groups.listGroups'] = await snapshot.groups.listGroups(GROUP_STUDY);
+    out['export.groups.listMembers'] = await Promise.all(GROUPS.map((g) => snapshot.groups.listMembers(g.id)));
+    out['export.groups.listEvents'] = await snapshot.groups.listEvents(GROUP_STUDY);
+    out['export.groups.listMessages'] = await Promise.all(GROUPS.map((g) => snapshot.groups.listMessages(g.id)));
+    out['export.groups.listLobbyEntries'] = await snapshot.groups.listLobbyEntries(GROUP_STUDY);
+  } finally {
+    await snapshot.close();
+  }
+  return out;
+}
+
+describe('group listing order', () => {
+  it('is the same on every engine and whatever order the lobbies, groups and seats were inserted in', async () => {
+    const answers: { engine: StoreEngine; order: Order; listed: Record<string, unknown> }[] = [];
+    for (const engine of STORE_ENGINES) {
+      for (const order of ['forward', 'reverse'] as const) {
+        const s = await openTestStore(engine, `group-listing-order-${order}`);
+        stores.push(s);
+        await seedGroups(s, order);
+        answers.push({ engine, order, listed: await groupListings(s) });
+      }
+    }
+    const [reference, ...others] = answers;
+    for (const [name, rows] of Object.entries(reference!.listed)) expect((rows as unknown[]).flat().length, name).toBeGreaterThan(0);
+    for (const other of others) {
+      for (const name of Object.keys(reference!.listed)) {
+        expect(other.listed[name], `${name}: ${other.engine} ${other.order} vs ${reference!.engine} ${reference!.order}`).toEqual(reference!.listed[name]);
+      }
+    }
+    // The documented keys: groups by formed_at then id; lobby entries by joined_at, condition, task, arrival.
+    const listed = reference!.listed;
+    expect((listed['groups.listGroups'] as { id: string }[]).map((g) => g.id)).toEqual(['grp-a', 'grp-b']);
+    expect((listed['groups.listLobbyEntries'] as { sessionId: string }[]).map((e) => e.sessionId)).toEqual(['g-e', 'g-b', 'g-d', 'g-c', 'g-a', 'g-f']);
+    expect((listed['groups.listWaiting'] as { sessionId: string }[][]).map((l) => l.map((e) => e.sessionId))).toEqual([['g-f'], ['g-d']]);
+  }, 120_000);
+});

@@ -15,7 +15,13 @@ export const MESSAGE_GROUP_COLUMNS: readonly ColumnDef[] = [
     values: ['participant', 'agent', 'researcher', 'system'],
     description: 'Who wrote the message: a participant, an AI agent (the assistant of a single session), a researcher, or the platform (system).',
   },
-  { name: 'group_seq', type: 'integer', nullable: true, description: 'Order of the message within its group room (1-based, gap-free); empty outside groups.' },
+  {
+    name: 'group_seq',
+    type: 'integer',
+    nullable: true,
+    description:
+      'Order of the message within its group room (1-based). Gap-free as stored; a gap is a message taken out since: a withdrawn member\'s (the group\'s `withdrawn` event in group_events.jsonl counts them) or one the export left out (a pilot or unconsented member). Empty outside groups.',
+  },
   { name: 'sender_name', type: 'string', nullable: true, description: 'The display name the room showed (Member N, or the agent\'s name); empty outside groups.' },
 ];
 
@@ -60,9 +66,15 @@ export const GROUP_EVENT_COLUMNS: readonly ColumnDef[] = [
   {
     name: 'type',
     type: 'string',
-    description: 'lobby_joined, grouped, released, left, disconnected, reconnected, dropped, replaced, agent_failed or ended.',
+    description:
+      'lobby_joined, grouped, released, left, disconnected, reconnected, dropped, replaced, agent_failed, ended, or withdrawn (a member withdrew from the study: the tombstone of their seat, with no session; their own events, messages and edits are deleted).',
   },
   { name: 'server_ts', type: 'integer', unit: 'ms since epoch (UTC)', description: 'Server time of the event.' },
   { name: 'wait_ms', type: 'integer', nullable: true, unit: 'ms', description: 'Lobby wait (grouped, released, left).' },
-  { name: 'payload', type: 'object', description: 'The event\'s other details (seat, grace_ms, away_ms, policy, agent, reason).' },
+  {
+    name: 'payload',
+    type: 'object',
+    description:
+      'The event\'s other details (seat, grace_ms, away_ms, policy, agent, reason; agent_failed: after_seq, the room\'s last group_seq the failed turn answered); for withdrawn: seat, messages_removed, edits_removed, chars_removed (characters of theirs taken out of the shared document), events_removed.',
+  },
 ];

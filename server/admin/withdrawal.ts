@@ -33,7 +33,7 @@ export async function withdrawParticipant(
   await input.live?.stop(live);
   const { deleted, sessionIds } = await store.transaction(async (tx) => {
     const ids = await tx.withdrawals.findSessionIds(input.studyId, platformUserId);
-    const n = await tx.withdrawals.deleteSessions(ids);
+    const n = await tx.withdrawals.deleteSessions(ids, now);
     await tx.withdrawals.recordTombstone({ studyId: input.studyId, tombstone, withdrawnAt: now, deletedSessions: n, actor: input.actor });
     await tx.audit.append({
       at: now,

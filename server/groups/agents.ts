@@ -65,6 +65,8 @@ export class GroupAgents {
     const [members, messages] = await Promise.all([ctx.store.groups.listMembers(group.id), ctx.store.groups.listMessages(group.id)]);
     const seat = members.find((m) => m.kind === 'agent' && m.displayName === agent.name)?.seat;
     if (seat === undefined) return;
+    const afterSeq = messages.at(-1)?.groupSeq ?? 0;
+    if (await this.failedAt(group.id, agent.name, afterSeq)) return;
     const { provider } = ctx.providers(agentCondition(condition, agent));
     const replyId = crypto.randomUUID();
     let text = '';
@@ -87,7 +89,7 @@ export class GroupAgents {
         sessionId: null,
         type: 'agent_failed',
         serverTs: now,
-        payload: { agent: agent.name, reason: result.error?.message ?? result.finishReason, kind: result.error?.kind ?? null },
+        payload: { agent: agent.name, reason: result.error?.message ?? result.finishReason, kind: result.error?.kind ?? null, after_seq: afterSeq },
       });
       return;
     }
@@ -103,6 +105,12 @@ export class GroupAgents {
       createdAt: now,
     });
     push.toGroup(group.id, 'group:message', messageView(message, members));
+  }
+
+  /** Whether this agent's turn on the room as it stood at `afterSeq` already failed (on any node). */
+  private async failedAt(groupId: string, agentName: string, afterSeq: number): Promise<boolean> {
+    const events = await this.g.ctx.store.groups.listGroupEvents(groupId);
+    return events.some((e) => e.type === 'agent_failed' && e.payload.agent === agentName && e.payload.after_seq === afterSeq);
   }
 
   /** Stops every reply running here (the server is closing). */

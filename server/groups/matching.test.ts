@@ -3,13 +3,15 @@ import { GroupConfig } from '../../common/group';
 import type { LobbyEntryRow } from '../../lib/storage';
 import { hasSeatFor, pickGroup } from './matching';
 
-const entry = (id: string, quotaValue: string | null = null): LobbyEntryRow => ({
+let arrivals = 0;
+const entry = (id: string, quotaValue: string | null = null, arrivalSeq = ++arrivals): LobbyEntryRow => ({
   sessionId: id,
   studyId: 's',
   conditionId: 'c',
   taskId: 't',
   quotaValue,
   joinedAt: 0,
+  arrivalSeq,
   deadlineAt: 0,
   outcome: null,
   outcomeAt: null,
@@ -39,5 +41,13 @@ describe('pickGroup', () => {
     expect(hasSeatFor(quota, 'expert')).toBe(true);
     expect(hasSeatFor(quota, 'manager')).toBe(false);
     expect(hasSeatFor(quota, null)).toBe(false);
+  });
+
+  it('seats by arrival number, not by the order given or by session id, when everyone joined in the same millisecond', () => {
+    // All joinedAt 0: z arrived first, then y, then x.
+    const waiting = [entry('x', null, 3), entry('z', null, 1), entry('y', null, 2), entry('w', null, 4)];
+    expect(pickGroup(waiting, arrival, true)!.map((e) => e.sessionId)).toEqual(['z', 'y', 'x']);
+    const experts = [entry('e-a', 'expert', 12), entry('e-b', 'expert', 11), entry('n-a', 'novice', 14), entry('n-b', 'novice', 13)];
+    expect(pickGroup(experts, quota, true)!.map((e) => e.sessionId)).toEqual(['e-b', 'n-b', 'n-a']);
   });
 });

@@ -1,22 +1,24 @@
 /**
  * Who forms a group out of the people waiting (pure; the lobby runs it inside its locked transaction). Arrival:
- * the oldest `size.max`. Quota: the oldest people of each quota value, as many as the value's seats.
+ * the first `size.max` to arrive. Quota: the first people of each quota value, as many as the value's seats. "First"
+ * is the lobby's arrival number (arrivalSeq, migration 029), not joined_at: two people can join in one millisecond.
  */
 import type { GroupConfig } from '../../common/group';
 import type { LobbyEntryRow } from '../../lib/storage';
 
 /**
- * The members of a new group, oldest first, or null when none forms. `full`: only a group of size.max (a join);
+ * The members of a new group in arrival order, or null when none forms. `full`: only a group of size.max (a join);
  * otherwise (a timeout with start_smaller) whoever the seats take, if at least size.min.
  */
 export function pickGroup(waiting: readonly LobbyEntryRow[], config: GroupConfig, full: boolean): LobbyEntryRow[] | null {
   const need = full ? config.size.max : config.size.min;
+  const byArrival = [...waiting].sort((a, b) => a.arrivalSeq - b.arrivalSeq);
   let picked: LobbyEntryRow[];
-  if (config.form_by === 'arrival') picked = waiting.slice(0, config.size.max);
+  if (config.form_by === 'arrival') picked = byArrival.slice(0, config.size.max);
   else {
     const left = new Map(Object.entries(config.form_by.quota.seats));
     picked = [];
-    for (const entry of waiting) {
+    for (const entry of byArrival) {
       const free = entry.quotaValue === null ? 0 : (left.get(entry.quotaValue) ?? 0);
       if (free > 0) {
         picked.push(entry);

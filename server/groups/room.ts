@@ -45,6 +45,9 @@ export class GroupRoom {
     const { member, group, s } = await this.seatOf(sessionId, p.groupId, 'group:send', true);
     const { store, now } = this.g.ctx;
     if (p.text.length > s.study.chat.max_message_chars) throw new ServiceError('too_large', `group:send: text: at most ${s.study.chat.max_message_chars} characters`, 'text');
+    // A resend of a stored message answers with it, also at the budget (its ack was lost, not the message).
+    const stored = await store.groups.findMessageByClientId(sessionId, p.clientId);
+    if (stored) return { groupSeq: stored.groupSeq };
     if ((await store.groups.countMemberMessages(sessionId)) >= s.study.chat.max_user_messages)
       throw new ServiceError('limit_reached', `group:send: at most ${s.study.chat.max_user_messages} messages per member`);
     const { message, inserted } = await store.groups.appendMessage({

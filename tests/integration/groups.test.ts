@@ -201,9 +201,9 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
     await groupOk(novices[0]!.socket, 'group:lobby:join');
     const view = grouped(await groupOk<GroupView>(novices[1]!.socket, 'group:lobby:join'))!;
     const seated = (await t.server.store.groups.listMembers(view.groupId)).flatMap((m) => (m.sessionId ? [m.sessionId] : []));
-    // The test's clock stands still, so both experts joined at the same ms: the lobby seats the first by
-    // (joined_at, session_id). One expert and both novices sit; the other expert still waits.
-    const [first, second] = [...experts].sort((x, y) => (x.joined.sessionId < y.joined.sessionId ? -1 : 1));
+    // The test's clock stands still, so both experts joined at the same ms: the lobby seats the first to arrive
+    // (its arrival number, migration 029). One expert and both novices sit; the other expert still waits.
+    const [first, second] = experts;
     expect(seated.sort()).toEqual([first!.joined.sessionId, novices[0]!.joined.sessionId, novices[1]!.joined.sessionId].sort());
     expect(await groupOk(second!.socket, 'group:status')).toMatchObject({ state: 'waiting', waiting: 1 });
   });

@@ -35,6 +35,11 @@ export interface LobbyEntryRow {
   /** The person's value of the quota key (form_by quota), null for arrival matching. */
   quotaValue: string | null;
   joinedAt: number;
+  /**
+   * 1, 2, … per lobby (study, condition, task) in the order the joins committed (migration 029): the order matching
+   * seats people in, exact also when two join in the same millisecond.
+   */
+  arrivalSeq: number;
   /** When the lobby's timeout falls due for this person (server clock). */
   deadlineAt: number;
   /** null while waiting. */
@@ -42,6 +47,8 @@ export interface LobbyEntryRow {
   outcomeAt: number | null;
   groupId: string | null;
 }
+
+export type NewLobbyEntry = Omit<LobbyEntryRow, 'outcome' | 'outcomeAt' | 'groupId' | 'arrivalSeq'>;
 
 export interface GroupMemberRow {
   groupId: string;
@@ -69,7 +76,7 @@ export interface GroupEventRow {
 export interface GroupMessageRow {
   id: string;
   groupId: string;
-  /** 1, 2, … per group, without gaps. */
+  /** 1, 2, … per group, without gaps as appended; a member's withdrawal leaves the gaps of their messages. */
   groupSeq: number;
   senderKind: GroupSenderKind;
   sessionId: string | null;
@@ -82,7 +89,10 @@ export interface GroupMessageRow {
 
 export interface GroupDocUpdateRow {
   groupId: string;
-  /** 1, 2, … per group, without gaps. */
+  /**
+   * 1, 2, … per group, without gaps as appended. A member's withdrawal replaces their updates by one content-free
+   * update at the seq of their first (session null) and leaves the others' seqs as gaps.
+   */
   seq: number;
   sessionId: string | null;
   fieldId: string;
@@ -94,10 +104,13 @@ export interface GroupDocUpdateRow {
 export interface GroupsRepo {
   /** Inside a transaction: waits until no other transaction holds the lobby `key`, then holds it until COMMIT. */
   lockLobby(key: string): Promise<void>;
-  /** Enters the lobby; a session already in it keeps its first entry (several tabs count once). Returns the entry. */
-  joinLobby(entry: Omit<LobbyEntryRow, 'outcome' | 'outcomeAt' | 'groupId'>): Promise<{ entry: LobbyEntryRow; created: boolean }>;
+  /**
+   * Enters the lobby with the lobby's next arrival number (call it after lockLobby, in the same transaction); a session
+   * already in it keeps its first entry (several tabs count once). Returns the entry.
+   */
+  joinLobby(entry: NewLobbyEntry): Promise<{ entry: LobbyEntryRow; created: boolean }>;
   getLobbyEntry(sessionId: string): Promise<LobbyEntryRow | undefined>;
-  /** The people still waiting for one condition and task, oldest first. */
+  /** The people still waiting for one condition and task, in arrival order (arrivalSeq). */
   listWaiting(studyId: string, conditionId: string, taskId: string): Promise<LobbyEntryRow[]>;
   /** Waiting entries whose deadline is at or before `now`, oldest first (the lobby sweep). */
   listDueLobby(now: number): Promise<LobbyEntryRow[]>;
@@ -130,6 +143,8 @@ export interface GroupsRepo {
    * once: the second call returns the first row with inserted false.
    */
   appendMessage(message: Omit<GroupMessageRow, 'groupSeq'>): Promise<{ message: GroupMessageRow; inserted: boolean }>;
+  /** The message this session stored under `clientId`, if any (a resend answers with it, budget or not). */
+  findMessageByClientId(sessionId: string, clientId: string): Promise<GroupMessageRow | undefined>;
   /** The room's messages after `afterSeq` (0 = all), in group_seq order. */
   listMessages(groupId: string, afterSeq?: number): Promise<GroupMessageRow[]>;
   /** How many messages this session has posted into its group (the per-member budget). */

@@ -60,8 +60,13 @@ export interface WithdrawalsRepo {
   findSessionIds(studyId: string, platformUserId: string): Promise<string[]>;
   /** Upload storage paths (relative to the data dir) of these sessions, to delete the files after the rows. */
   uploadPaths(sessionIds: readonly string[]): Promise<string[]>;
-  /** Deletes the sessions and (by cascade) all their rows in every table. Call inside a transaction. */
-  deleteSessions(sessionIds: readonly string[]): Promise<number>;
+  /**
+   * Deletes the sessions and (by cascade) all their rows in every table. A session in a group is first taken out
+   * of it: its messages, edits and group events go, its seat becomes `withdrawn`, and the group's record keeps a
+   * `withdrawn` event with counts only (lib/storage/groupWithdrawal.ts). Call inside a transaction; `now` is the
+   * withdrawal's time (that event's).
+   */
+  deleteSessions(sessionIds: readonly string[], now?: number): Promise<number>;
   /** Records the tombstone; a second withdrawal of the same person adds to the deleted count. */
   recordTombstone(w: WithdrawalRow): Promise<void>;
   tombstones(studyId: string): Promise<Set<string>>;

@@ -28,6 +28,14 @@ export const STORE_TABLES = [
   'preregistrations',
   'preregistration_deviations',
   'pseudonym_key',
+  // Group sessions (migration 028), parents first: a lobby entry names its group, seats, events, messages and
+  // document updates belong to one.
+  'study_groups',
+  'lobby_entries',
+  'group_members',
+  'group_events',
+  'group_messages',
+  'group_doc_updates',
 ] as const;
 
 export type StoreTable = (typeof STORE_TABLES)[number];

@@ -75,7 +75,27 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
   await store.preregistrations.insertVersion({ studyId: 'study', version: 1, planHash: 'ph', studyHash: 'sh', lockedAt: 16, lockedBy: 'researcher', document: PREREG_DOCUMENT });
   await store.preregistrations.recordDeviation({ studyId: 'study', version: 1, kind: 'changed_after_lock', file: 'studies/study.yaml', field: 'title', message: 'title changed after the lock', detectedAt: 17 });
   await store.pseudonymKey.recordIfAbsent('b'.repeat(64), 16);
+  await seedGroup(store, ids);
   return ids;
+}
+
+/** One group of both sessions and an agent: lobby, seats, events, room messages and a shared-document edit. */
+async function seedGroup(store: Store, ids: string[]): Promise<void> {
+  const [s1, s2] = ids as [string, string];
+  for (const [i, sessionId] of ids.entries())
+    await store.groups.joinLobby({ sessionId, studyId: 'study', conditionId: 'c', taskId: 't', quotaValue: i === 0 ? 'expert' : null, joinedAt: 18, deadlineAt: 48 });
+  await store.groups.createGroup({ id: 'group-1', studyId: 'study', conditionId: 'c', taskId: 't', sizeAtStart: 2, agents: ['Facilitator'], formedAt: 19 });
+  await store.groups.settleLobby(ids, 'grouped', 19, 'group-1');
+  await store.groups.addMember({ groupId: 'group-1', seat: 1, kind: 'participant', sessionId: s1, displayName: 'Member 1', status: 'present', joinedAt: 19 });
+  await store.groups.addMember({ groupId: 'group-1', seat: 2, kind: 'participant', sessionId: s2, displayName: 'Member 2', status: 'present', joinedAt: 19 });
+  await store.groups.addMember({ groupId: 'group-1', seat: 3, kind: 'agent', sessionId: null, displayName: 'Facilitator', status: 'present', joinedAt: 19 });
+  await store.groups.setMemberStatus('group-1', 2, 'away', 21);
+  await store.groups.appendEvent({ studyId: 'study', groupId: 'group-1', sessionId: s1, type: 'grouped', serverTs: 19, payload: { wait_ms: 1, seat: 1 } });
+  await store.groups.appendEvent({ studyId: 'study', groupId: 'group-1', sessionId: s2, type: 'disconnected', serverTs: 21, payload: {} });
+  await store.groups.appendMessage({ id: 'gm-1', groupId: 'group-1', senderKind: 'participant', sessionId: s1, senderName: 'Member 1', clientId: 'c1', content: 'Plan: “Ölmühle” 🚲', tokens: 5, createdAt: 20 });
+  await store.groups.appendMessage({ id: 'gm-2', groupId: 'group-1', senderKind: 'agent', sessionId: null, senderName: 'Facilitator', clientId: null, content: 'Noted.', tokens: 2, createdAt: 21 });
+  await store.groups.appendDocUpdate({ groupId: 'group-1', sessionId: s1, fieldId: 'plan', update: 'AQGtvfkFAAQBBHBsYW4DaGkh', createdAt: 22 });
+  await store.groups.endGroup('group-1', 'submitted', 23);
 }
 
 /** What the services read back, table by table (the engine-neutral view of the data). */
@@ -107,6 +127,14 @@ async function readBack(store: Store, ids: string[]) {
     adminSession: await store.adminAuth.findLiveSession('th1', 10),
     audit: await store.audit.list({ limit: 10 }),
     tombstones: [...(await store.withdrawals.tombstones('study'))],
+    groups: {
+      groups: await store.groups.listGroups('study'),
+      lobby: await store.groups.listLobbyEntries('study'),
+      members: await store.groups.listMembers('group-1'),
+      events: await store.groups.listEvents('study'),
+      messages: await store.groups.listMessages('group-1'),
+      doc: await store.groups.listDocUpdates('group-1'),
+    },
   };
 }
 
@@ -155,6 +183,17 @@ describe('db:copy', () => {
     expect(next).toBe(before + 1);
     const seq = await withStore(pgUrl, (s) => s.events.append(ids[0]!, 'after-copy', {}, 14, null));
     expect(seq).toBe(original.perSession[0]!.events.length + 1);
+    // The group's numbers go on too: the room's next group_seq and document seq, and group_events' identity.
+    await withStore(pgUrl, async (s) => {
+      const gid = await s.groups.appendEvent({ studyId: 'study', groupId: 'group-1', sessionId: null, type: 'after-copy', serverTs: 24, payload: {} });
+      expect(gid).toBe(original.groups.events.at(-1)!.id + 1);
+      await s.transaction(async (tx) => {
+        // endGroup ended it; appends still number on (the room code refuses them, the store does not).
+        const { message } = await tx.groups.appendMessage({ id: 'gm-3', groupId: 'group-1', senderKind: 'system', sessionId: null, senderName: 'Tandem', clientId: null, content: 'after', tokens: 1, createdAt: 25 });
+        expect(message.groupSeq).toBe(3);
+        expect(await tx.groups.appendDocUpdate({ groupId: 'group-1', sessionId: null, fieldId: 'plan', update: 'AAA=', createdAt: 25 })).toBe(2);
+      });
+    });
   });
 
   it('refuses a non-empty target without --force and leaves it unchanged; with --force replaces its rows', async () => {

@@ -39,9 +39,15 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   preregistrations: ['study_id', 'version'],
   preregistration_deviations: ['id'],
   pseudonym_key: ['id'],
+  study_groups: ['id'],
+  lobby_entries: ['session_id'],
+  group_members: ['group_id', 'seat'],
+  group_events: ['id'],
+  group_messages: ['id'],
+  group_doc_updates: ['group_id', 'seq'],
 };
 
-const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id', preregistration_deviations: 'id' };
+const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id', preregistration_deviations: 'id', group_events: 'id' };
 
 /** In dependency order (a table's foreign keys point at tables earlier in the list). */
 export const COPY_TABLES: readonly TableSpec[] = STORE_TABLES.map((name) => ({

@@ -5,8 +5,36 @@ import type {
   GroupMemberRow,
   GroupMessageRow,
   GroupRow,
+  GroupMemberStatus,
   LobbyEntryRow,
+  NewLobbyEntry,
 } from '../contract/groups';
+
+/** The seat statuses that mean the person is gone from the room (left_at is set with them). */
+export const GONE_STATUSES: readonly GroupMemberStatus[] = ['dropped', 'left', 'replaced', 'withdrawn'];
+
+/** LOBBY_SQL.join's parameters: the entry, then its lobby again (for the lobby's next arrival number). */
+export const joinLobbyParams = (e: NewLobbyEntry) =>
+  [e.sessionId, e.studyId, e.conditionId, e.taskId, e.quotaValue, e.joinedAt, e.deadlineAt, e.studyId, e.conditionId, e.taskId] as const;
+
+export const createGroupParams = (g: Omit<GroupRow, 'status' | 'endReason' | 'endedAt'>) =>
+  [g.id, g.studyId, g.conditionId, g.taskId, g.sizeAtStart, JSON.stringify(g.agents), g.formedAt] as const;
+
+export const addMemberParams = (m: Omit<GroupMemberRow, 'awaySince' | 'leftAt'>) =>
+  [m.groupId, m.seat, m.kind, m.sessionId, m.displayName, m.status, m.joinedAt] as const;
+
+/** GROUP_MEMBER_SQL.setStatus's parameters. */
+export const memberStatusParams = (groupId: string, seat: number, status: GroupMemberStatus, at: number) =>
+  [status, status, at, GONE_STATUSES.includes(status) ? 1 : 0, at, groupId, seat] as const;
+
+export const appendEventParams = (e: Omit<GroupEventRow, 'id'>) =>
+  [e.studyId, e.groupId, e.sessionId, e.type, e.serverTs, JSON.stringify(e.payload)] as const;
+
+export const insertMessageParams = (m: Omit<GroupMessageRow, 'groupSeq'>, seq: number) =>
+  [m.id, m.groupId, seq, m.senderKind, m.sessionId, m.senderName, m.clientId, m.content, m.tokens, m.createdAt] as const;
+
+export const insertDocUpdateParams = (u: Omit<GroupDocUpdateRow, 'seq'>, seq: number) =>
+  [u.groupId, seq, u.sessionId, u.fieldId, u.update, u.createdAt] as const;
 
 export interface RawGroup {
   id: string;
@@ -40,6 +68,7 @@ export interface RawLobbyEntry {
   task_id: string;
   quota_value: string | null;
   joined_at: number;
+  arrival_seq: number;
   deadline_at: number;
   outcome: LobbyEntryRow['outcome'];
   outcome_at: number | null;
@@ -52,6 +81,7 @@ export const toLobbyEntry = (r: RawLobbyEntry): LobbyEntryRow => ({
   taskId: r.task_id,
   quotaValue: r.quota_value,
   joinedAt: r.joined_at,
+  arrivalSeq: r.arrival_seq,
   deadlineAt: r.deadline_at,
   outcome: r.outcome,
   outcomeAt: r.outcome_at,

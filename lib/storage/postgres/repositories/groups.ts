@@ -9,30 +9,15 @@ import type {
   GroupsRepo,
   LobbyEntryRow,
   LobbyOutcome,
+  NewLobbyEntry,
 } from '../../contract/groups';
-import {
-  toGroup,
-  toGroupDocUpdate,
-  toGroupEvent,
-  toGroupMember,
-  toGroupMessage,
-  toLobbyEntry,
-  type RawGroup,
-  type RawGroupDocUpdate,
-  type RawGroupEvent,
-  type RawGroupMember,
-  type RawGroupMessage,
-  type RawLobbyEntry,
-} from '../../rows/groups';
-
-/** Arbitrary constant naming "Tandem lobby" among the database's (int4, int4) advisory locks. */
-const LOBBY_LOCK_NAMESPACE = 7_311_028;
-const GONE: readonly GroupMemberStatus[] = ['dropped', 'left', 'replaced', 'withdrawn'];
+import * as rows from '../../rows/groups';
+import { GROUP_DOC_SQL, GROUP_EVENT_SQL, GROUP_MEMBER_SQL, GROUP_MESSAGE_SQL, GROUP_SQL, LOBBY_LOCK_NAMESPACE, LOBBY_SQL } from '../../sql/groups';
 
 /**
- * Group sessions on PostgreSQL (contract in ../../contract/groups.ts). A matching decision holds a
- * transaction-scoped advisory lock on its lobby, so two nodes matching the same lobby take turns; appends to a
- * group lock its study_groups row first (SELECT … FOR UPDATE), which hands out group_seq without gaps and makes a
+ * Group sessions on PostgreSQL (contract in ../../contract/groups.ts; SQL in ../../sql/groups.ts). A matching decision
+ * holds a transaction-scoped advisory lock on its lobby, so two nodes matching the same lobby take turns; appends to
+ * a group lock its study_groups row first (SELECT … FOR UPDATE), which hands out group_seq without gaps and makes a
  * resend's duplicate check exact.
  */
 export class PgGroups implements GroupsRepo {
@@ -40,181 +25,137 @@ export class PgGroups implements GroupsRepo {
 
   async lockLobby(key: string): Promise<void> {
     if (!this.db.inTransaction) throw new Error('lockLobby needs a transaction (it holds the lock until COMMIT)');
-    await this.db.one('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOBBY_LOCK_NAMESPACE, key]);
+    await this.db.one(LOBBY_SQL.lock.postgres, [LOBBY_LOCK_NAMESPACE, key]);
   }
 
-  async joinLobby(e: Omit<LobbyEntryRow, 'outcome' | 'outcomeAt' | 'groupId'>): Promise<{ entry: LobbyEntryRow; created: boolean }> {
-    const n = await this.db.run(
-      `INSERT INTO lobby_entries (session_id, study_id, condition_id, task_id, quota_value, joined_at, deadline_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING`,
-      [e.sessionId, e.studyId, e.conditionId, e.taskId, e.quotaValue, e.joinedAt, e.deadlineAt],
-    );
+  async joinLobby(e: NewLobbyEntry): Promise<{ entry: LobbyEntryRow; created: boolean }> {
+    const n = await this.db.run(LOBBY_SQL.join.postgres, rows.joinLobbyParams(e));
     return { entry: (await this.getLobbyEntry(e.sessionId))!, created: n === 1 };
   }
 
   async getLobbyEntry(sessionId: string): Promise<LobbyEntryRow | undefined> {
-    const r = await this.db.one<RawLobbyEntry>('SELECT * FROM lobby_entries WHERE session_id = $1', [sessionId]);
-    return r && toLobbyEntry(r);
+    const r = await this.db.one<rows.RawLobbyEntry>(LOBBY_SQL.get.postgres, [sessionId]);
+    return r && rows.toLobbyEntry(r);
   }
 
   async listWaiting(studyId: string, conditionId: string, taskId: string): Promise<LobbyEntryRow[]> {
-    return (
-      await this.db.rows<RawLobbyEntry>(
-        `SELECT * FROM lobby_entries WHERE study_id = $1 AND condition_id = $2 AND task_id = $3 AND outcome IS NULL
-          ORDER BY joined_at, session_id`,
-        [studyId, conditionId, taskId],
-      )
-    ).map(toLobbyEntry);
+    return (await this.db.rows<rows.RawLobbyEntry>(LOBBY_SQL.listWaiting.postgres, [studyId, conditionId, taskId])).map(rows.toLobbyEntry);
   }
 
   async listDueLobby(now: number): Promise<LobbyEntryRow[]> {
-    return (await this.db.rows<RawLobbyEntry>('SELECT * FROM lobby_entries WHERE outcome IS NULL AND deadline_at <= $1 ORDER BY joined_at, session_id', [now])).map(
-      toLobbyEntry,
-    );
+    return (await this.db.rows<rows.RawLobbyEntry>(LOBBY_SQL.listDue.postgres, [now])).map(rows.toLobbyEntry);
   }
 
   settleLobby(sessionIds: readonly string[], outcome: LobbyOutcome, at: number, groupId: string | null): Promise<number> {
     if (sessionIds.length === 0) return Promise.resolve(0);
-    return this.db.run(
-      `UPDATE lobby_entries SET outcome = $1, outcome_at = $2, group_id = $3
-        WHERE outcome IS NULL AND session_id IN (SELECT jsonb_array_elements_text($4::jsonb))`,
-      [outcome, at, groupId, JSON.stringify(sessionIds)],
-    );
+    return this.db.run(LOBBY_SQL.settle.postgres, [outcome, at, groupId, JSON.stringify(sessionIds)]);
   }
 
   async listLobbyEntries(studyId: string): Promise<LobbyEntryRow[]> {
-    return (await this.db.rows<RawLobbyEntry>('SELECT * FROM lobby_entries WHERE study_id = $1 ORDER BY joined_at, session_id', [studyId])).map(toLobbyEntry);
+    return (await this.db.rows<rows.RawLobbyEntry>(LOBBY_SQL.listForStudy.postgres, [studyId])).map(rows.toLobbyEntry);
   }
 
   async createGroup(g: Omit<GroupRow, 'status' | 'endReason' | 'endedAt'>): Promise<void> {
-    await this.db.run(
-      `INSERT INTO study_groups (id, study_id, condition_id, task_id, status, size_at_start, agents, formed_at)
-       VALUES ($1, $2, $3, $4, 'active', $5, $6, $7)`,
-      [g.id, g.studyId, g.conditionId, g.taskId, g.sizeAtStart, JSON.stringify(g.agents), g.formedAt],
-    );
+    await this.db.run(GROUP_SQL.create.postgres, rows.createGroupParams(g));
   }
 
   async getGroup(groupId: string): Promise<GroupRow | undefined> {
-    const r = await this.db.one<RawGroup>('SELECT * FROM study_groups WHERE id = $1', [groupId]);
-    return r && toGroup(r);
+    const r = await this.db.one<rows.RawGroup>(GROUP_SQL.get.postgres, [groupId]);
+    return r && rows.toGroup(r);
   }
 
   async listGroups(studyId: string): Promise<GroupRow[]> {
-    return (await this.db.rows<RawGroup>('SELECT * FROM study_groups WHERE study_id = $1 ORDER BY formed_at, id', [studyId])).map(toGroup);
+    return (await this.db.rows<rows.RawGroup>(GROUP_SQL.listForStudy.postgres, [studyId])).map(rows.toGroup);
   }
 
   async listActiveGroups(): Promise<GroupRow[]> {
-    return (await this.db.rows<RawGroup>("SELECT * FROM study_groups WHERE status = 'active' ORDER BY formed_at, id")).map(toGroup);
+    return (await this.db.rows<rows.RawGroup>(GROUP_SQL.listActive.postgres)).map(rows.toGroup);
   }
 
   async endGroup(groupId: string, reason: string, at: number): Promise<boolean> {
-    return (await this.db.run("UPDATE study_groups SET status = 'ended', end_reason = $1, ended_at = $2 WHERE id = $3 AND status = 'active'", [reason, at, groupId])) === 1;
+    return (await this.db.run(GROUP_SQL.end.postgres, [reason, at, groupId])) === 1;
   }
 
   async addMember(m: Omit<GroupMemberRow, 'awaySince' | 'leftAt'>): Promise<void> {
-    await this.db.run(
-      'INSERT INTO group_members (group_id, seat, kind, session_id, display_name, status, joined_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [m.groupId, m.seat, m.kind, m.sessionId, m.displayName, m.status, m.joinedAt],
-    );
+    await this.db.run(GROUP_MEMBER_SQL.add.postgres, rows.addMemberParams(m));
   }
 
   async listMembers(groupId: string): Promise<GroupMemberRow[]> {
-    return (await this.db.rows<RawGroupMember>('SELECT * FROM group_members WHERE group_id = $1 ORDER BY seat', [groupId])).map(toGroupMember);
+    return (await this.db.rows<rows.RawGroupMember>(GROUP_MEMBER_SQL.list.postgres, [groupId])).map(rows.toGroupMember);
   }
 
   async memberBySession(sessionId: string): Promise<GroupMemberRow | undefined> {
-    const r = await this.db.one<RawGroupMember>('SELECT * FROM group_members WHERE session_id = $1', [sessionId]);
-    return r && toGroupMember(r);
+    const r = await this.db.one<rows.RawGroupMember>(GROUP_MEMBER_SQL.bySession.postgres, [sessionId]);
+    return r && rows.toGroupMember(r);
   }
 
   async setMemberStatus(groupId: string, seat: number, status: GroupMemberStatus, at: number): Promise<void> {
-    await this.db.run(
-      `UPDATE group_members SET status = $1, away_since = CASE WHEN $1 = 'away' THEN COALESCE(away_since, $2) ELSE NULL END,
-              left_at = CASE WHEN $3 THEN $2 ELSE left_at END
-        WHERE group_id = $4 AND seat = $5`,
-      [status, at, GONE.includes(status), groupId, seat],
-    );
+    await this.db.run(GROUP_MEMBER_SQL.setStatus.postgres, rows.memberStatusParams(groupId, seat, status, at));
   }
 
   async replaceMemberWithAgent(groupId: string, seat: number, displayName: string, at: number): Promise<void> {
-    await this.db.run(
-      `UPDATE group_members SET kind = 'agent', session_id = NULL, display_name = $1, status = 'present', away_since = NULL, joined_at = $2, left_at = NULL
-        WHERE group_id = $3 AND seat = $4`,
-      [displayName, at, groupId, seat],
-    );
+    await this.db.run(GROUP_MEMBER_SQL.replaceWithAgent.postgres, [displayName, at, groupId, seat]);
   }
 
   async appendEvent(e: Omit<GroupEventRow, 'id'>): Promise<number> {
-    const r = await this.db.one<{ id: number }>(
-      'INSERT INTO group_events (study_id, group_id, session_id, type, server_ts, payload) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
-      [e.studyId, e.groupId, e.sessionId, e.type, e.serverTs, JSON.stringify(e.payload)],
-    );
-    return r!.id;
+    return (await this.db.one<{ id: number }>(GROUP_EVENT_SQL.append.postgres, rows.appendEventParams(e)))!.id;
   }
 
   async listEvents(studyId: string): Promise<GroupEventRow[]> {
-    return (await this.db.rows<RawGroupEvent>('SELECT * FROM group_events WHERE study_id = $1 ORDER BY id', [studyId])).map(toGroupEvent);
+    return (await this.db.rows<rows.RawGroupEvent>(GROUP_EVENT_SQL.listForStudy.postgres, [studyId])).map(rows.toGroupEvent);
   }
 
   async listGroupEvents(groupId: string): Promise<GroupEventRow[]> {
-    return (await this.db.rows<RawGroupEvent>('SELECT * FROM group_events WHERE group_id = $1 ORDER BY id', [groupId])).map(toGroupEvent);
+    return (await this.db.rows<rows.RawGroupEvent>(GROUP_EVENT_SQL.listForGroup.postgres, [groupId])).map(rows.toGroupEvent);
   }
 
   appendMessage(m: Omit<GroupMessageRow, 'groupSeq'>): Promise<{ message: GroupMessageRow; inserted: boolean }> {
     return this.db.atomic(async (db) => {
-      const seq = await lockedNextSeq(db, 'next_seq', m.groupId);
+      const seq = await lockedNextSeq(db, GROUP_SQL.nextMessageSeq.postgres, m.groupId);
       if (m.sessionId !== null && m.clientId !== null) {
-        const dup = await db.one<RawGroupMessage>('SELECT * FROM group_messages WHERE session_id = $1 AND client_id = $2', [m.sessionId, m.clientId]);
-        if (dup) return { message: toGroupMessage(dup), inserted: false };
+        const dup = await db.one<rows.RawGroupMessage>(GROUP_MESSAGE_SQL.byClientId.postgres, [m.sessionId, m.clientId]);
+        if (dup) return { message: rows.toGroupMessage(dup), inserted: false };
       }
-      await db.run(
-        `INSERT INTO group_messages (id, group_id, group_seq, sender_kind, session_id, sender_name, client_id, content, tokens, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [m.id, m.groupId, seq, m.senderKind, m.sessionId, m.senderName, m.clientId, m.content, m.tokens, m.createdAt],
-      );
-      await db.run('UPDATE study_groups SET next_seq = $1 WHERE id = $2', [seq, m.groupId]);
+      await db.run(GROUP_MESSAGE_SQL.insert.postgres, rows.insertMessageParams(m, seq));
+      await db.run(GROUP_SQL.setMessageSeq.postgres, [seq, m.groupId]);
       return { message: { ...m, groupSeq: seq }, inserted: true };
     });
   }
 
+  async findMessageByClientId(sessionId: string, clientId: string): Promise<GroupMessageRow | undefined> {
+    const r = await this.db.one<rows.RawGroupMessage>(GROUP_MESSAGE_SQL.byClientId.postgres, [sessionId, clientId]);
+    return r && rows.toGroupMessage(r);
+  }
+
   async listMessages(groupId: string, afterSeq = 0): Promise<GroupMessageRow[]> {
-    return (await this.db.rows<RawGroupMessage>('SELECT * FROM group_messages WHERE group_id = $1 AND group_seq > $2 ORDER BY group_seq', [groupId, afterSeq])).map(
-      toGroupMessage,
-    );
+    return (await this.db.rows<rows.RawGroupMessage>(GROUP_MESSAGE_SQL.listAfter.postgres, [groupId, afterSeq])).map(rows.toGroupMessage);
   }
 
   async countMemberMessages(sessionId: string): Promise<number> {
-    return (await this.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM group_messages WHERE session_id = $1', [sessionId]))!.n;
+    return (await this.db.one<{ n: number }>(GROUP_MESSAGE_SQL.countForSession.postgres, [sessionId]))!.n;
   }
 
   appendDocUpdate(u: Omit<GroupDocUpdateRow, 'seq'>): Promise<number> {
     return this.db.atomic(async (db) => {
-      const seq = await lockedNextSeq(db, 'next_doc_seq', u.groupId);
-      await db.run('INSERT INTO group_doc_updates (group_id, seq, session_id, field_id, doc_update, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        u.groupId,
-        seq,
-        u.sessionId,
-        u.fieldId,
-        u.update,
-        u.createdAt,
-      ]);
-      await db.run('UPDATE study_groups SET next_doc_seq = $1 WHERE id = $2', [seq, u.groupId]);
+      const seq = await lockedNextSeq(db, GROUP_SQL.nextDocSeq.postgres, u.groupId);
+      await db.run(GROUP_DOC_SQL.insert.postgres, rows.insertDocUpdateParams(u, seq));
+      await db.run(GROUP_SQL.setDocSeq.postgres, [seq, u.groupId]);
       return seq;
     });
   }
 
   async listDocUpdates(groupId: string): Promise<GroupDocUpdateRow[]> {
-    return (await this.db.rows<RawGroupDocUpdate>('SELECT * FROM group_doc_updates WHERE group_id = $1 ORDER BY seq', [groupId])).map(toGroupDocUpdate);
+    return (await this.db.rows<rows.RawGroupDocUpdate>(GROUP_DOC_SQL.list.postgres, [groupId])).map(rows.toGroupDocUpdate);
   }
 
   async countMemberDocUpdates(sessionId: string): Promise<number> {
-    return (await this.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM group_doc_updates WHERE session_id = $1', [sessionId]))!.n;
+    return (await this.db.one<{ n: number }>(GROUP_DOC_SQL.countForSession.postgres, [sessionId]))!.n;
   }
 }
 
 /** Locks the group's row (every append to the group queues here) and returns its next number. */
-async function lockedNextSeq(db: Runner, column: 'next_seq' | 'next_doc_seq', groupId: string): Promise<number> {
-  const r = await db.one<{ seq: number }>(`SELECT ${column} + 1 AS seq FROM study_groups WHERE id = $1 FOR UPDATE`, [groupId]);
+async function lockedNextSeq(db: Runner, text: string, groupId: string): Promise<number> {
+  const r = await db.one<{ seq: number }>(text, [groupId]);
   if (!r) throw new Error(`no group ${groupId}`);
   return r.seq;
 }

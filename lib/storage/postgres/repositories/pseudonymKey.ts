@@ -1,4 +1,5 @@
 import type { PseudonymKeyRepo } from '../../contract/store';
+import { PSEUDONYM_KEY_SQL } from '../../sql/pseudonymKey';
 import type { Runner } from '../connection';
 
 /** The pseudonym key's fingerprint row (contract/pseudonymKey.ts). */
@@ -6,18 +7,11 @@ export class PgPseudonymKey implements PseudonymKeyRepo {
   constructor(private readonly runner: Runner) {}
 
   async fingerprint(): Promise<string | undefined> {
-    return (await this.runner.one<{ fingerprint: string }>('SELECT fingerprint FROM pseudonym_key WHERE id = 1'))?.fingerprint;
+    return (await this.runner.one<{ fingerprint: string }>(PSEUDONYM_KEY_SQL.fingerprint.postgres))?.fingerprint;
   }
 
   async recordIfAbsent(fingerprint: string, now: number): Promise<string> {
-    // One statement: the row inserted now, or the one a racing first use inserted (ON CONFLICT returns nothing then).
-    const row = await this.runner.one<{ fingerprint: string }>(
-      `WITH inserted AS (
-         INSERT INTO pseudonym_key (id, fingerprint, created_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING RETURNING fingerprint
-       )
-       SELECT fingerprint FROM inserted UNION ALL SELECT fingerprint FROM pseudonym_key WHERE id = 1 LIMIT 1`,
-      [fingerprint, now],
-    );
-    return row!.fingerprint;
+    await this.runner.run(PSEUDONYM_KEY_SQL.recordIfAbsent.postgres, [fingerprint, now]);
+    return (await this.fingerprint())!;
   }
 }

@@ -1,6 +1,9 @@
 import type { WithdrawalRow, WithdrawalsRepo } from '../../contract/store';
 import { toTombstoneSet, withdrawalValues } from '../../rows/withdrawals';
 import { WITHDRAWAL_SQL } from '../../sql/admin';
+import { GROUP_DOC_SQL, GROUP_MEMBER_SQL, GROUP_SQL, GROUP_WITHDRAWAL_COUNT_SQL, GROUP_WITHDRAWAL_SQL } from '../../sql/groups';
+import { planGroupWithdrawal } from '../../groupWithdrawal';
+import { toGroup, toGroupDocUpdate, toGroupMember, type RawGroup, type RawGroupDocUpdate, type RawGroupMember } from '../../rows/groups';
 import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
@@ -19,11 +22,38 @@ export class WithdrawalsRepository extends SqliteRepository implements Sync<With
     return sessionIds.flatMap((id) => this.q.rows<{ storage_path: string }>(WITHDRAWAL_SQL.uploadPaths, id).map((r) => r.storage_path));
   }
 
-  /** Deletes the sessions and (by cascade) all their rows in every table. Call inside a transaction. */
-  deleteSessions(sessionIds: readonly string[]): number {
+  /**
+   * Deletes the sessions and (by cascade) all their rows in every table, after taking each out of its group
+   * (../../groupWithdrawal.ts). Call inside a transaction. SQLite overwrites the deleted content with zeros
+   * (secure_delete), so it is not left in the file's free pages.
+   */
+  deleteSessions(sessionIds: readonly string[], now = Date.now()): number {
+    this.db.pragma('secure_delete = ON');
     let n = 0;
-    for (const id of sessionIds) n += this.q.run(WITHDRAWAL_SQL.deleteSession, id);
+    for (const id of sessionIds) {
+      this.withdrawFromGroups(id, now);
+      n += this.q.run(WITHDRAWAL_SQL.deleteSession, id);
+    }
     return n;
+  }
+
+  private withdrawFromGroups(sessionId: string, now: number): void {
+    for (const { group_id: groupId } of this.q.rows<{ group_id: string }>(GROUP_WITHDRAWAL_SQL.groupsOfSession, sessionId, sessionId, sessionId, sessionId)) {
+      const member = this.q.one<RawGroupMember>(GROUP_MEMBER_SQL.bySession, sessionId);
+      const plan = planGroupWithdrawal(
+        sessionId,
+        {
+          group: toGroup(this.q.one<RawGroup>(GROUP_SQL.get, groupId)!),
+          member: member && member.group_id === groupId ? toGroupMember(member) : undefined,
+          updates: this.q.rows<RawGroupDocUpdate>(GROUP_DOC_SQL.list, groupId).map(toGroupDocUpdate),
+          messages: this.q.one<{ n: number }>(GROUP_WITHDRAWAL_COUNT_SQL.messages, groupId, sessionId)!.n,
+          events: this.q.one<{ n: number }>(GROUP_WITHDRAWAL_COUNT_SQL.events, groupId, sessionId)!.n,
+        },
+        now,
+      );
+      for (const step of plan) this.q.run(step.q, ...step.params);
+    }
+    this.q.run(GROUP_WITHDRAWAL_SQL.deleteLobbyEvents, sessionId);
   }
 
   /** Records the tombstone; a second withdrawal of the same person adds to the deleted count. */
