@@ -13,6 +13,9 @@ import {
   type MonitorSnapshot,
 } from '../../common/admin';
 import { cookieFromHeader, SESSION_COOKIE, type AdminSessions } from './auth';
+import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
+import type { GroupRuntime } from '../groups/runtime';
+import { monitorGroups } from './groupMonitor';
 
 /**
  * The /admin socket.io namespace: researcher-only (the login cookie is checked in the handshake;
@@ -53,7 +56,13 @@ export interface AdminNamespace {
   close(): void;
 }
 
-export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number): AdminNamespace {
+/** What the monitor reads of group sessions: the study files (which conditions form groups) and this node's group runtime. */
+export interface MonitorGroupSources {
+  config: LoadedConfig;
+  runtime: Pick<GroupRuntime, 'onMonitor'>;
+}
+
+export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number, groupSources?: MonitorGroupSources): AdminNamespace {
   const queries = store.adminQueries;
   const ns: AdminNs = io.of('/admin');
 
@@ -81,13 +90,15 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   /** One study's monitor; `connected` (participant sockets per session over the cluster) is read when not given. */
   const snapshot = async (studyId: string, connected?: Map<string, number>): Promise<MonitorSnapshot> => {
     const at = now();
-    const [rows, sockets] = await Promise.all([
+    const [rows, sockets, groups] = await Promise.all([
       queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS),
       connected ?? clusterConnectedSessions(io, log),
+      groupSources ? monitorGroups(store, groupSources.config, studyId, at - SHOW_ENDED_FOR_MS) : undefined,
     ]);
     return {
       studyId,
       at,
+      ...(groups ? { groups } : {}),
       sessions: rows.map((r) => ({
         sessionId: r.sessionId,
         taskId: r.taskId,
@@ -154,6 +165,9 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     // Local: every node pushes to its own researchers (a cluster-wide emit would reach them once per node).
     for (const room of rooms) ns.local.to(room).emit('monitor:update', await snapshot(room.slice('monitor:'.length), connected));
   };
+  // A group's live changes (messages, streamed replies, presence, document edits), made on this node, go to the
+  // study's monitors on every node (through the adapter: each change is made, hence pushed, on one node only).
+  const stopGroupFeed = groupSources?.runtime.onMonitor((push) => ns.to(monitorRoom(push.studyId)).emit('monitor:group', push));
   const timer = setInterval(() => {
     // Polls never overlap (a slow database must not pile them up).
     if (polling) return;
@@ -177,6 +191,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     snapshot,
     close() {
       clearInterval(timer);
+      stopGroupFeed?.();
     },
   };
 }
