@@ -33,7 +33,7 @@ function Member({ m, at }: { m: MonitorGroupMember; at: number }) {
   );
 }
 
-function GroupCard({ g, at, streaming }: { g: MonitorGroup; at: number; streaming: Record<string, { senderName: string; text: string }> }) {
+export function GroupCard({ g, at, streaming }: { g: MonitorGroup; at: number; streaming: Record<string, { senderName: string; text: string }> }) {
   const live = g.status === 'active';
   return (
     <article className={`card group-card${live ? '' : ' admin-ended'}`} data-testid="monitor-group" data-group={g.groupId} aria-label={`Group ${g.groupId.slice(0, 8)}`}>
