@@ -154,7 +154,7 @@ async function checkAgainstStore(store: Awaited<ReturnType<typeof openStore>>, r
 /** The report lines of a run. */
 export function formatGroupFaultOutcome(r: GroupNodeFaultResult): string[] {
   return [
-    `groups: ${r.groups} of 3 (${r.members} people); node kills ${r.kills}; reconnects ${r.reconnects}; resends after a cut ${r.retries}`,
+    `${r.groups} groups of 3 (${r.members} people); node kills ${r.kills}; reconnects ${r.reconnects}; resends after a cut ${r.retries}`,
     `acknowledged: ${r.messagesAcked} messages, ${r.editsAcked} shared-plan edits; lost ${r.lostMessages.length} messages, ${r.lostEdits.length} edits; missing after reload ${r.missingFromViews.length}; duplicated messages ${r.duplicatedMessages.length}; edits stored twice by a resend ${r.resentEdits}`,
     ...(r.errors.length ? [`errors (${r.errors.length}): ${r.errors.slice(0, 5).join(' | ')}`] : []),
   ];
