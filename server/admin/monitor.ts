@@ -16,6 +16,7 @@ import { cookieFromHeader, SESSION_COOKIE, type AdminSessions } from './auth';
 import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
 import type { GroupRuntime } from '../groups/runtime';
 import { monitorGroups } from './groupMonitor';
+import { MonitorWatchers } from './monitorWatchers';
 
 /**
  * The /admin socket.io namespace: researcher-only (the login cookie is checked in the handshake;
@@ -132,6 +133,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
         if (!(await store.studies.get(parsed.data.studyId))) return reply(fail('not_found', `no study "${parsed.data.studyId}"`));
         leaveMonitors();
         void socket.join(monitorRoom(parsed.data.studyId));
+        watchers.announce(watchedHere(), true);
         reply(ok(await snapshot(parsed.data.studyId)));
       } catch (err) {
         log.error({ err }, 'monitor subscribe failed');
@@ -156,6 +158,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   const poll = async () => {
     const rooms = [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:'));
     if (rooms.length === 0) return;
+    watchers.announce(rooms.map((r) => r.slice('monitor:'.length)));
     const [lastEventId, connected] = await Promise.all([queries.lastEventId(), clusterConnectedSessions(io, log)]);
     const signature = `${lastEventId}:${[...connected].sort(([a], [b]) => (a < b ? -1 : 1)).join(';')}`;
     const at = now();
@@ -167,7 +170,12 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   };
   // A group's live changes (messages, streamed replies, presence, document edits), made on this node, go to the
   // study's monitors on every node (through the adapter: each change is made, hence pushed, on one node only).
-  const stopGroupFeed = groupSources?.runtime.onMonitor((push) => ns.to(monitorRoom(push.studyId)).emit('monitor:group', push));
+  // Only for studies someone watches, here or on another node (monitorWatchers.ts).
+  const watchers = new MonitorWatchers(ns as unknown as Namespace, monitorRoom, now, log);
+  const watchedHere = () => [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => r.slice('monitor:'.length));
+  const stopGroupFeed = groupSources?.runtime.onMonitor((push) => {
+    if (watchers.watched(push.studyId)) ns.to(monitorRoom(push.studyId)).emit('monitor:group', push);
+  });
   const timer = setInterval(() => {
     // Polls never overlap (a slow database must not pile them up).
     if (polling) return;
