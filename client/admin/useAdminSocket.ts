@@ -47,7 +47,8 @@ export function useAdminSocket(studyId: string) {
     socket.onDisconnect(() => setConnected(false));
     socket.onConnectError((message) => setError(message === 'unauthorized' ? 'Your login has ended; reload the page to log in again.' : `Live monitor: ${message}`));
     socket.on('monitor:update', (s) => {
-      if (s.studyId === studyId) setSnapshot(s);
+      // A push without groups keeps the groups this page follows live (the server sends them every few seconds).
+      if (s.studyId === studyId) setSnapshot((old) => (s.groups || !old?.groups ? s : { ...s, groups: old.groups }));
     });
     socket.on('run:progress', (p) => {
       if (p.studyId === studyId) setRuns((r) => ({ ...r, [p.kind]: p }));

@@ -35,6 +35,8 @@ export const IDLE_AFTER_MS = 60_000;
 /** Ended sessions stay on the monitor this long. */
 export const SHOW_ENDED_FOR_MS = 15 * 60_000;
 const POLL_MS = 400;
+/** How often a periodic monitor push carries the groups again (a resync of the live pushes). */
+const GROUPS_EVERY_MS = 5_000;
 
 const monitorRoom = (studyId: string) => `monitor:${studyId}`;
 /** Every socket of one researcher login, on whichever node, so that logout can end them all. */
@@ -89,12 +91,13 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   };
 
   /** One study's monitor; `connected` (participant sockets per session over the cluster) is read when not given. */
-  const snapshot = async (studyId: string, connected?: Map<string, number>): Promise<MonitorSnapshot> => {
+  /** `withGroups` false: the groups are left out (the periodic push; the monitor:group pushes keep them current). */
+  const snapshot = async (studyId: string, connected?: Map<string, number>, withGroups = true): Promise<MonitorSnapshot> => {
     const at = now();
     const [rows, sockets, groups] = await Promise.all([
       queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS),
       connected ?? clusterConnectedSessions(io, log),
-      groupSources ? monitorGroups(store, groupSources.config, studyId, at - SHOW_ENDED_FOR_MS) : undefined,
+      groupSources && withGroups ? monitorGroups(store, groupSources.config, studyId, at - SHOW_ENDED_FOR_MS) : undefined,
     ]);
     return {
       studyId,
@@ -153,6 +156,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
 
   // Change detection: newest event id + number of participant sockets; idle transitions need a periodic push too.
   let lastSignature = '';
+  const groupsPushedAt = new Map<string, number>();
   let lastPushAt = 0;
   let polling = false;
   const poll = async () => {
@@ -166,7 +170,15 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     lastSignature = signature;
     lastPushAt = at;
     // Local: every node pushes to its own researchers (a cluster-wide emit would reach them once per node).
-    for (const room of rooms) ns.local.to(room).emit('monitor:update', await snapshot(room.slice('monitor:'.length), connected));
+    for (const room of rooms) {
+      // The groups (a few queries and a document replay per group) ride along at most every GROUPS_EVERY_MS: between
+      // those, the monitor:group pushes and a re-read on every lobby or group change keep them current.
+      const studyId = room.slice('monitor:'.length);
+      const withGroups = at - (groupsPushedAt.get(studyId) ?? 0) >= GROUPS_EVERY_MS;
+      if (withGroups) groupsPushedAt.set(studyId, at);
+      ns.local.to(room).emit('monitor:update', await snapshot(studyId, connected, withGroups));
+    }
+    for (const studyId of groupsPushedAt.keys()) if (!rooms.includes(`monitor:${studyId}`)) groupsPushedAt.delete(studyId);
   };
   // A group's live changes (messages, streamed replies, presence, document edits), made on this node, go to the
   // study's monitors on every node (through the adapter: each change is made, hence pushed, on one node only).
