@@ -45,7 +45,8 @@ function applyToGroup(g: MonitorGroup, push: Exclude<MonitorGroupPush, { kind: '
         return {
           ...m,
           sessionId: sameSeat ? old.sessionId : null,
-          awaySince: m.status === 'away' ? (old?.status === 'away' ? old.awaySince : Date.now()) : null,
+          // Since when is the server's (the next snapshot brings it); this browser's clock is not the server's.
+          awaySince: m.status === 'away' && old?.status === 'away' ? old.awaySince : null,
           standIn: (old?.standIn ?? false) || (old?.kind === 'participant' && m.kind === 'agent'),
         };
       }),
