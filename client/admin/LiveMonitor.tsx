@@ -26,7 +26,8 @@ export function LiveMonitor({ snapshot, connected }: { snapshot: (MonitorSnapsho
   const now = useNow();
   // The server's clock may differ from this browser's: age every time by how long ago the snapshot was received.
   const [received, setReceived] = useState(() => Date.now());
-  useEffect(() => setReceived(Date.now()), [snapshot]);
+  // By the snapshot's time, not its identity: live group pushes change the object, not when it was taken.
+  useEffect(() => setReceived(Date.now()), [snapshot?.at]);
   const since = Math.max(0, now - received);
 
   const sessions = snapshot?.sessions ?? [];

@@ -4,7 +4,7 @@
  * 390 px) watches the study page: the lobby's count and oldest wait (no identities), the group's members and their
  * presence (here, typing, disconnected, replaced by agent), the room's messages as they arrive under display names
  * (an HTML payload shown as text), and the shared document's text. Real server, real SQLite file, the client built
- * into the run's temp folder.
+ * into the run's temp folder. Screenshots: test-results/group-monitor-*.png.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { groupStudyDirs } from '../support/groupTestStudies';
 import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'group-watch';
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results');
 const XSS = '<img src=x onerror="window.__xss=1"><b>bold?</b>';
 let t: ServerAndBrowser;
 const dirs = groupStudyDirs();
@@ -137,6 +138,9 @@ describe('the live monitor of a group study', () => {
     await phone.page.getByTestId('monitor-room').locator('li[data-sender-kind="participant"]', { hasText: 'Lake or museum?' }).waitFor({ timeout: 15_000 });
     await phone.page.getByTestId('monitor-doc-plan').filter({ hasText: '10:00 boat on the lake' }).waitFor({ timeout: 15_000 });
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await watcher.page.getByTestId('monitor-group').screenshot({ path: path.join(SHOTS, 'group-monitor-1280.png') });
+    await phone.page.getByTestId('monitor-group').screenshot({ path: path.join(SHOTS, 'group-monitor-390.png') });
 
     // Member 2 leaves: disconnected at once, and past the 5 s grace an AI takes the seat.
     await two.context.close();
@@ -145,6 +149,8 @@ describe('the live monitor of a group study', () => {
     await presenceOf(watcher.page, 'AI for Member 2', 'replaced by agent');
     await room.locator('li[data-sender-kind="system"]', { hasText: 'An AI agent' }).waitFor({ timeout: 10_000 });
     await expect(seat(watcher.page, 'Member 1').getAttribute('data-presence')).resolves.toBe('here');
+    // The group's age keeps counting while pushes change the page (past the 5 s grace, at least 5 s).
+    expect(await group.locator('.hint').first().textContent()).toMatch(/^live for (\d+ min \d+ s|[5-9] s|\d{2} s)/);
 
     expect([...one.errors, ...two.errors, ...watcher.errors, ...phone.errors]).toEqual([]);
     for (const c of [one, watcher, phone]) await c.context.close();

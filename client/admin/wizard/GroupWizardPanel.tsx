@@ -3,6 +3,7 @@ import type { WizardGroupAgents } from '../../../common/groupWizard';
 import type { MonitorGroup } from '../../../common/groupMonitor';
 import { GroupCard } from '../GroupMonitor';
 import { useAdminSocket } from '../useAdminSocket';
+import { useServerClock } from '../useServerClock';
 import { wizardApi } from './wizardApi';
 import { researcherMessage } from './queueWording';
 
@@ -69,21 +70,26 @@ function SpeakAs({ g, agents, onError }: { g: MonitorGroup; agents: WizardGroupA
  */
 export function GroupWizardPanel({ studyId }: { studyId: string }) {
   const [agents, setAgents] = useState<WizardGroupAgents['agents'] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const live = useAdminSocket(studyId);
   useEffect(() => {
     wizardApi.groupAgents(studyId).then(
       (r) => setAgents(r.agents),
       () => setAgents([]),
     );
   }, [studyId]);
-  if (!agents || agents.length === 0) return null;
+  // A study without group wizard agents opens no monitor connection.
+  return agents && agents.length > 0 ? <GroupRooms studyId={studyId} agents={agents} /> : null;
+}
+
+function GroupRooms({ studyId, agents }: { studyId: string; agents: WizardGroupAgents['agents'] }) {
+  const [error, setError] = useState<string | null>(null);
+  const live = useAdminSocket(studyId);
+  const at = useServerClock(live.snapshot?.at);
   const groups = (live.snapshot?.groups?.groups ?? []).filter((g) => g.status === 'active' && g.wizardAgents.length > 0);
-  const at = (live.snapshot?.at ?? Date.now());
   return (
     <section className="card wizard-groups" aria-labelledby="wizard-groups-title">
       <h2 id="wizard-groups-title">Group rooms ({groups.length})</h2>
       {error && <p className="error-box" role="alert">{error}</p>}
+      {live.error && <p className="error-box" role="alert">{live.error}</p>}
       {groups.length === 0 && <p className="hint">No live group has an agent you speak as.</p>}
       {groups.map((g) => (
         <div key={g.groupId} className="wizard-group" data-testid="wizard-group">
