@@ -3,11 +3,13 @@
  * need the login (401) and, to post, the CSRF token (403); a group id that is not a group, an agent that is not a
  * wizard agent of that group's condition, an empty text and a message beyond max_replies are refused and store
  * nothing; a researcher's message reaches the members as the agent (its seat, sender kind agent) and is stored with
- * sender_kind researcher; the wizard agent's model never answers on its own.
+ * sender_kind researcher (and the researcher's monitor, which needs the login, says so); the wizard agent's model
+ * never answers on its own.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../common/envelope';
 import type { GroupMessageView, GroupView } from '../../common/groupEvents';
@@ -103,5 +105,21 @@ describe.each(STORE_ENGINES)('the wizard\'s group routes (%s)', (engine) => {
     // A reload shows the members the agent, not the researcher.
     const reloaded = (await groupOk<GroupView>(people[1]!.socket, 'group:status', {})) as Extract<GroupView, { state: 'grouped' }>;
     expect(reloaded.messages.map((m) => m.senderKind)).toEqual(['participant', 'agent', 'agent']);
+
+    // The monitor that shows the room is the researcher's only: no login, or a participant's token, is refused.
+    for (const options of [{}, { auth: { token: people[0]!.joined.token } }, { extraHeaders: { cookie: `tandem_admin=${people[0]!.joined.token}` } }]) {
+      const socket = connect(`${url}/admin`, { transports: ['websocket'], forceNew: true, reconnection: false, ...options });
+      const refusal = await new Promise<string>((resolve) => {
+        socket.once('connect', () => resolve('connected'));
+        socket.once('connect_error', (err) => resolve(err.message));
+      });
+      socket.disconnect();
+      expect(refusal).toBe('unauthorized');
+    }
+    const watcher = connect(`${url}/admin`, { transports: ['websocket'], forceNew: true, extraHeaders: { cookie: admin.cookie } });
+    const snapshot = await new Promise<Envelope<{ groups?: { groups: { groupId: string; messages: { senderKind: string }[] }[] } }>>((resolve) => watcher.emit('monitor:subscribe', { studyId: STUDY }, resolve));
+    watcher.disconnect();
+    // The researcher's view says who wrote it.
+    expect(snapshot.ok && snapshot.data.groups!.groups.find((g) => g.groupId === view.groupId)!.messages.map((m) => m.senderKind)).toEqual(['participant', 'researcher', 'researcher']);
   });
 });
