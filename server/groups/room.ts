@@ -115,21 +115,26 @@ export class GroupRoom {
     const agent = study?.conditions.find((c) => c.id === group.conditionId)?.agents?.find((a) => a.name === agentName);
     if (!study || !agent || !spokenByWizard(agent)) throw new ServiceError('forbidden', `agent: "${agentName}" is not spoken by a researcher in this group`, 'agent');
     if (text.length > study.chat.max_message_chars) throw new ServiceError('too_large', `text: at most ${study.chat.max_message_chars} characters`, 'text');
-    const [members, messages] = await Promise.all([store.groups.listMembers(groupId), store.groups.listMessages(groupId)]);
-    const spoken = messages.filter((m) => (m.senderKind === 'researcher' || m.senderKind === 'agent') && m.senderName === agent.name).length;
-    if (spoken >= agent.max_replies) throw new ServiceError('limit_reached', `${agent.name} has said its ${agent.max_replies} messages (max_replies)`);
-    const { message } = await store.groups.appendMessage({
-      id: crypto.randomUUID(),
-      groupId,
-      senderKind: 'researcher',
-      sessionId: null,
-      senderName: agent.name,
-      clientId: null,
-      content: text,
-      tokens: countTokens(text),
-      createdAt: now(),
+    // Counted and written under one keyed lock (the store's lobby lock, keyed by the agent's seat), so that two
+    // researchers sending at once on two nodes cannot pass max_replies together.
+    const message = await store.transaction(async (tx) => {
+      await tx.groups.lockLobby(`wizard-agent:${groupId}/${agent.name}`);
+      const spoken = (await tx.groups.listMessages(groupId)).filter((m) => (m.senderKind === 'researcher' || m.senderKind === 'agent') && m.senderName === agent.name).length;
+      if (spoken >= agent.max_replies) throw new ServiceError('limit_reached', `${agent.name} has said its ${agent.max_replies} messages (max_replies)`);
+      const appended = await tx.groups.appendMessage({
+        id: crypto.randomUUID(),
+        groupId,
+        senderKind: 'researcher',
+        sessionId: null,
+        senderName: agent.name,
+        clientId: null,
+        content: text,
+        tokens: countTokens(text),
+        createdAt: now(),
+      });
+      return appended.message;
     });
-    this.g.push.toGroup(groupId, 'group:message', messageView(message, members));
+    this.g.push.toGroup(groupId, 'group:message', messageView(message, await store.groups.listMembers(groupId)));
     this.monitor?.researcherMessage(groupId, researcherMessageView(message));
     return message;
   }

@@ -92,8 +92,10 @@ describe.each(STORE_ENGINES)('the wizard\'s group routes (%s)', (engine) => {
     const pushed = await eventually('the member sees it', () => seen.find((m) => m.groupSeq === 2));
     const facilitatorSeat = view.members.find((m) => m.name === 'Facilitator')!.seat;
     expect(pushed).toMatchObject({ senderKind: 'agent', senderName: 'Facilitator', seat: facilitatorSeat, text: 'Pick a place first.' });
-    expect((await (await admin.post(say, { agent: 'Facilitator', text: 'Then the time.' })).json()) as Envelope<unknown>).toMatchObject({ ok: true });
-    // max_replies (2) bounds the researcher as it bounds a model.
+    // max_replies (2) bounds the researcher as it bounds a model, also for two researchers sending at once.
+    const other = await loginAdmin(url);
+    const raced = await Promise.all([refused(say, { agent: 'Facilitator', text: 'Then the time.' }), other.post(say, { agent: 'Facilitator', text: 'Then the time.' }).then(async (r) => ({ status: r.status, body: (await r.json()) as Envelope<unknown> }))]);
+    expect(raced.map((r) => (r.body.ok ? 'ok' : r.body.error.code)).sort()).toEqual(['limit_reached', 'ok']);
     expect(await refused(say, { agent: 'Facilitator', text: 'And a third.' })).toMatchObject({ body: { ok: false, error: { code: 'limit_reached' } } });
     await new Promise((r) => setTimeout(r, 200));
     const stored = await t.server.store.groups.listMessages(view.groupId);
