@@ -185,9 +185,12 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   // Only for studies someone watches, here or on another node (monitorWatchers.ts).
   const watchers = new MonitorWatchers(ns as unknown as Namespace, monitorRoom, now, log);
   const watchedHere = () => [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => r.slice('monitor:'.length));
-  const stopGroupFeed = groupSources?.runtime.onMonitor((push) => {
-    if (watchers.watched(push.studyId)) ns.to(monitorRoom(push.studyId)).emit('monitor:group', push);
-  });
+  const stopGroupFeed = groupSources?.runtime.onMonitor(
+    (push) => {
+      if (watchers.watched(push.studyId)) ns.to(monitorRoom(push.studyId)).emit('monitor:group', push);
+    },
+    () => watchers.any(),
+  );
   const timer = setInterval(() => {
     // Polls never overlap (a slow database must not pile them up).
     if (polling) return;

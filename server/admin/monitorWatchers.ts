@@ -42,6 +42,17 @@ export class MonitorWatchers {
     return false;
   }
 
+  /** Whether any study is watched, here or (recently announced) on another node. */
+  any(): boolean {
+    for (const room of this.ns.adapter.rooms.keys()) if (room.startsWith(this.roomOf(''))) return true;
+    const at = this.now();
+    for (const [id, until] of this.remote) {
+      if (until >= at) return true;
+      this.remote.delete(id);
+    }
+    return false;
+  }
+
   /** Tells the other nodes which studies are watched here (at most every ANNOUNCE_MS unless `now`). */
   announce(studyIds: readonly string[], force = false): void {
     if (studyIds.length === 0 || !isClusterAdapter(this.ns)) return;

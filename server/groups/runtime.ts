@@ -27,9 +27,9 @@ export interface GroupRuntime {
   agents: GroupAgents;
   /**
    * The researcher side's hook (server/admin/ mounts it): every change of a group or lobby this node makes, as a
-   * monitor push. Returns the unsubscribe function.
+   * monitor push, while `active()` says someone watches (else nothing is looked up). Returns the unsubscribe function.
    */
-  onMonitor(listener: MonitorListener): () => void;
+  onMonitor(listener: MonitorListener, active?: () => boolean): () => void;
   /** One sweep now (tests; the timer runs it every timings.sweepMs). */
   sweep(): Promise<void>;
   stop(): Promise<void>;
@@ -77,7 +77,9 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
   io.on('connection', (socket: Socket) => {
     const sessionId = (socket.data as { sessionId?: string }).sessionId;
     if (!sessionId) return;
-    presence.connected(sessionId).then(
+    // The socket's group events wait for this: a reload's group:status answers only once the socket is in its
+    // room, so no message pushed after that answer can miss it.
+    const placed = presence.connected(sessionId).then(
       (where) => {
         if (where && 'groupId' in where) void socket.join(groupRoom(where.groupId));
         else if (where) void socket.join(lobbyRoom(where.lobbyKey));
@@ -94,6 +96,7 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
         const parsed = (groupClientEvents[name] as z.ZodType).safeParse(raw ?? {});
         if (!parsed.success) return ack(failFromZod(parsed.error, name));
         try {
+          await placed;
           ack(ok(await handlers[name](sessionId, parsed.data)));
         } catch (err) {
           ack(errorEnvelope(err, log, { event: name, sessionId }));
@@ -134,7 +137,7 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
     room,
     presence,
     agents,
-    onMonitor: (listener) => monitor.listen(listener),
+    onMonitor: (listener, active) => monitor.listen(listener, active),
     sweep,
     stop: async () => {
       clearInterval(timer);
