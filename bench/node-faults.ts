@@ -6,6 +6,9 @@
  * once and retried to completion, every session resumes. Prints PASS/FAIL like bench/crash.ts.
  * Options: --nodes 3 --participants 300 --turns 3 --kills 6 --kill-every-ms 4000 --adapter redis|postgres
  *          --study travel-planning --log <file.jsonl>
+ * Group mode, `--groups N` (bench/cluster/groupFaultRun.ts): N groups of three in studies/group-demo.yaml chat and
+ * edit the shared plan through HAProxy while one node at a time is SIGKILLed `kills` times mid-group and restarted;
+ * PASS when no acknowledged message or shared-plan edit is lost (store, and each member's view after a reload).
  * Bounded: at most `kills` kills; each participant gives up after 5 minutes. Loopback only.
  */
 import { loadavg } from 'node:os';
@@ -15,6 +18,7 @@ import { faultRunPassed, formatFaultOutcome } from '../tests/harness/faultTraffi
 import { JsonlLog } from '../research/simulation/jsonlLog';
 import { formatSummary, summarizeLatencies } from '../research/simulation/latencyStats';
 import { runNodeFaultScenario } from './cluster/nodeFaultRun';
+import { formatGroupFaultOutcome, groupFaultRunPassed, runGroupNodeFaultScenario } from './cluster/groupFaultRun';
 
 const Flags = z.object({
   nodes: z.coerce.number().int().min(2).max(16).default(3),
@@ -25,11 +29,13 @@ const Flags = z.object({
   adapter: z.enum(['redis', 'postgres']).default('redis'),
   study: z.string().default('travel-planning'),
   log: z.string().optional(),
+  groups: z.coerce.number().int().min(1).max(100).optional(),
 });
 const { values } = parseArgs({
   options: {
     nodes: { type: 'string' }, participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' },
     'kill-every-ms': { type: 'string' }, adapter: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
+    groups: { type: 'string' },
   },
   strict: true,
 });
@@ -40,6 +46,17 @@ if (!parsed.success) {
   process.exit(2);
 }
 const f = parsed.data;
+if (f.groups !== undefined) {
+  console.log(`fault:node --groups: ${f.nodes} nodes (adapter ${f.adapter}), ${f.groups} groups of 3, ${f.kills} node SIGKILLs about every ${f['kill-every-ms']} ms; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const t0 = performance.now();
+  const r = await runGroupNodeFaultScenario({ nodes: f.nodes, groups: f.groups, kills: f.kills, killEveryMs: f['kill-every-ms'], adapter: f.adapter, onEvent: (line) => console.log(`  ${line}`) });
+  console.log(`node restart (SIGKILL → /healthz 200): ${formatSummary(summarizeLatencies(r.restartMs))}`);
+  for (const line of formatGroupFaultOutcome(r)) console.log(line);
+  console.log(`wall ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  const passed = groupFaultRunPassed(r) && r.kills === f.kills;
+  console.log(passed ? 'PASS' : 'FAIL');
+  process.exit(passed ? 0 : 1);
+}
 const log = f.log ? new JsonlLog(f.log) : undefined;
 console.log(`fault:node: ${f.nodes} nodes (adapter ${f.adapter}), ${f.participants} participants × ${f.turns} turns, ${f.kills} node SIGKILLs about every ${f['kill-every-ms']} ms, Redis and PostgreSQL restarted once; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 const t0 = performance.now();

@@ -96,7 +96,7 @@ describe('admin socket events', () => {
 
   it('every client event has a payload and an ack schema; every push has a schema', () => {
     expect(Object.keys(adminClientEvents).sort()).toEqual(['monitor:subscribe', 'monitor:unsubscribe']);
-    expect(Object.keys(adminServerPushes).sort()).toEqual(['export:progress', 'monitor:update', 'run:progress']);
+    expect(Object.keys(adminServerPushes).sort()).toEqual(['export:progress', 'monitor:group', 'monitor:update', 'run:progress']);
     const snapshot = { studyId: 's', at: 5, sessions: [{ sessionId: 'a', taskId: 't', conditionId: 'c', step: 'consent', status: 'active', isPilot: false, connection: 'idle', lastActivityAt: 1, messages: 0, elapsedMs: 4, createdAt: 1 }] };
     expect(adminClientEvents['monitor:subscribe'].ack.parse(snapshot)).toEqual(snapshot);
     expect(adminServerPushes['monitor:update'].safeParse({ ...snapshot, sessions: [{ ...snapshot.sessions[0], connection: 'away' }] }).success).toBe(false);

@@ -25,9 +25,11 @@
  * SOCKET namespace /admin (the login cookie authenticates the handshake; else connect_error "unauthorized"):
  *  client → server  `monitor:subscribe {studyId}` ack MonitorSnapshot (and pushes for that study follow),
  *                   `monitor:unsubscribe {}` ack {}
- *  server → client  `monitor:update` MonitorSnapshot, `export:progress` ExportProgress, `run:progress` RunProgress
+ *  server → client  `monitor:update` MonitorSnapshot, `export:progress` ExportProgress, `run:progress` RunProgress,
+ *                   `monitor:group` MonitorGroupPush (a live change of a group of the subscribed study)
  */
 import { IntegrityView } from './integrityView';
+import { MonitorGroupPush, MonitorGroups } from './groupMonitor';
 import { z } from 'zod';
 import type { Envelope } from './envelope';
 import { Slug } from './ids';
@@ -124,7 +126,7 @@ export const MonitorSession = SessionOverview.extend({
 export type MonitorSession = z.infer<typeof MonitorSession>;
 
 /** Active sessions of a study plus those that ended in the last 15 minutes, newest first. */
-export const MonitorSnapshot = z.object({ studyId: z.string(), at: z.number(), sessions: z.array(MonitorSession) });
+export const MonitorSnapshot = z.object({ studyId: z.string(), at: z.number(), sessions: z.array(MonitorSession), groups: MonitorGroups.optional() });
 export type MonitorSnapshot = z.infer<typeof MonitorSnapshot>;
 
 /** One row of GET /studies/:studyId/sessions. */
@@ -331,6 +333,7 @@ export const adminServerPushes = {
   'monitor:update': MonitorSnapshot,
   'export:progress': ExportProgress,
   'run:progress': RunProgress,
+  'monitor:group': MonitorGroupPush,
 } as const;
 export type AdminPushName = keyof typeof adminServerPushes;
 export type AdminPush<E extends AdminPushName> = z.infer<(typeof adminServerPushes)[E]>;

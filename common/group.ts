@@ -94,6 +94,21 @@ export const DisplayName = z
   .string()
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,39}$/u, 'must be 1–40 letters, digits, spaces or . _ \' -, starting with a letter or digit');
 
+/**
+ * Who speaks as a group agent, as `conditions[].assistant` declares it for a single session (common/assistantMode.ts):
+ * `model` (the default: its model replies by its speaking policy) or `wizard` (a researcher writes its messages in the
+ * Wizard-of-Oz console; the model is not called, the room shows the agent's name, the trajectory sender_kind
+ * researcher). `max_replies` bounds the researcher too. Review of drafts is a single-session mode only.
+ */
+export const GroupAgentAssistant = z
+  .object({
+    mode: z.enum(['model', 'wizard']).default('model'),
+    /** One-click messages in the console. */
+    canned_replies: z.array(z.string().min(1).max(4000)).max(50).default([]),
+  })
+  .strict();
+export type GroupAgentAssistant = z.infer<typeof GroupAgentAssistant>;
+
 export const GroupAgent = z
   .object({
     /** Shown to everyone in the room as the sender's name. */
@@ -107,9 +122,14 @@ export const GroupAgent = z
     speaks: SpeakingPolicy,
     /** The most this agent says in one group: the bound no policy may exceed. */
     max_replies: z.number().int().min(1).max(1000),
+    /** Who speaks as the agent: the model (the default) or a researcher in the Wizard-of-Oz console (GroupAgentAssistant). */
+    assistant: GroupAgentAssistant.optional(),
   })
   .strict();
 export type GroupAgent = z.infer<typeof GroupAgent>;
+
+/** Whether a researcher speaks as this agent (Wizard of Oz) instead of its model. */
+export const spokenByWizard = (agent: Pick<GroupAgent, 'assistant'>): boolean => agent.assistant?.mode === 'wizard';
 
 export const GroupAgents = z
   .array(GroupAgent)

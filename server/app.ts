@@ -259,7 +259,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   adminApp.disable('x-powered-by');
   adminApp.set('trust proxy', app.get('trust proxy'));
   app.use((req, res, next) => (req.path === '/api/admin' || req.path.startsWith('/api/admin/') ? adminApp(req, res, next) : next()));
-  const pluginHost: PluginHost = { adminApp, io: io as unknown as Server, ctx, store, config, dataDir, log, now, chat: participants.chat, liveSessions: live, rateLimits, nodeOwner: coordination.owner };
+  const pluginHost: PluginHost = { adminApp, io: io as unknown as Server, ctx, store, config, dataDir, log, now, chat: participants.chat, liveSessions: live, rateLimits, nodeOwner: coordination.owner, groups };
   for (const plugin of plugins) await plugin.mount?.(pluginHost);
   if (plugins.length > 0) log.info({ plugins: plugins.map((p) => p.name) }, 'plug-ins mounted');
   app.use('/api', (_req, res) => {

@@ -12,6 +12,7 @@ import type { ConditionProviderPlugin } from './services/providers';
 import type { ReplyResumer, ServiceContext } from './services/serviceContext';
 import type { LiveSessions } from './socket/liveSessions';
 import type { RateLimitStores } from './cluster/rateLimitStore';
+import type { GroupRuntime } from './groups/runtime';
 
 /** What a plug-in gets to mount its routes and sockets on a starting server. */
 export interface PluginHost {
@@ -33,6 +34,8 @@ export interface PluginHost {
   rateLimits: RateLimitStores;
   /** This node in the cluster (name and incarnation): the owner of the dashboard jobs it runs. */
   nodeOwner: LeaseOwner;
+  /** Group sessions on this node: the monitor's live feed and the wizard's voice in a room. */
+  groups: GroupRuntime;
 }
 
 export interface ServerPlugin {

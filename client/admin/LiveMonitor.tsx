@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { MonitorSession, MonitorSnapshot } from '../../common/admin';
+import { GroupMonitor } from './GroupMonitor';
+import type { StreamingReplies } from './groupMonitorState';
 import { AdminLink } from './AdminLink';
 import { formatAgo, formatDuration, formatTime, outcomeLabel } from './format';
 
@@ -19,12 +21,13 @@ function useNow(): number {
   return now;
 }
 
-/** Active (and recently ended) sessions, updated in real time over the /admin socket. */
-export function LiveMonitor({ snapshot, connected }: { snapshot: MonitorSnapshot | null; connected: boolean }) {
+/** Active (and recently ended) sessions, and in a group study its lobbies and groups, updated in real time over the /admin socket. */
+export function LiveMonitor({ snapshot, connected }: { snapshot: (MonitorSnapshot & { streaming?: StreamingReplies }) | null; connected: boolean }) {
   const now = useNow();
   // The server's clock may differ from this browser's: age every time by how long ago the snapshot was received.
   const [received, setReceived] = useState(() => Date.now());
-  useEffect(() => setReceived(Date.now()), [snapshot]);
+  // By the snapshot's time, not its identity: live group pushes change the object, not when it was taken.
+  useEffect(() => setReceived(Date.now()), [snapshot?.at]);
   const since = Math.max(0, now - received);
 
   const sessions = snapshot?.sessions ?? [];
@@ -98,6 +101,7 @@ export function LiveMonitor({ snapshot, connected }: { snapshot: MonitorSnapshot
           </div>
         </>
       )}
+      {snapshot?.groups && <GroupMonitor groups={snapshot.groups} at={snapshot.at + since} streaming={snapshot.streaming ?? {}} />}
     </section>
   );
 }

@@ -13,6 +13,10 @@ import {
   type MonitorSnapshot,
 } from '../../common/admin';
 import { cookieFromHeader, SESSION_COOKIE, type AdminSessions } from './auth';
+import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
+import type { GroupRuntime } from '../groups/runtime';
+import { monitorGroups } from './groupMonitor';
+import { MonitorWatchers } from './monitorWatchers';
 
 /**
  * The /admin socket.io namespace: researcher-only (the login cookie is checked in the handshake;
@@ -31,6 +35,8 @@ export const IDLE_AFTER_MS = 60_000;
 /** Ended sessions stay on the monitor this long. */
 export const SHOW_ENDED_FOR_MS = 15 * 60_000;
 const POLL_MS = 400;
+/** How often a periodic monitor push carries the groups again (a resync of the live pushes). */
+const GROUPS_EVERY_MS = 5_000;
 
 const monitorRoom = (studyId: string) => `monitor:${studyId}`;
 /** Every socket of one researcher login, on whichever node, so that logout can end them all. */
@@ -53,7 +59,13 @@ export interface AdminNamespace {
   close(): void;
 }
 
-export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number): AdminNamespace {
+/** What the monitor reads of group sessions: the study files (which conditions form groups) and this node's group runtime. */
+export interface MonitorGroupSources {
+  config: LoadedConfig;
+  runtime: Pick<GroupRuntime, 'onMonitor'>;
+}
+
+export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSessions, log: Logger, now: () => number, groupSources?: MonitorGroupSources): AdminNamespace {
   const queries = store.adminQueries;
   const ns: AdminNs = io.of('/admin');
 
@@ -79,15 +91,18 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
   };
 
   /** One study's monitor; `connected` (participant sockets per session over the cluster) is read when not given. */
-  const snapshot = async (studyId: string, connected?: Map<string, number>): Promise<MonitorSnapshot> => {
+  /** `withGroups` false: the groups are left out (the periodic push; the monitor:group pushes keep them current). */
+  const snapshot = async (studyId: string, connected?: Map<string, number>, withGroups = true): Promise<MonitorSnapshot> => {
     const at = now();
-    const [rows, sockets] = await Promise.all([
+    const [rows, sockets, groups] = await Promise.all([
       queries.monitorRows(studyId, at - SHOW_ENDED_FOR_MS),
       connected ?? clusterConnectedSessions(io, log),
+      groupSources && withGroups ? monitorGroups(store, groupSources.config, studyId, at - SHOW_ENDED_FOR_MS) : undefined,
     ]);
     return {
       studyId,
       at,
+      ...(groups ? { groups } : {}),
       sessions: rows.map((r) => ({
         sessionId: r.sessionId,
         taskId: r.taskId,
@@ -121,6 +136,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
         if (!(await store.studies.get(parsed.data.studyId))) return reply(fail('not_found', `no study "${parsed.data.studyId}"`));
         leaveMonitors();
         void socket.join(monitorRoom(parsed.data.studyId));
+        watchers.announce(watchedHere(), true);
         reply(ok(await snapshot(parsed.data.studyId)));
       } catch (err) {
         log.error({ err }, 'monitor subscribe failed');
@@ -140,11 +156,13 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
 
   // Change detection: newest event id + number of participant sockets; idle transitions need a periodic push too.
   let lastSignature = '';
+  const groupsPushedAt = new Map<string, number>();
   let lastPushAt = 0;
   let polling = false;
   const poll = async () => {
     const rooms = [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:'));
     if (rooms.length === 0) return;
+    watchers.announce(rooms.map((r) => r.slice('monitor:'.length)));
     const [lastEventId, connected] = await Promise.all([queries.lastEventId(), clusterConnectedSessions(io, log)]);
     const signature = `${lastEventId}:${[...connected].sort(([a], [b]) => (a < b ? -1 : 1)).join(';')}`;
     const at = now();
@@ -152,8 +170,27 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     lastSignature = signature;
     lastPushAt = at;
     // Local: every node pushes to its own researchers (a cluster-wide emit would reach them once per node).
-    for (const room of rooms) ns.local.to(room).emit('monitor:update', await snapshot(room.slice('monitor:'.length), connected));
+    for (const room of rooms) {
+      // The groups (a few queries and a document replay per group) ride along at most every GROUPS_EVERY_MS: between
+      // those, the monitor:group pushes and a re-read on every lobby or group change keep them current.
+      const studyId = room.slice('monitor:'.length);
+      const withGroups = at - (groupsPushedAt.get(studyId) ?? 0) >= GROUPS_EVERY_MS;
+      if (withGroups) groupsPushedAt.set(studyId, at);
+      ns.local.to(room).emit('monitor:update', await snapshot(studyId, connected, withGroups));
+    }
+    for (const studyId of groupsPushedAt.keys()) if (!rooms.includes(`monitor:${studyId}`)) groupsPushedAt.delete(studyId);
   };
+  // A group's live changes (messages, streamed replies, presence, document edits), made on this node, go to the
+  // study's monitors on every node (through the adapter: each change is made, hence pushed, on one node only).
+  // Only for studies someone watches, here or on another node (monitorWatchers.ts).
+  const watchers = new MonitorWatchers(ns as unknown as Namespace, monitorRoom, now, log);
+  const watchedHere = () => [...ns.adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => r.slice('monitor:'.length));
+  const stopGroupFeed = groupSources?.runtime.onMonitor(
+    (push) => {
+      if (watchers.watched(push.studyId)) ns.to(monitorRoom(push.studyId)).emit('monitor:group', push);
+    },
+    () => watchers.any(),
+  );
   const timer = setInterval(() => {
     // Polls never overlap (a slow database must not pile them up).
     if (polling) return;
@@ -177,6 +214,7 @@ export function attachAdminNamespace(io: Server, store: Store, sessions: AdminSe
     snapshot,
     close() {
       clearInterval(timer);
+      stopGroupFeed?.();
     },
   };
 }

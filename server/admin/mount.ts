@@ -20,7 +20,7 @@ export function adminPlugin(tools: ResearchTools, env: NodeJS.ProcessEnv = proce
     async mount(host) {
       await ensureAdminPassword(host.store, env, host.log);
       const sessions = new AdminSessions(host.store, host.now);
-      const namespace = attachAdminNamespace(host.io, host.store, sessions, host.log, host.now);
+      const namespace = attachAdminNamespace(host.io, host.store, sessions, host.log, host.now, { config: host.config, runtime: host.groups });
       const exports = new ExportJobs(host.store, host.dataDir, host.config, host.log, host.now, tools, host.nodeOwner);
       const runs = new AdminRuns(
         { store: host.store, config: host.config, dataDir: host.dataDir, log: host.log, now: host.now, env, owner: host.nodeOwner, tools },

@@ -7,12 +7,14 @@ import crypto from 'node:crypto';
 import * as Y from 'yjs';
 import type { GroupClientPayload, GroupMessageView } from '../../common/groupEvents';
 import { countTokens } from '../../common/tokens';
-import type { GroupMemberRow, GroupRow } from '../../lib/storage';
+import type { GroupMemberRow, GroupMessageRow, GroupRow } from '../../lib/storage';
+import { spokenByWizard } from '../../common/group';
+import type { GroupMonitorTap } from './monitorTap';
 import { ServiceError, sessionContextOf, type SessionContext } from '../services/serviceContext';
 import type { GroupAgents } from './agents';
 import type { GroupContext } from './groupContext';
 import { agentsOfGroup, speaksAfterMessage } from './speaking';
-import { memberViews, messageView } from './views';
+import { memberViews, messageView, researcherMessageView } from './views';
 
 /** Edits (Yjs updates) one member may make in a group: a typist's updates are batched by the client, ~1 per 300 ms. */
 export const MAX_DOC_UPDATES_PER_MEMBER = 20_000;
@@ -28,6 +30,7 @@ export class GroupRoom {
   constructor(
     private readonly g: GroupContext,
     private readonly agents: GroupAgents,
+    private readonly monitor?: GroupMonitorTap,
   ) {}
 
   /** The caller's seat in `groupId`, or forbidden (not a member of that group, or gone from it). */
@@ -101,6 +104,44 @@ export class GroupRoom {
     return { seq };
   }
 
+  /**
+   * A researcher speaks as one of the group's wizard agents (server/wizard/ calls it): stored with sender_kind
+   * researcher under the agent's name (never the researcher's identity), shown to the members as the agent.
+   * Refused when the group has ended, the agent is not a wizard agent of the condition, or its max_replies is used up.
+   */
+  async speakAsAgent(groupId: string, agentName: string, text: string): Promise<GroupMessageRow> {
+    const { store, now, config } = this.g.ctx;
+    const group = await store.groups.getGroup(groupId);
+    if (!group) throw new ServiceError('not_found', 'no such group', 'groupId');
+    if (group.status !== 'active') throw new ServiceError('session_over', 'the group\'s session has ended');
+    const study = config.studies.get(group.studyId);
+    const agent = study?.conditions.find((c) => c.id === group.conditionId)?.agents?.find((a) => a.name === agentName);
+    if (!study || !agent || !spokenByWizard(agent)) throw new ServiceError('forbidden', `agent: "${agentName}" is not spoken by a researcher in this group`, 'agent');
+    if (text.length > study.chat.max_message_chars) throw new ServiceError('too_large', `text: at most ${study.chat.max_message_chars} characters`, 'text');
+    // Counted and written under one keyed lock (the store's lobby lock, keyed by the agent's seat), so that two
+    // researchers sending at once on two nodes cannot pass max_replies together.
+    const message = await store.transaction(async (tx) => {
+      await tx.groups.lockLobby(`wizard-agent:${groupId}/${agent.name}`);
+      const spoken = (await tx.groups.listMessages(groupId)).filter((m) => (m.senderKind === 'researcher' || m.senderKind === 'agent') && m.senderName === agent.name).length;
+      if (spoken >= agent.max_replies) throw new ServiceError('limit_reached', `${agent.name} has said its ${agent.max_replies} messages (max_replies)`);
+      const appended = await tx.groups.appendMessage({
+        id: crypto.randomUUID(),
+        groupId,
+        senderKind: 'researcher',
+        sessionId: null,
+        senderName: agent.name,
+        clientId: null,
+        content: text,
+        tokens: countTokens(text),
+        createdAt: now(),
+      });
+      return appended.message;
+    });
+    this.g.push.toGroup(groupId, 'group:message', messageView(message, await store.groups.listMembers(groupId)));
+    this.monitor?.researcherMessage(groupId, researcherMessageView(message));
+    return message;
+  }
+
   /** Pushes the members' presence to the group. */
   async pushPresence(groupId: string): Promise<void> {
     const members = await this.g.ctx.store.groups.listMembers(groupId);
@@ -124,7 +165,8 @@ export class GroupRoom {
       const [messages, members] = await Promise.all([store.groups.listMessages(group.id), store.groups.listMembers(group.id)]);
       const agents = agentsOfGroup(s.condition.agents ?? [], members);
       const presentPeople = members.flatMap((m) => (m.kind === 'participant' && m.sessionId && !GONE.has(m.status) ? [m.sessionId] : []));
-      for (const agent of agents) if (speaksAfterMessage({ agent, messages, presentPeople })) void this.agents.reply(group, agent);
+      // An agent a researcher speaks as (Wizard of Oz) is never run by its model.
+      for (const agent of agents) if (!spokenByWizard(agent) && speaksAfterMessage({ agent, messages, presentPeople })) void this.agents.reply(group, agent);
     } catch (err) {
       this.g.ctx.log.warn({ err, groupId: group.id }, 'could not decide the group agents\' turn');
     }

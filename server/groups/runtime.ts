@@ -17,23 +17,39 @@ import { GroupPresence } from './presence';
 import { GroupRoom } from './room';
 import { agentsOfGroup, speaksWhenIdle } from './speaking';
 import { groupViewFor } from './views';
+import { GroupMonitorTap, type MonitorListener } from './monitorTap';
+import { spokenByWizard } from '../../common/group';
 
 export interface GroupRuntime {
   lobby: GroupLobby;
   room: GroupRoom;
   presence: GroupPresence;
   agents: GroupAgents;
+  /**
+   * The researcher side's hook (server/admin/ mounts it): every change of a group or lobby this node makes, as a
+   * monitor push, while `active()` says someone watches (else nothing is looked up). Returns the unsubscribe function.
+   */
+  onMonitor(listener: MonitorListener, active?: () => boolean): () => void;
   /** One sweep now (tests; the timer runs it every timings.sweepMs). */
   sweep(): Promise<void>;
   stop(): Promise<void>;
 }
 
-function socketPushes(io: Server): GroupPushes {
+function socketPushes(io: Server, monitor: GroupMonitorTap): GroupPushes {
   const emit = (room: string, event: string, payload: unknown) => (io.to(room).emit as (e: string, p: unknown) => boolean)(event, payload);
   return {
-    toSession: (id, event, payload) => emit(sessionRoom(id), event, payload),
-    toGroup: (id, event, payload) => emit(groupRoom(id), event, payload),
-    toLobby: (key, event, payload) => emit(lobbyRoom(key), event, payload),
+    toSession: (id, event, payload) => {
+      emit(sessionRoom(id), event, payload);
+      if (event === 'group:view') monitor.sessionChanged(id);
+    },
+    toGroup: (id, event, payload) => {
+      emit(groupRoom(id), event, payload);
+      monitor.groupPush(id, event, payload);
+    },
+    toLobby: (key, event, payload) => {
+      emit(lobbyRoom(key), event, payload);
+      monitor.lobbyChanged(key);
+    },
     joinGroupRoom: (id, groupId) => io.in(sessionRoom(id)).socketsJoin(groupRoom(groupId)),
     joinLobbyRoom: (id, key) => io.in(sessionRoom(id)).socketsJoin(lobbyRoom(key)),
     leaveLobbyRoom: (id, key) => io.in(sessionRoom(id)).socketsLeave(lobbyRoom(key)),
@@ -42,10 +58,11 @@ function socketPushes(io: Server): GroupPushes {
 }
 
 export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger, timings: Partial<GroupTimings> = {}): GroupRuntime {
-  const g: GroupContext = { ctx, push: socketPushes(io), timings: { sweepMs: 1000, ...timings }, typing: new Map() };
+  const monitor = new GroupMonitorTap(ctx.store, log);
+  const g: GroupContext = { ctx, push: socketPushes(io, monitor), timings: { sweepMs: 1000, ...timings }, typing: new Map() };
   const lobby = new GroupLobby(g);
   const agents = new GroupAgents(g);
-  const room = new GroupRoom(g, agents);
+  const room = new GroupRoom(g, agents, monitor);
   const presence = new GroupPresence(g, room);
   const handlers: { [E in GroupClientEventName]: (sessionId: string, payload: any) => Promise<unknown> } = {
     'group:status': (id) => groupViewFor(g, id),
@@ -60,7 +77,9 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
   io.on('connection', (socket: Socket) => {
     const sessionId = (socket.data as { sessionId?: string }).sessionId;
     if (!sessionId) return;
-    presence.connected(sessionId).then(
+    // The socket's group events wait for this: a reload's group:status answers only once the socket is in its
+    // room, so no message pushed after that answer can miss it.
+    const placed = presence.connected(sessionId).then(
       (where) => {
         if (where && 'groupId' in where) void socket.join(groupRoom(where.groupId));
         else if (where) void socket.join(lobbyRoom(where.lobbyKey));
@@ -77,6 +96,7 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
         const parsed = (groupClientEvents[name] as z.ZodType).safeParse(raw ?? {});
         if (!parsed.success) return ack(failFromZod(parsed.error, name));
         try {
+          await placed;
           ack(ok(await handlers[name](sessionId, parsed.data)));
         } catch (err) {
           ack(errorEnvelope(err, log, { event: name, sessionId }));
@@ -93,7 +113,8 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
       const condition = ctx.config.studies.get(group.studyId)?.conditions.find((c) => c.id === group.conditionId);
       if (!condition?.agents?.some((a) => typeof a.speaks === 'object' && 'idle_seconds' in a.speaks)) continue;
       const [messages, members] = await Promise.all([ctx.store.groups.listMessages(group.id), ctx.store.groups.listMembers(group.id)]);
-      for (const agent of agentsOfGroup(condition.agents, members)) if (speaksWhenIdle(agent, messages, ctx.now())) void agents.reply(group, agent);
+      for (const agent of agentsOfGroup(condition.agents, members))
+        if (!spokenByWizard(agent) && speaksWhenIdle(agent, messages, ctx.now())) void agents.reply(group, agent);
     }
   };
   let sweeping: Promise<void> | undefined;
@@ -116,6 +137,7 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
     room,
     presence,
     agents,
+    onMonitor: (listener, active) => monitor.listen(listener, active),
     sweep,
     stop: async () => {
       clearInterval(timer);

@@ -1,23 +1,35 @@
 /** What a session sees of its group: the lobby, the release, or the room with its history and shared document. */
 import type { GroupMemberView, GroupMessageView, GroupView } from '../../common/groupEvents';
 import { completionRedirectUrl } from '../../common/study';
+import type { MonitorGroupMessage } from '../../common/groupMonitor';
 import type { GroupMemberRow, GroupMessageRow, StoreRepositories } from '../../lib/storage';
 import { loadSession, type SessionContext } from '../services/serviceContext';
 import type { GroupContext } from './groupContext';
 
+/**
+ * A room message as the members see it. A researcher who speaks as an agent (Wizard of Oz) is shown as that agent,
+ * as the assistant of a single wizard session is: only the store, the export and the researcher's monitor say
+ * sender_kind researcher.
+ */
 export function messageView(m: GroupMessageRow, members: readonly GroupMemberRow[]): GroupMessageView {
+  const asAgent = m.senderKind === 'agent' || (m.senderKind === 'researcher' && members.some((x) => x.kind === 'agent' && x.displayName === m.senderName));
   const seat = m.senderKind === 'participant' ? members.find((x) => x.sessionId !== null && x.sessionId === m.sessionId)?.seat ?? null : null;
-  const agentSeat = m.senderKind === 'agent' ? members.find((x) => x.kind === 'agent' && x.displayName === m.senderName)?.seat ?? null : null;
+  const agentSeat = asAgent ? members.find((x) => x.kind === 'agent' && x.displayName === m.senderName)?.seat ?? null : null;
   return {
     groupId: m.groupId,
     groupSeq: m.groupSeq,
-    senderKind: m.senderKind,
+    senderKind: asAgent ? 'agent' : m.senderKind,
     senderName: m.senderName,
     seat: seat ?? agentSeat,
     text: m.content,
     createdAt: m.createdAt,
     clientId: m.clientId,
   };
+}
+
+/** A room message as the researcher's monitor shows it: the stored sender kind (researcher included). */
+export function researcherMessageView(m: GroupMessageRow): MonitorGroupMessage {
+  return { groupSeq: m.groupSeq, senderKind: m.senderKind, senderName: m.senderName, text: m.content, createdAt: m.createdAt };
 }
 
 export function memberViews(g: GroupContext, groupId: string, members: readonly GroupMemberRow[]): GroupMemberView[] {

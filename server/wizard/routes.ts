@@ -4,6 +4,7 @@ import cookieParser from 'cookie-parser';
 import type { Logger } from 'pino';
 import { WizardSendRequest, type WizardQueue, type WizardReviewOutcome, type WizardUse, type WizardQueueItem, type WizardReviewDetail, type WizardSent } from '../../common/wizard';
 import type { ReviewRow } from '../../lib/storage';
+import { spokenByWizard } from '../../common/group';
 import { requireAdmin, requireCsrf, type AdminSessions } from '../admin/auth';
 import { sendError, sendFail, sendOk, sendZodFail } from '../http/respond';
 import { ServiceError, type ServiceContext } from '../services/serviceContext';
@@ -65,13 +66,15 @@ export function wizardRoutes(ctx: ServiceContext, desk: WizardDesk, sessions: Ad
     }),
   );
 
-  // Whether the study has a review or wizard condition: the dashboard links the console only from such studies.
+  // Whether the study has a review or wizard condition (or a group agent a researcher speaks as): the dashboard
+  // links the console only from such studies.
   guarded.get(
     '/api/admin/wizard/studies/:studyId/uses',
     handle('wizard uses', async (req, res) => {
       const study = ctx.config.studies.get(String(req.params.studyId));
       if (!study) return sendFail(res, 'not_found', `no study "${String(req.params.studyId)}"`);
-      sendOk<WizardUse>(res, { uses: study.conditions.some((c) => c.assistant !== undefined && c.assistant.mode !== 'model') });
+      const uses = study.conditions.some((c) => (c.assistant !== undefined && c.assistant.mode !== 'model') || (c.agents ?? []).some(spokenByWizard));
+      sendOk<WizardUse>(res, { uses });
     }),
   );
 

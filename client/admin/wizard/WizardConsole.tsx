@@ -6,6 +6,7 @@ import { wizardApi } from './wizardApi';
 import { useWizardFeed } from './useWizardFeed';
 import { waitLabel } from './waitLabel';
 import { itemStatus, modeLabel, researcherMessage } from './queueWording';
+import { GroupWizardPanel } from './GroupWizardPanel';
 import './wizard.css';
 
 /**
@@ -152,6 +153,7 @@ export function WizardConsole({ studyId }: { studyId: string }) {
           </section>
         )}
       </div>
+      <GroupWizardPanel studyId={studyId} />
     </div>
   );
 }

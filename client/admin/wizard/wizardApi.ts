@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WizardQueue, WizardReviewDetail, WizardReviewOutcome, WizardUse, WizardSendRequest, WizardSent } from '../../../common/wizard';
+import { WizardGroupAgents, WizardGroupSaid, WizardGroupSay } from '../../../common/groupWizard';
 import { adminGet, adminPost } from '../api';
 
 const review = (replyId: string) => `/api/admin/wizard/reviews/${encodeURIComponent(replyId)}`;
@@ -15,4 +16,6 @@ export const wizardApi = {
   release: (replyId: string) => adminPost(`${review(replyId)}/release`, Empty),
   send: (replyId: string, body: WizardSendRequest) => adminPost(`${review(replyId)}/send`, WizardSent, body, WizardSendRequest),
   discard: (replyId: string) => adminPost(`${review(replyId)}/discard`, Empty),
+  groupAgents: (studyId: string) => adminGet(`/api/admin/wizard/studies/${encodeURIComponent(studyId)}/group-agents`, WizardGroupAgents),
+  groupSay: (groupId: string, body: WizardGroupSay) => adminPost(`/api/admin/wizard/groups/${encodeURIComponent(groupId)}/say`, WizardGroupSaid, body, WizardGroupSay),
 };
