@@ -4,10 +4,10 @@
  * the Wizard-of-Oz console: both are the room's non-human side). Platform notices (sender_kind system) cost nothing.
  */
 import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
 import { z } from 'zod';
 import { countTokens } from '../../../common/tokens';
-import { DatasetError, EXCLUDED_SESSION, readDatasetText } from '../input/datasetError';
+import { DatasetError, EXCLUDED_SESSION } from '../input/datasetError';
+import { forEachJsonLine, parseDatasetRow } from '../input/jsonLines';
 
 export interface MemberCounts {
   tokens: number;
@@ -40,26 +40,10 @@ const emptyRoom = (): RoomCounts => ({ people: new Map(), agentTokens: 0, agentT
 export function readRoomCounts(path: string, sessionIndex: ReadonlyMap<string, number>): Map<string, RoomCounts> {
   const rooms = new Map<string, RoomCounts>();
   if (!existsSync(path)) return rooms;
-  const file = basename(path);
-  readDatasetText(path)
-    .split('\n')
-    .forEach((raw, i) => {
-      const line = i + 1;
-      if (raw.trim() === '') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch (error) {
-        throw new DatasetError(file, line, null, `invalid JSON (${(error as Error).message})`);
-      }
+  forEachJsonLine(path, (json, line, file) => {
       const groupId = (json as { group_id?: unknown } | null)?.group_id;
       if (groupId === null || groupId === undefined || groupId === '') return; // a single session's row
-      const parsed = roomRowSchema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new DatasetError(file, line, String(issue.path[0] ?? ''), issue.message);
-      }
-      const m = parsed.data;
+      const m = parseDatasetRow(roomRowSchema, json, file, line);
       if (m.sender_kind === 'system') return;
       const room = rooms.get(m.group_id) ?? emptyRoom();
       rooms.set(m.group_id, room);

@@ -1,8 +1,8 @@
-import { basename } from 'node:path';
 import { z } from 'zod';
 // one tokenizer for the whole project (o200k_base, special-token text counted as text)
 import { countTokens } from '../../../common/tokens';
-import { DatasetError, EXCLUDED_SESSION, readDatasetText } from './datasetError';
+import { DatasetError, EXCLUDED_SESSION } from './datasetError';
+import { forEachJsonLine, parseDatasetRow } from './jsonLines';
 import type { CountColumn } from './sessionsFile';
 
 const messageSchema = z.object({
@@ -21,29 +21,14 @@ const messageSchema = z.object({
  * skipped: an agent's row there has no session, and the group analysis counts them per group.
  */
 export function countsFromMessages(path: string, sessionIndex: Map<string, number>, n: number): Record<CountColumn, Float64Array> {
-  const file = basename(path);
-  const text = readDatasetText(path);
   const counts: Record<CountColumn, Float64Array> = {
     user_tokens: new Float64Array(n),
     agent_tokens: new Float64Array(n),
     user_turns: new Float64Array(n),
     agent_turns: new Float64Array(n),
   };
-  text.split('\n').forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (error) {
-      throw new DatasetError(file, line, null, `invalid JSON (${(error as Error).message})`);
-    }
-    const parsed = messageSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new DatasetError(file, line, String(issue.path[0] ?? ''), issue.message);
-    }
-    const m = parsed.data;
+  forEachJsonLine(path, (json, line, file) => {
+    const m = parseDatasetRow(messageSchema, json, file, line);
     if (m.group_id) return;
     if (m.session_id === null) throw new DatasetError(file, line, 'session_id', 'empty outside a group room (no group_id)');
     const s = sessionIndex.get(m.session_id);

@@ -1,7 +1,6 @@
-import { basename } from 'node:path';
 import { z } from 'zod';
 import { countTokens } from '../../../common/tokens';
-import { DatasetError, readDatasetText } from '../input/datasetError';
+import { forEachJsonLine, parseDatasetRow } from '../input/jsonLines';
 
 /** Buckets of assistant messages: the origins of messages.jsonl, plus replies a researcher discarded (no text). */
 export const COST_ORIGINS = ['model', 'model_edited', 'wizard', 'fallback', 'discarded'] as const;
@@ -36,27 +35,12 @@ const row = z.object({
  * `include` keeps only some sessions (e.g. one condition's); default all.
  */
 export function costByOrigin(path: string, include: (sessionId: string) => boolean = () => true): Record<CostOrigin, OriginCost> {
-  const file = basename(path);
   const acc = Object.fromEntries(COST_ORIGINS.map((o) => [o, { turns: 0, tokens: 0, edits: [] as number[], waits: [] as number[] }])) as Record<
     CostOrigin,
     { turns: number; tokens: number; edits: number[]; waits: number[] }
   >;
-  readDatasetText(path)
-    .split('\n')
-    .forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch (error) {
-        throw new DatasetError(file, i + 1, null, `invalid JSON (${(error as Error).message})`);
-      }
-      const parsed = row.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new DatasetError(file, i + 1, String(issue.path[0] ?? ''), issue.message);
-      }
-      const m = parsed.data;
+  forEachJsonLine(path, (json, line, file) => {
+      const m = parseDatasetRow(row, json, file, line);
       if ((m.role !== 'assistant' && m.role !== 'agent') || !include(m.session_id)) return;
       const origin: CostOrigin = m.origin ?? (m.assistant_mode && m.assistant_mode !== 'model' ? 'discarded' : 'model');
       const a = acc[origin];
