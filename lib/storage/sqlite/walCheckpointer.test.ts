@@ -59,8 +59,8 @@ function commitRows(db: SqliteDatabase, firstId: number, count: number, bytes = 
 const autocheckpoint = (db: SqliteDatabase): unknown => db.pragma('wal_autocheckpoint', { simple: true });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `condition` holds; the deadline only turns a hang into a readable failure. */
-async function waitFor(what: string, condition: () => boolean, deadlineMs = 20_000): Promise<void> {
+/** Polls until `condition` holds; the deadline only turns a hang into a readable failure, so it is generous (a busy box slows the worker's checkpoints; the test timeout is 60 s). */
+async function waitFor(what: string, condition: () => boolean, deadlineMs = 45_000): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
