@@ -55,20 +55,20 @@ describe('researcher dashboard', () => {
     const p = await participant.newPage();
     await p.goto(`${t.url}/study/${STUDY}?PROLIFIC_PID=dashboard-watch-001`);
     await p.getByRole('button', { name: 'I agree and want to take part' }).waitFor();
-    await admin.getByTestId('monitor-row').first().waitFor({ timeout: 10_000 });
+    await admin.getByTestId('monitor-row').first().waitFor({ timeout: 30_000 });
     expect(await monitorStep(admin)).toBe('consent');
 
     await p.getByRole('button', { name: 'I agree and want to take part' }).click();
-    await expect.poll(() => monitorStep(admin), { timeout: 10_000 }).toBe('instructions');
+    await expect.poll(() => monitorStep(admin), { timeout: 30_000 }).toBe('instructions');
 
     await p.getByRole('button', { name: 'Start the task' }).click();
-    await expect.poll(() => monitorStep(admin), { timeout: 10_000 }).toBe('workspace');
+    await expect.poll(() => monitorStep(admin), { timeout: 30_000 }).toBe('workspace');
 
     const box = p.getByLabel('Message the assistant');
     await box.fill(XSS);
     await box.press('Enter');
     // participant message + offline assistant reply
-    await expect.poll(async () => Number(await admin.getByTestId('monitor-messages').first().textContent()), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => Number(await admin.getByTestId('monitor-messages').first().textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     expect(await admin.getByTestId('monitor-row').first().getByText('connected').count()).toBe(1);
 
     // the participant submits the itinerary: the monitor follows to the survey step
@@ -76,7 +76,7 @@ describe('researcher dashboard', () => {
     await p.getByRole('button', { name: 'Submit my answer' }).click();
     await p.getByRole('dialog', { name: 'Submit your answer?' }).waitFor();
     await p.getByRole('button', { name: 'Yes, submit' }).click();
-    await expect.poll(() => monitorStep(admin), { timeout: 10_000 }).toBe('survey');
+    await expect.poll(() => monitorStep(admin), { timeout: 30_000 }).toBe('survey');
 
     // open the transcript
     await admin.getByTestId('monitor-row').first().getByRole('link').click();
