@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../common/groupEvents';
 import { SCREENING_SURVEY_ID } from '../../common/group';
 import { exportStudy } from '../../research/exports/exportStudy';
+import { runGroupSimulation } from '../../research/simulation/groupSimulation';
 import { surveyAnswers } from '../../research/simulation/participantInputs';
 import { collect, consentedPerson, groupCall, groupOk, grouped, type GroupPerson } from '../support/groupClients';
 import { groupStudyDirs } from '../support/groupTestStudies';
@@ -26,6 +27,9 @@ describe.each(STORE_ENGINES)('group screening (%s)', (engine) => {
   let clock = Date.UTC(2026, 11, 4, 9);
   const dirs = groupStudyDirs();
   beforeAll(async () => {
+    // Two experienced and one newcomer per group: what the simulator's answers by turns (0, 1, 0, …) fill.
+    const demo = fs.readFileSync(path.join(dirs.studiesDir, `${STUDY}.yaml`), 'utf8');
+    fs.writeFileSync(path.join(dirs.studiesDir, 'group-quota-sim.yaml'), demo.replace('seats: { experienced: 1, newcomer: 2 }', 'seats: { experienced: 2, newcomer: 1 }'));
     const target = await createTestStoreTarget(engine, 'group-screening');
     t = await startTestServer({
       engine,
@@ -151,5 +155,14 @@ describe.each(STORE_ENGINES)('group screening (%s)', (engine) => {
     expect(exported.length).toBeGreaterThanOrEqual(3);
     expect(exported.every((e) => typeof e.session_id === 'string' && !Object.values(e).includes(expert.sessionId))).toBe(true);
     expect(exported.map((e) => e.payload.answers[KEY]).filter((v) => v === 'experienced').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('lets the group simulation answer the screening question and fill the quota', async () => {
+    const s = await runGroupSimulation({ url: t.server.url, study: 'group-quota-sim', participants: 3, runId: engine, turns: 1, dropout: 0, seed: 1, thinkMs: 0, timeoutMs: 20_000 });
+    expect(s.errors).toEqual([]);
+    expect([s.grouped, s.groups, s.released, s.completed]).toEqual([3, 1, 0, 3]);
+    const sessions = await t.server.store.sessions.listByStudy('group-quota-sim');
+    const values = await Promise.all(sessions.map(async (x) => (await t.server.store.surveyAnswers.listForSession(x.id)).find((a) => a.surveyId === SCREENING_SURVEY_ID)?.valueText));
+    expect(values.sort()).toEqual(['experienced', 'experienced', 'newcomer']);
   });
 });
