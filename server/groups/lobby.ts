@@ -5,7 +5,7 @@
  * server's: each entry has a deadline in the store and the sweep (runtime.ts) acts on those that fall due.
  */
 import crypto from 'node:crypto';
-import { memberDisplayName, type GroupConfig } from '../../common/group';
+import { memberDisplayName, SCREENING_SURVEY_ID, type GroupConfig } from '../../common/group';
 import type { GroupView } from '../../common/groupEvents';
 import type { LobbyEntryRow, StoreRepositories, StoreTx } from '../../lib/storage';
 import { loadSession, ServiceError, type SessionContext } from '../services/serviceContext';
@@ -25,7 +25,7 @@ async function quotaValueOf(db: StoreRepositories, s: SessionContext, config: Gr
   if (config.form_by === 'arrival') return null;
   const { source, key } = config.form_by.quota;
   if (source === 'url_param') return (await db.identities.get(s.session.id))?.urlParams[key] ?? null;
-  const answer = (await db.surveyAnswers.listForSession(s.session.id)).find((a) => a.itemId === key);
+  const answer = (await db.surveyAnswers.listForSession(s.session.id)).find((a) => a.surveyId === SCREENING_SURVEY_ID && a.itemId === key);
   return answer ? (answer.valueText ?? (answer.valueNum === null ? null : String(answer.valueNum))) : null;
 }
 
