@@ -44,3 +44,47 @@ describe('agents block', () => {
     expect(GroupAgents.safeParse([{ ...agent, name: '<b>x</b>' }]).success).toBe(false);
   });
 });
+
+describe('screening questions', () => {
+  const base = { size: { min: 2, max: 3 }, lobby: { timeout_seconds: 60, on_timeout: 'release' } };
+  const expertise = {
+    id: 'expertise',
+    text: 'How much have you planned events before?',
+    options: [
+      { value: 'expert', label: 'Often, as part of my job' },
+      { value: 'novice', label: 'Rarely or never' },
+    ],
+  };
+  const answerQuota = (key: string, seats: Record<string, number> = { expert: 1, novice: 2 }) => ({ quota: { source: 'answer', key, seats } });
+
+  it('accepts a quota on an answer to a declared screening question, and a group without screening as before', () => {
+    const g = GroupConfig.parse({ ...base, screening: [expertise], form_by: answerQuota('expertise') });
+    expect(g.screening?.[0]?.options.map((o) => o.value)).toEqual(['expert', 'novice']);
+    expect(GroupConfig.parse(base).screening).toBeUndefined();
+    // A URL-parameter quota needs no screening question.
+    expect(GroupConfig.safeParse({ ...base, form_by: { quota: { source: 'url_param', key: 'expertise', seats: { expert: 1, novice: 2 } } } }).success).toBe(true);
+  });
+
+  it('refuses a quota on an answer whose key names no screening question', () => {
+    expect(issues(GroupConfig.safeParse({ ...base, form_by: answerQuota('expertise') }))).toEqual([
+      'form_by.quota.key: no screening question "expertise": a quota on an answer reads a question of group.screening (add one with id expertise)',
+    ]);
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [expertise], form_by: answerQuota('role') }))[0]).toMatch(/^form_by\.quota\.key: no screening question "role"/);
+  });
+
+  it('refuses quota seats for a value the question does not offer', () => {
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [expertise], form_by: answerQuota('expertise', { expert: 1, beginner: 2 }) }))).toEqual([
+      'form_by.quota.seats.beginner: "beginner" is not an option of screening question "expertise"',
+    ]);
+  });
+
+  it('refuses duplicate ids and values, a single option, an empty text and an unknown field', () => {
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [expertise, expertise] }))).toEqual(['screening.1.id: duplicate screening question id "expertise"']);
+    const dupValue = { ...expertise, options: [expertise.options[0], expertise.options[0]] };
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [dupValue] }))).toEqual(['screening.0.options.1.value: duplicate option value "expert"']);
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [{ ...expertise, options: [expertise.options[0]] }] }))[0]).toMatch(/^screening\.0\.options: /);
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [{ ...expertise, text: '  ' }] }))[0]).toMatch(/^screening\.0\.text: /);
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [{ ...expertise, kind: 'choice' }] }))[0]).toMatch(/^screening\.0: .*kind/);
+    expect(issues(GroupConfig.safeParse({ ...base, screening: [{ ...expertise, id: 'has space' }] }))[0]).toMatch(/^screening\.0\.id: /);
+  });
+});

@@ -28,18 +28,57 @@ export const LobbyConfig = z
   .strict();
 export type LobbyConfig = z.infer<typeof LobbyConfig>;
 
+/** A quota key, a quota value, a screening question's id or an option's value. */
+const QuotaValue = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 chars of letters, digits, "_" or "-"');
+
 /**
- * How the seats are filled: by arrival order, or by a quota on a URL parameter or a survey/consent answer, e.g.
+ * How the seats are filled: by arrival order, or by a quota on a URL parameter or a screening answer, e.g.
  * `{ quota: { source: url_param, key: expertise, seats: { expert: 1, novice: 2 } } }` (1 expert + 2 novices).
+ * `source: answer` reads the answer to the screening question whose id is `key` (group.screening, below).
  */
 export const QuotaSeats = z
   .object({
     source: z.enum(['url_param', 'answer']),
-    key: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 chars of letters, digits, "_" or "-"'),
+    key: QuotaValue,
     seats: z.record(z.string().min(1).max(64), z.number().int().min(1).max(20)).refine((s) => Object.keys(s).length > 0, 'needs at least one value'),
   })
   .strict();
 export type QuotaSeats = z.infer<typeof QuotaSeats>;
+
+/**
+ * A screening question the participant answers after consent and before the lobby (the only way an answer exists
+ * then: the study's survey comes after the task), e.g. `{ id: expertise, text: "How much …?", options: [{ value:
+ * expert, label: "…" }, …] }`. A quota with `source: answer` reads it by its id. The answer is stored as a survey
+ * answer of the session (survey id SCREENING_SURVEY_ID) and is final once given.
+ */
+export const ScreeningOption = z
+  .object({
+    value: QuotaValue,
+    /** Shown to the participant (as text, never HTML). */
+    label: z.string().trim().min(1).max(200),
+  })
+  .strict();
+export const ScreeningQuestion = z
+  .object({
+    id: QuotaValue,
+    text: z.string().trim().min(1).max(1000),
+    options: z
+      .array(ScreeningOption)
+      .min(2)
+      .max(12)
+      .superRefine((options, ctx) => {
+        const seen = new Set<string>();
+        options.forEach((o, i) => {
+          if (seen.has(o.value)) ctx.addIssue({ code: 'custom', path: [i, 'value'], message: `duplicate option value "${o.value}"` });
+          seen.add(o.value);
+        });
+      }),
+  })
+  .strict();
+export type ScreeningQuestion = z.infer<typeof ScreeningQuestion>;
+
+/** The survey id under which screening answers are stored (survey_answers.survey_id) and exported. */
+export const SCREENING_SURVEY_ID = 'group-screening';
 
 export const FormBy = z.union([z.literal('arrival'), z.object({ quota: QuotaSeats }).strict()]);
 export type FormBy = z.infer<typeof FormBy>;
@@ -62,13 +101,32 @@ export const GroupConfig = z
     lobby: LobbyConfig,
     form_by: FormBy.default('arrival'),
     dropout: DropoutConfig.default({ grace_seconds: 60, policy: 'continue' }),
+    /** Questions answered after consent and before the lobby; absent = none (the lobby opens right after consent). */
+    screening: z.array(ScreeningQuestion).min(1).max(5).optional(),
   })
   .strict()
   .superRefine((g, ctx) => {
+    const questions = new Map<string, ScreeningQuestion>();
+    (g.screening ?? []).forEach((q, i) => {
+      if (questions.has(q.id)) ctx.addIssue({ code: 'custom', path: ['screening', i, 'id'], message: `duplicate screening question id "${q.id}"` });
+      questions.set(q.id, q);
+    });
     if (typeof g.form_by === 'object') {
-      const seats = Object.values(g.form_by.quota.seats).reduce((a, b) => a + b, 0);
+      const { quota } = g.form_by;
+      const seats = Object.values(quota.seats).reduce((a, b) => a + b, 0);
       if (seats !== g.size.max)
         ctx.addIssue({ code: 'custom', path: ['form_by', 'quota', 'seats'], message: `the quota's seats add up to ${seats}, but size.max is ${g.size.max}` });
+      const question = questions.get(quota.key);
+      if (quota.source === 'answer' && !question)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['form_by', 'quota', 'key'],
+          message: `no screening question "${quota.key}": a quota on an answer reads a question of group.screening (add one with id ${quota.key})`,
+        });
+      if (quota.source === 'answer' && question)
+        for (const value of Object.keys(quota.seats))
+          if (!question.options.some((o) => o.value === value))
+            ctx.addIssue({ code: 'custom', path: ['form_by', 'quota', 'seats', value], message: `"${value}" is not an option of screening question "${quota.key}"` });
     }
   });
 export type GroupConfig = z.infer<typeof GroupConfig>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ScreeningQuestion } from './group';
 import { Slug } from './ids';
 
 /**
@@ -14,7 +15,8 @@ const ClientId = z.string().min(1).max(64);
 export const groupClientEvents = {
   /** Where this session stands: not a group condition, before the lobby, waiting, released, or in a group. */
   'group:status': z.object({}).strict(),
-  'group:lobby:join': z.object({}).strict(),
+  /** `answers`: the screening answers by question id (a condition with group.screening needs them; final once given). */
+  'group:lobby:join': z.object({ answers: z.record(z.string().min(1).max(64), z.string().min(1).max(64)).optional() }).strict(),
   'group:lobby:leave': z.object({}).strict(),
   'group:send': z.object({ groupId: GroupId, clientId: ClientId, text: z.string().min(1).max(100_000) }).strict(),
   'group:history': z.object({ groupId: GroupId, afterSeq: z.number().int().min(0) }).strict(),
@@ -65,7 +67,13 @@ export const GroupDocView = z.object({ field: Slug, updates: z.array(z.string())
 
 export const GroupView = z.discriminatedUnion('state', [
   z.object({ state: z.literal('none') }),
-  z.object({ state: z.literal('not_joined'), size: z.object({ min: z.number(), max: z.number() }), timeoutSeconds: z.number() }),
+  z.object({
+    state: z.literal('not_joined'),
+    size: z.object({ min: z.number(), max: z.number() }),
+    timeoutSeconds: z.number(),
+    /** The questions to answer before the lobby (group.screening), none if the condition has none. */
+    screening: z.array(ScreeningQuestion).default([]),
+  }),
   z.object({
     state: z.literal('waiting'),
     /** How many people wait for this condition and task (a count only, never who). */

@@ -22,6 +22,7 @@ import { z } from 'zod';
  *  upload.stored       {uploadId, fieldId, fileName, contentType, bytes, sha256}
  *  artifact.submitted  {version, fields}
  *  survey.submitted    {surveyId, answers, attentionCheckPassed}
+ *  screening.answered  {surveyId: 'group-screening', answers}      a group condition's screening answers, before the lobby
  *  session.timed_out   {deadline}
  *  session.completed   {outcome: completed|declined|timed_out, code}
  *  telemetry.focus / telemetry.blur / telemetry.paste / telemetry.visibility  {chars?, target?, state?}  (older clients)
@@ -44,6 +45,7 @@ export const TrajectoryEventType = z.enum([
   'upload.stored',
   'artifact.submitted',
   'survey.submitted',
+  'screening.answered',
   'session.timed_out',
   'session.completed',
   'telemetry.focus',

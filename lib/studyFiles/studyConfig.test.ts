@@ -50,7 +50,7 @@ function problemsOf(dirs: { studiesDir: string; surveysDir: string }): ConfigPro
 describe('loadConfig', () => {
   it('loads the shipped example studies and surveys', () => {
     const config = loadConfig({ studiesDir: STUDIES, surveysDir: SURVEYS });
-    expect([...config.studies.keys()].sort()).toEqual(['group-demo', 'teamwork-seat', 'travel-planning', 'visualization', 'wizard-demo']);
+    expect([...config.studies.keys()].sort()).toEqual(['group-demo', 'group-quota-demo', 'teamwork-seat', 'travel-planning', 'visualization', 'wizard-demo']);
     const viz = config.studies.get('visualization')!;
     expect(viz.conditions.map((c) => c.id)).toEqual(['baseline', 'clarify-first']);
     expect(viz.tasks[0]!.fields.map((f) => f.kind)).toEqual(['text', 'code', 'image', 'text']);

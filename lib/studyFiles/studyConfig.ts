@@ -168,6 +168,16 @@ export function loadConfig(dirs: { studiesDir: string; surveysDir: string; rubri
       problems.push({ file: rel(file), line: at(['survey']), field: 'survey', message: `no survey "${study.survey}" in ${rel(dirs.surveysDir)}` });
       ok = false;
     }
+    // Screening answers are stored beside the survey's (one row per session and item id): the ids must differ.
+    const surveyItems = new Set(surveys.get(study.survey)?.items.map((i) => i.id) ?? []);
+    study.conditions.forEach((c, ci) =>
+      c.group?.screening?.forEach((q, qi) => {
+        if (!surveyItems.has(q.id)) return;
+        const field = ['conditions', ci, 'group', 'screening', qi, 'id'];
+        problems.push({ file: rel(file), line: at(field), field: field.join('.'), message: `"${q.id}" is also an item of survey "${study.survey}": give the screening question another id` });
+        ok = false;
+      }),
+    );
     const root = path.resolve(dirs.studiesDir);
     study.tasks.forEach((task, t) =>
       task.materials.forEach((m, i) => {

@@ -126,7 +126,12 @@ export const MESSAGE_COLUMNS: readonly ColumnDef[] = [
 export const EVENT_COLUMNS: readonly ColumnDef[] = [
   sessionId,
   { name: 'seq', type: 'integer', description: 'Position in the session trajectory (append-only, gap-free per session).' },
-  { name: 'type', type: 'string', description: 'Event type (e.g. session_created, consent, step, message, reply, draft, submit, survey, telemetry).' },
+  {
+    name: 'type',
+    type: 'string',
+    description:
+      'Event type (e.g. session_created, consent, step, message, reply, draft, submit, survey, telemetry; screening.answered: a group condition\'s screening answers, given before the lobby, payload {surveyId: "group-screening", answers: {question id: option value}}).',
+  },
   { name: 'server_ts', type: 'integer', unit: 'ms since epoch (UTC)', description: 'Server time when the event was stored.' },
   { name: 'client_ts', type: 'integer', nullable: true, unit: 'ms since epoch (browser clock)', description: 'Browser time sent with the event, if any.' },
   {

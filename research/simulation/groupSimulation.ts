@@ -116,7 +116,11 @@ async function enter(o: GroupSimulationOptions, index: number, leaves: boolean):
   const state = await call<SessionState>(socket, 'session:state', {});
   person.task = { title: state.task.title, instructions: state.task.instructions };
   await call(socket, 'consent:respond', { accept: true, version: state.consent.version, clientTs: Date.now() });
-  const view = await call<GroupView>(socket, 'group:lobby:join', {});
+  // Screening questions (group.screening) are answered by turns through their options, so a quota's values all come.
+  const before = await call<GroupView>(socket, 'group:status', {});
+  const screening = before.state === 'not_joined' ? (before.screening ?? []) : [];
+  const answers = Object.fromEntries(screening.map((q) => [q.id, q.options[index % q.options.length]!.value]));
+  const view = await call<GroupView>(socket, 'group:lobby:join', screening.length > 0 ? { answers } : {});
   if (view.state === 'none') throw new Error(`study "${o.study}" has no group condition: use the single-session simulation`);
   person.view = view;
   return person;

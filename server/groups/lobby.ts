@@ -5,12 +5,13 @@
  * server's: each entry has a deadline in the store and the sweep (runtime.ts) acts on those that fall due.
  */
 import crypto from 'node:crypto';
-import { memberDisplayName, type GroupConfig } from '../../common/group';
+import { memberDisplayName, SCREENING_SURVEY_ID, type GroupConfig } from '../../common/group';
 import type { GroupView } from '../../common/groupEvents';
-import type { LobbyEntryRow, StoreTx } from '../../lib/storage';
+import type { LobbyEntryRow, StoreRepositories, StoreTx } from '../../lib/storage';
 import { loadSession, ServiceError, type SessionContext } from '../services/serviceContext';
 import type { GroupContext } from './groupContext';
 import { hasSeatFor, lobbyKey, pickGroup } from './matching';
+import { takeScreeningAnswers } from './screening';
 import { groupViewFor, viewOf } from './views';
 
 interface Formed {
@@ -19,12 +20,12 @@ interface Formed {
   sessionIds: string[];
 }
 
-/** The person's value of the quota key: a URL parameter of their link or one of their answers. */
-async function quotaValueOf(g: GroupContext, s: SessionContext, config: GroupConfig): Promise<string | null> {
+/** The person's value of the quota key: a URL parameter of their link or one of their (screening) answers. */
+async function quotaValueOf(db: StoreRepositories, s: SessionContext, config: GroupConfig): Promise<string | null> {
   if (config.form_by === 'arrival') return null;
   const { source, key } = config.form_by.quota;
-  if (source === 'url_param') return (await g.ctx.store.identities.get(s.session.id))?.urlParams[key] ?? null;
-  const answer = (await g.ctx.store.surveyAnswers.listForSession(s.session.id)).find((a) => a.itemId === key);
+  if (source === 'url_param') return (await db.identities.get(s.session.id))?.urlParams[key] ?? null;
+  const answer = (await db.surveyAnswers.listForSession(s.session.id)).find((a) => a.surveyId === SCREENING_SURVEY_ID && a.itemId === key);
   return answer ? (answer.valueText ?? (answer.valueNum === null ? null : String(answer.valueNum))) : null;
 }
 
@@ -62,8 +63,11 @@ async function release(tx: StoreTx, entries: readonly LobbyEntryRow[], now: numb
 export class GroupLobby {
   constructor(private readonly g: GroupContext) {}
 
-  /** Enters the lobby (again: the same entry; several tabs count once); seats a full group at once. */
-  async join(sessionId: string): Promise<GroupView> {
+  /**
+   * Enters the lobby (again: the same entry; several tabs count once); seats a full group at once. `answers`: the
+   * screening answers, stored (final) in the join's transaction before the quota reads them (screening.ts).
+   */
+  async join(sessionId: string, answers?: Readonly<Record<string, string>>): Promise<GroupView> {
     const { ctx } = this.g;
     const s = await loadSession(ctx, sessionId);
     const config = s.condition.group;
@@ -72,10 +76,12 @@ export class GroupLobby {
     if (s.session.consentedAt === null || (s.session.step !== 'instructions' && s.session.step !== 'workspace'))
       throw new ServiceError('wrong_step', 'group:lobby:join: the lobby opens after consent');
     const key = lobbyKey({ studyId: s.study.id, conditionId: s.condition.id, taskId: s.task.id });
-    const quotaValue = await quotaValueOf(this.g, s, config);
     const now = ctx.now();
     const { formed, released } = await ctx.store.transaction(async (tx) => {
       await tx.groups.lockLobby(key);
+      // A session already in the lobby (or past it) joins again without answers: its stored ones stand.
+      if (answers !== undefined || !(await tx.groups.getLobbyEntry(sessionId))) await takeScreeningAnswers(tx, s, config, answers, now);
+      const quotaValue = await quotaValueOf(tx, s, config);
       const { entry, created } = await tx.groups.joinLobby({
         sessionId,
         studyId: s.study.id,

@@ -66,7 +66,7 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
   const presence = new GroupPresence(g, room);
   const handlers: { [E in GroupClientEventName]: (sessionId: string, payload: any) => Promise<unknown> } = {
     'group:status': (id) => groupViewFor(g, id),
-    'group:lobby:join': (id) => lobby.join(id),
+    'group:lobby:join': (id, p) => lobby.join(id, p.answers),
     'group:lobby:leave': (id) => lobby.leave(id),
     'group:send': (id, p) => room.send(id, p),
     'group:history': (id, p) => room.history(id, p),

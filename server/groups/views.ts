@@ -69,7 +69,7 @@ export async function viewOf(g: GroupContext, s: SessionContext, db: StoreReposi
     };
   }
   const entry = await db.groups.getLobbyEntry(sessionId);
-  if (!entry) return { state: 'not_joined', size: config.size, timeoutSeconds: config.lobby.timeout_seconds };
+  if (!entry) return { state: 'not_joined', size: config.size, timeoutSeconds: config.lobby.timeout_seconds, screening: config.screening ?? [] };
   if (entry.outcome === null) {
     const waiting = await db.groups.listWaiting(entry.studyId, entry.conditionId, entry.taskId);
     return { state: 'waiting', waiting: waiting.length, size: config.size, deadline: entry.deadlineAt, serverNow: g.ctx.now() };

@@ -37,7 +37,10 @@ describe.each(STORE_ENGINES)('group policies (%s)', (engine) => {
   const dirs = groupStudyDirs();
   beforeAll(async () => {
     writeVariant(dirs.studiesDir, 'group-answer-quota', [
-      ['form_by: arrival', 'form_by: { quota: { source: answer, key: expertise, seats: { expert: 1, novice: 2 } } }'],
+      [
+        'form_by: arrival',
+        'screening: [{ id: expertise, text: "Your experience?", options: [{ value: expert, label: Expert }, { value: novice, label: Novice }] }]\n      form_by: { quota: { source: answer, key: expertise, seats: { expert: 1, novice: 2 } } }',
+      ],
       ['speaks: { every_n_messages: 3 }', 'speaks: when_addressed'],
     ]);
     writeVariant(dirs.studiesDir, 'group-idle', [
@@ -106,25 +109,21 @@ describe.each(STORE_ENGINES)('group policies (%s)', (engine) => {
     return { people, groupId: view.groupId };
   }
 
-  it('matches by quota on an answer the session has given: one expert and two novices, the rest wait or are released', async () => {
-    const answer = async (p: GroupPerson, value: string) =>
-      t.server.store.surveyAnswers.insert([
-        { sessionId: p.sessionId, surveyId: 'intake', itemId: 'expertise', itemKind: 'choice', valueNum: null, valueText: value, eventSeq: 1, createdAt: clock },
-      ]);
+  it('matches by quota on an answer the session has given: one expert and two novices, the rest wait or are refused', async () => {
     const people: GroupPerson[] = [];
-    for (const value of ['expert', 'expert', 'novice', 'none', 'novice']) {
+    for (let i = 0; i < 5; i++) {
       clock += 1;
-      const p = await consentedPerson(t, 'group-answer-quota');
-      if (value !== 'none') await answer(p, value);
-      people.push(p);
+      people.push(await consentedPerson(t, 'group-answer-quota'));
     }
+    const joinAs = (p: GroupPerson, expertise: string) => groupOk(p.socket, 'group:lobby:join', { answers: { expertise } });
     const [e1, e2, n1, unanswered, n2] = people as [GroupPerson, GroupPerson, GroupPerson, GroupPerson, GroupPerson];
-    expect(await groupOk(e1.socket, 'group:lobby:join')).toMatchObject({ state: 'waiting' });
-    expect(await groupOk(e2.socket, 'group:lobby:join')).toMatchObject({ state: 'waiting' });
-    expect(await groupOk(n1.socket, 'group:lobby:join')).toMatchObject({ state: 'waiting' });
-    // No answer: no seat can ever take them, so they are released at once (with the lobby_timeout code).
-    expect(await groupOk(unanswered.socket, 'group:lobby:join')).toMatchObject({ state: 'released', code: 'L0GRP2026' });
-    const view = grouped(await groupOk<GroupView>(n2.socket, 'group:lobby:join'))!;
+    expect(await joinAs(e1, 'expert')).toMatchObject({ state: 'waiting' });
+    expect(await joinAs(e2, 'expert')).toMatchObject({ state: 'waiting' });
+    expect(await joinAs(n1, 'novice')).toMatchObject({ state: 'waiting' });
+    // No answer: the screening question comes first, so the lobby refuses the join (tests/integration/groupScreening).
+    const refused = await groupCall(unanswered.socket, 'group:lobby:join', {});
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'answers.expertise' } });
+    const view = grouped(await joinAs(n2, 'novice'))!;
     const seated = (await t.server.store.groups.listMembers(view.groupId)).flatMap((m) => (m.sessionId ? [m.sessionId] : []));
     expect(seated).toEqual([e1.sessionId, n1.sessionId, n2.sessionId]);
     expect(await groupOk(e2.socket, 'group:status')).toMatchObject({ state: 'waiting', waiting: 1 });

@@ -5,11 +5,13 @@ import type { SessionState } from '../../../common/session';
 import type { SessionActions } from '../session/useParticipantSession';
 import { GroupLobby, GroupReleased } from './GroupLobby';
 import { GroupRoom } from './GroupRoom';
+import { GroupScreening } from './GroupScreening';
 import { applyRemote } from './sharedText';
 import { useGroup } from './useGroup';
 
 /**
- * The group step between consent and the survey: a session of a group condition waits in the lobby, then works in the
+ * The group step between consent and the survey: a session of a group condition answers the screening questions (if
+ * its condition has any), waits in the lobby, then works in the
  * group room; any other session sees `children` (the single-person instructions or workspace) unchanged.
  */
 export function GroupGate({ state, actions, token, children }: { state: SessionState; actions: SessionActions; token: string; children: ReactNode }) {
@@ -18,12 +20,15 @@ export function GroupGate({ state, actions, token, children }: { state: SessionS
   const group = useGroup(actions.connection, onDoc);
   const { view } = group;
 
+  // A condition with screening questions joins the lobby from its screening page, with the answers.
+  const screening = view?.state === 'not_joined' ? view.screening : [];
   useEffect(() => {
-    if (view?.state === 'not_joined') group.joinLobby().catch(() => undefined);
+    if (view?.state === 'not_joined' && view.screening.length === 0) group.joinLobby().catch(() => undefined);
     if (view?.state === 'grouped' && state.step === 'instructions') actions.advance('instructions').catch(() => undefined);
   }, [view?.state, state.step, group, actions]);
 
   if (view === null || view.state === 'none') return <>{children}</>;
+  if (view.state === 'not_joined' && screening.length > 0) return <GroupScreening questions={screening} onSubmit={(answers) => group.joinLobby(answers)} />;
   if (view.state === 'waiting') return <GroupLobby view={view} clockOffsetMs={group.clockOffsetMs} />;
   if (view.state === 'released') return <GroupReleased view={view} />;
   if (view.state === 'grouped' && state.step === 'workspace')

@@ -37,12 +37,11 @@ export function GroupRoom({
     const refresh = () => setTexts(Object.fromEntries(shared.map((f) => [f.id, doc.getText(f.id).toString()])));
     refresh();
     doc.on('update', refresh);
-    const offs = shared.map((f) =>
-      onLocalUpdate(doc, (update) => void group.socket.emit('group:doc:update', { groupId: view.groupId, field: f.id, update }).catch((e: Error) => setError(e.message))),
-    );
+    // One subscription for the document (not one per field): each local edit is sent once, under the field it changed.
+    const off = onLocalUpdate(doc, (update, field) => void group.socket.emit('group:doc:update', { groupId: view.groupId, field, update }).catch((e: Error) => setError(e.message)));
     return () => {
       doc.off('update', refresh);
-      for (const off of offs) off();
+      off();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [doc, view.groupId]);

@@ -9,7 +9,12 @@ import * as Y from 'yjs';
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
-export const LOCAL = 'local';
+/** The origin of a local edit's transaction: which field it changed (the server stores each update under one field). */
+export interface LocalEdit {
+  readonly local: true;
+  readonly field: string;
+}
+const isLocalEdit = (origin: unknown): origin is LocalEdit => typeof origin === 'object' && origin !== null && (origin as LocalEdit).local === true;
 
 /** Applies a stored or relayed update (base64). */
 export function applyRemote(doc: Y.Doc, update: string): void {
@@ -28,13 +33,16 @@ export function editTo(doc: Y.Doc, field: string, next: string): void {
   doc.transact(() => {
     text.delete(start, current.length - start - end);
     text.insert(start, next.slice(start, next.length - end));
-  }, LOCAL);
+  }, { local: true, field } satisfies LocalEdit);
 }
 
-/** Calls `send` with each local update (base64) of the document; returns the unsubscribe function. */
-export function onLocalUpdate(doc: Y.Doc, send: (update: string) => void): () => void {
+/**
+ * Calls `send` once with each local update (base64) of the document and the field it changed; returns the
+ * unsubscribe function. One subscription for the whole document: each edit is sent once, whatever the field count.
+ */
+export function onLocalUpdate(doc: Y.Doc, send: (update: string, field: string) => void): () => void {
   const handler = (update: Uint8Array, origin: unknown) => {
-    if (origin === LOCAL) send(toBase64(update));
+    if (isLocalEdit(origin)) send(toBase64(update), origin.field);
   };
   doc.on('update', handler);
   return () => doc.off('update', handler);

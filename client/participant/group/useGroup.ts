@@ -17,8 +17,8 @@ export interface LiveGroup {
   /** Agents' replies while they stream, by reply id. */
   streaming: Record<string, GroupPush<'group:delta'>>;
   socket: GroupSocket;
-  /** Enters the lobby and shows where that left the session. */
-  joinLobby(): Promise<void>;
+  /** Enters the lobby (with the screening answers, if the condition asks any) and shows where that left the session. */
+  joinLobby(answers?: Record<string, string>): Promise<void>;
 }
 
 export function useGroup(connection: () => Socket, onDocUpdate: (p: GroupPush<'group:doc'>) => void): LiveGroup {
@@ -66,6 +66,9 @@ export function useGroup(connection: () => Socket, onDocUpdate: (p: GroupPush<'g
       for (const off of offs) off();
     };
   }, [socket, apply, onDocUpdate]);
-  const joinLobby = useCallback(() => socket.emit<GroupView>('group:lobby:join', {}).then(apply), [socket, apply]);
+  const joinLobby = useCallback(
+    (answers?: Record<string, string>) => socket.emit<GroupView>('group:lobby:join', answers ? { answers } : {}).then(apply),
+    [socket, apply],
+  );
   return { view, clockOffsetMs, messages, members, streaming, socket, joinLobby };
 }

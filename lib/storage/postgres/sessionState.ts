@@ -2,6 +2,7 @@
  * Store.readSessionState on PostgreSQL: one statement returning one JSON text (session and messages as
  * row_to_json of their rows, mapped by their repositories' mappers; the other rows built in camelCase here).
  */
+import { SCREENING_SURVEY_ID } from '../../../common/group';
 import type { SessionStateRows } from '../contract/sessionState';
 import type { Runner } from './connection';
 import { toMessageRow, type MessageRaw } from '../rows/messages';
@@ -18,7 +19,7 @@ const READ = `SELECT json_build_object(
                 'createdAt', u.created_at) ORDER BY u.created_at, u.id) FROM uploads u WHERE u.session_id = s.id), '[]'),
     'versions', COALESCE((SELECT json_agg(json_build_object('sessionId', a.session_id, 'version', a.version, 'fields', a.fields::json,
                 'eventSeq', a.event_seq, 'submittedAt', a.submitted_at) ORDER BY a.version) FROM artifacts a WHERE a.session_id = s.id), '[]'),
-    'surveySubmitted', EXISTS (SELECT 1 FROM survey_answers q WHERE q.session_id = s.id)
+    'surveySubmitted', EXISTS (SELECT 1 FROM survey_answers q WHERE q.session_id = s.id AND q.survey_id <> '${SCREENING_SURVEY_ID}')
   )::text AS state
   FROM sessions s WHERE s.id = $1`;
 

@@ -1,5 +1,6 @@
 /** Queries of the participant-side tables (studies, identities, tokens, drafts and versions, uploads, survey, telemetry, checkpoints). */
 import { both, postgresOnly, variant } from './engineSql';
+import { SCREENING_SURVEY_ID } from '../../../common/group';
 
 export const STUDY_SQL = {
   /** Parameters: id, title, initial status, definition hash, created_at, updated_at. One statement: nodes loading at once write once. */
@@ -68,7 +69,8 @@ export const SURVEY_ANSWER_SQL = {
   insertOne: both(`INSERT INTO survey_answers (${SURVEY_ANSWER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   /** In the order answered: one survey submit is one event (event_seq), then each answer's place in it (migration 007). */
   listForSession: both('SELECT * FROM survey_answers WHERE session_id = ? ORDER BY event_seq, answer_order, item_id'),
-  hasAnswers: both('SELECT 1 FROM survey_answers WHERE session_id = ? LIMIT 1'),
+  /** The post-task survey's answers only: a group condition's screening answers (before the lobby) do not count. */
+  hasAnswers: both(`SELECT 1 FROM survey_answers WHERE session_id = ? AND survey_id <> '${SCREENING_SURVEY_ID}' LIMIT 1`),
 } as const;
 
 export const TELEMETRY_SQL = {
