@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyVisualizationStudy } from '../tests/support/preregistrationFixture';
 import { writePlantedDataset } from '../tests/support/plantedPreregDataset';
+import { nodeArgsFor } from '../tests/support/testEntries';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const files = copyVisualizationStudy();
@@ -22,7 +23,7 @@ afterAll(() => {
 });
 
 const cli = (script: string, args: string[], env: Record<string, string>) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli', script), ...args], {
+  const r = spawnSync(process.execPath, [...nodeArgsFor(path.join(ROOT, 'cli', script)), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', STUDIES_DIR: files.studiesDir, SURVEYS_DIR: files.surveysDir, ...env },
     encoding: 'utf8',

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { nodeArgsFor } from '../../tests/support/testEntries';
 
 /**
  * The harness's side of the orphan guard (reaperProcess.ts): tells it which processes and folders to clean up
@@ -9,7 +9,7 @@ export class Reaper {
   private readonly child: ChildProcess;
 
   constructor() {
-    this.child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./reaperProcess.ts', import.meta.url))], {
+    this.child = spawn(process.execPath, nodeArgsFor(new URL('./reaperProcess.ts', import.meta.url)), {
       detached: true, // its own process group: a Ctrl-C aimed at the harness does not reach it
       stdio: ['pipe', 'ignore', 'inherit'],
     });

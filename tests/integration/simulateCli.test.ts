@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../cli/simulate';
 import { groupStudyDirs } from '../support/groupTestStudies';
 import { ROOT, startTestServer, type TestServer } from '../support/integrationHarness';
+import { nodeArgsFor } from '../support/testEntries';
 
 const run = promisify(execFile);
 
@@ -34,7 +35,7 @@ describe('simulate --agent-participants', () => {
   it('runs a group study with the offline demo model playing the people', async () => {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'cli/simulate.ts', '--url', t.server.url, '--study', 'group-room', '--participants', '3', '--turns', '2', '--think-ms', '0', '--agent-participants', 'offline', '--timeout-s', '60'],
+      [...nodeArgsFor('cli/simulate.ts'), '--url', t.server.url, '--study', 'group-room', '--participants', '3', '--turns', '2', '--think-ms', '0', '--agent-participants', 'offline', '--timeout-s', '60'],
       { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: '' }, timeout: 120_000 },
     );
     expect(stdout).toMatch(/grouped: +3\/3 in 1 groups/);
@@ -50,7 +51,7 @@ describe('simulate --agent-participants', () => {
     await t.server.store.studies.setStatus('group-release', 'live', Date.now());
     const { stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'cli/simulate.ts', '--url', t.server.url, '--study', 'group-release', '--participants', '2', '--turns', '1', '--think-ms', '0', '--group', '--timeout-s', '60'],
+      [...nodeArgsFor('cli/simulate.ts'), '--url', t.server.url, '--study', 'group-release', '--participants', '2', '--turns', '1', '--think-ms', '0', '--group', '--timeout-s', '60'],
       { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: '' }, timeout: 120_000 },
     ).catch((error: { stderr: string }) => error);
     expect(stderr).toContain('simulate: warning: study group-release is live, not pilot: its sessions are real data and are not flagged simulated');

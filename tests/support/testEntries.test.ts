@@ -21,10 +21,7 @@ describe('test entry bundles', () => {
   // Each case reads files relative to its module (studies, rubrics, migrations, package.json) or fails on a flag.
   it.each([
     ['cli/judge.ts', ['--samples', 'x', '--study', 'visualization']],
-    ['cli/analyze.ts', ['/nonexistent-dataset']],
     ['cli/teamwork.ts', ['check', 'teamwork/tasks/suite/info-allergy-order.yaml', '--message', 'FINAL: no idea']],
-    ['cli/prereg.ts', ['status', '--study', 'visualization']],
-    ['cli/export.ts', ['--study', 'no-such-study']],
     ['cli/simulate.ts', ['--url', 'http://127.0.0.1:9', '--participants', '1']], // runs only as the main module (process.argv[1])
   ])('%s %j prints and exits the same from its bundle as under tsx', (entry, cliArgs) => {
     const bundled = run([...nodeArgsFor(entry), ...cliArgs]);

@@ -40,6 +40,7 @@ export const TEST_ENTRY_FILES: readonly string[] = [
   'tests/harness/timedProviderProcess.ts',
   'tests/integration/crashServerProcess.ts',
   'tests/harness/exportMemoryCheck.ts',
+  'bench/cluster/reaperProcess.ts',
 ];
 
 interface Manifest {
