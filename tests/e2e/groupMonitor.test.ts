@@ -8,12 +8,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../lib/logger';
 import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 import { groupStudyDirs } from '../support/groupTestStudies';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { consentedMember, openPage, startGroupServer, writeStudyVariant, type OpenPage } from '../support/groupBrowserSupport';
+import type { ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'group-watch';
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results');
@@ -22,37 +22,17 @@ let t: ServerAndBrowser;
 const dirs = groupStudyDirs();
 
 /** group-demo.yaml for two people, an offline facilitator that answers every message, and a 5 s dropout grace with a stand-in. */
-function watchStudy(): string {
-  let text = fs.readFileSync(path.join(dirs.studiesDir, 'group-demo.yaml'), 'utf8');
-  for (const [from, to] of [
-    ['size: { min: 2, max: 3 }', 'size: { min: 2, max: 2 }'],
-    ['speaks: { every_n_messages: 3 }', 'speaks: every_message'],
-    ['      - name: Facilitator\n        provider: openai', '      - name: Facilitator\n        provider: offline'],
-    ['dropout: { grace_seconds: 30, policy: continue }', 'dropout: { grace_seconds: 5, policy: replace_with_agent }'],
-  ] as const) {
-    if (!text.includes(from)) throw new Error(`group-demo.yaml has no "${from}"`);
-    text = text.replace(from, to);
-  }
-  return text;
-}
+const WATCH_EDITS = [
+  ['size: { min: 2, max: 3 }', 'size: { min: 2, max: 2 }'],
+  ['speaks: { every_n_messages: 3 }', 'speaks: every_message'],
+  ['      - name: Facilitator\n        provider: openai', '      - name: Facilitator\n        provider: offline'],
+  ['dropout: { grace_seconds: 30, policy: continue }', 'dropout: { grace_seconds: 5, policy: replace_with_agent }'],
+] as const;
 
 beforeAll(async () => {
   process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
-  fs.writeFileSync(path.join(dirs.studiesDir, `${STUDY}.yaml`), watchStudy());
-  t = await startServerAndBrowser({
-    client: 'temp',
-    startServer: (client) =>
-      startTempDataDirServer('tandem-e2e-group-monitor-', {
-        port: 0,
-        env: {},
-        offlineReplyDelayMs: 0,
-        logger: createLogger('error'),
-        studiesDir: dirs.studiesDir,
-        surveysDir: dirs.surveysDir,
-        groups: { sweepMs: 250 },
-        ...client,
-      }),
-  });
+  writeStudyVariant(dirs, 'group-demo.yaml', STUDY, WATCH_EDITS);
+  t = await startGroupServer('tandem-e2e-group-monitor-', dirs, 'temp');
 }, 180_000);
 
 afterAll(async () => {
@@ -60,28 +40,17 @@ afterAll(async () => {
   dirs.cleanup();
 });
 
-async function member(browser: Browser, label: string, width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${t.url}/study/${STUDY}?participant_label=${label}`);
-  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
-  return { context, page, errors };
-}
+const member = (browser: Browser, label: string, width: number) => consentedMember(browser, t.url, STUDY, label, width);
 
-async function researcher(browser: Browser, width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${t.url}/admin`);
+async function researcher(browser: Browser, width: number): Promise<OpenPage> {
+  const opened = await openPage(browser, width, `${t.url}/admin`);
+  const { page } = opened;
   await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Studies' }).waitFor();
   await page.goto(`${t.url}/admin/studies/${STUDY}`);
   await page.getByRole('heading', { name: 'Groups' }).waitFor({ timeout: 15_000 });
-  return { context, page, errors };
+  return opened;
 }
 
 const seat = (page: Page, name: string) => page.getByTestId('monitor-member').filter({ hasText: name });

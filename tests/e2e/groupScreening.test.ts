@@ -7,11 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../lib/logger';
 import { groupStudyDirs } from '../support/groupTestStudies';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { consentedMember, startGroupServer, type OpenPage } from '../support/groupBrowserSupport';
+import type { ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'group-screening-e2e';
 let t: ServerAndBrowser;
@@ -37,19 +37,7 @@ function writeStudy(): void {
 
 beforeAll(async () => {
   writeStudy();
-  t = await startServerAndBrowser({
-    client: 'dist',
-    startServer: () =>
-      startTempDataDirServer('tandem-e2e-screening-', {
-        port: 0,
-        env: {},
-        offlineReplyDelayMs: 0,
-        logger: createLogger('error'),
-        studiesDir: dirs.studiesDir,
-        surveysDir: dirs.surveysDir,
-        groups: { sweepMs: 250 },
-      }),
-  });
+  t = await startGroupServer('tandem-e2e-screening-', dirs, 'dist');
 }, 180_000);
 
 afterAll(async () => {
@@ -57,21 +45,12 @@ afterAll(async () => {
   dirs.cleanup();
 });
 
-interface Member {
-  context: BrowserContext;
-  page: Page;
-  errors: string[];
-}
+type Member = OpenPage;
 
 async function consented(browser: Browser, label: string, width: number): Promise<Member> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${t.url}/study/${STUDY}?participant_label=${label}`);
-  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
-  await page.getByRole('heading', { name: 'Before you join your group' }).waitFor({ timeout: 15_000 });
-  return { context, page, errors };
+  const member = await consentedMember(browser, t.url, STUDY, label, width);
+  await member.page.getByRole('heading', { name: 'Before you join your group' }).waitFor({ timeout: 15_000 });
+  return member;
 }
 
 /** Answers the screening question with the option labelled `label` and continues. */

@@ -8,13 +8,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../lib/logger';
 import { exportStudy } from '../../research/exports/exportStudy';
 import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 import { groupStudyDirs } from '../support/groupTestStudies';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { openPage, startGroupServer, writeStudyVariant } from '../support/groupBrowserSupport';
+import type { ServerAndBrowser } from '../support/serverAndBrowser';
 
 const STUDY = 'group-wizard';
 const CANNED = 'Let us write the schedule in the shared plan.';
@@ -22,36 +21,16 @@ let t: ServerAndBrowser;
 const dirs = groupStudyDirs();
 
 /** group-demo.yaml for two people whose facilitator a researcher speaks as (offline model: it would answer at once if called). */
-function wizardStudy(): string {
-  let text = fs.readFileSync(path.join(dirs.studiesDir, 'group-demo.yaml'), 'utf8');
-  for (const [from, to] of [
-    ['size: { min: 2, max: 3 }', 'size: { min: 2, max: 2 }'],
-    ['speaks: { every_n_messages: 3 }', `speaks: every_message\n        assistant:\n          mode: wizard\n          canned_replies: ["${CANNED}"]`],
-    ['      - name: Facilitator\n        provider: openai', '      - name: Facilitator\n        provider: offline'],
-  ] as const) {
-    if (!text.includes(from)) throw new Error(`group-demo.yaml has no "${from}"`);
-    text = text.replace(from, to);
-  }
-  return text;
-}
+const WIZARD_EDITS = [
+  ['size: { min: 2, max: 3 }', 'size: { min: 2, max: 2 }'],
+  ['speaks: { every_n_messages: 3 }', `speaks: every_message\n        assistant:\n          mode: wizard\n          canned_replies: ["${CANNED}"]`],
+  ['      - name: Facilitator\n        provider: openai', '      - name: Facilitator\n        provider: offline'],
+] as const;
 
 beforeAll(async () => {
   process.env.ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
-  fs.writeFileSync(path.join(dirs.studiesDir, `${STUDY}.yaml`), wizardStudy());
-  t = await startServerAndBrowser({
-    client: 'temp',
-    startServer: (client) =>
-      startTempDataDirServer('tandem-e2e-group-wizard-', {
-        port: 0,
-        env: {},
-        offlineReplyDelayMs: 0,
-        logger: createLogger('error'),
-        studiesDir: dirs.studiesDir,
-        surveysDir: dirs.surveysDir,
-        groups: { sweepMs: 250 },
-        ...client,
-      }),
-  });
+  writeStudyVariant(dirs, 'group-demo.yaml', STUDY, WIZARD_EDITS);
+  t = await startGroupServer('tandem-e2e-group-wizard-', dirs, 'temp');
 }, 180_000);
 
 afterAll(async () => {
@@ -59,14 +38,7 @@ afterAll(async () => {
   dirs.cleanup();
 });
 
-async function page(browser: Browser, width: number, url: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const p = await context.newPage();
-  const errors: string[] = [];
-  p.on('pageerror', (e) => errors.push(e.message));
-  await p.goto(url);
-  return { context, page: p, errors };
-}
+const page = openPage;
 
 describe('the wizard console in a group room', () => {
   it('a researcher speaks as the group\'s facilitator; the members see the agent, the data say researcher', async () => {

@@ -4,29 +4,17 @@
  * and gets the history and the plan back; one drops and, past the grace, an AI agent takes the seat, disclosed to the
  * others. Real server, real SQLite file; the built client (dist/client) is needed.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../lib/logger';
 import { groupStudyDirs } from '../support/groupTestStudies';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { consentedMember, startGroupServer } from '../support/groupBrowserSupport';
+import type { ServerAndBrowser } from '../support/serverAndBrowser';
 
 let t: ServerAndBrowser;
 const dirs = groupStudyDirs();
 
 beforeAll(async () => {
-  t = await startServerAndBrowser({
-    client: 'dist',
-    startServer: () =>
-      startTempDataDirServer('tandem-e2e-groups-', {
-        port: 0,
-        env: {},
-        offlineReplyDelayMs: 0,
-        logger: createLogger('error'),
-        studiesDir: dirs.studiesDir,
-        surveysDir: dirs.surveysDir,
-        groups: { sweepMs: 250 },
-      }),
-  });
+  t = await startGroupServer('tandem-e2e-groups-', dirs, 'dist');
 }, 180_000);
 
 afterAll(async () => {
@@ -34,15 +22,7 @@ afterAll(async () => {
   dirs.cleanup();
 });
 
-async function member(browser: Browser, label: string, width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${t.url}/study/group-room?participant_label=${label}`);
-  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
-  return { context, page, errors };
-}
+const member = (browser: Browser, label: string, width: number) => consentedMember(browser, t.url, 'group-room', label, width);
 
 describe('a group session in Chromium', () => {
   it('lobby, room, shared plan, a reload and a dropout', async () => {
