@@ -218,7 +218,8 @@ describe('the sessions page and dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Planning a trip with an AI assistant' }).click();
     const plots = page.frameLocator('iframe[title="Dashboard plots"]');
     const marks = (plot: string, mark: string) => plots.locator(`figure[data-plot="${plot}"] svg g.mark-${mark}.role-mark > path`).count();
-    await plots.locator('figure[data-plot="enrolment"] svg').waitFor({ timeout: 15_000 });
+    // The plots render on a worker thread that first loads vega-lite (seconds on a busy box): wait generously.
+    await plots.locator('figure[data-plot="enrolment"] svg').waitFor({ timeout: 45_000 });
     expect(await marks('enrolment', 'line')).toBe(3); // started, completed, timed out
     expect(await marks('enrolment', 'symbol')).toBe(3 * data.enrolment.rows.length);
     expect(await marks('conditions', 'rect')).toBe(data.conditions.length);
@@ -231,7 +232,7 @@ describe('the sessions page and dashboard in Chromium', () => {
     // A judge run: the frame reloads by itself when the run reports done, now with Q and Pz per condition.
     await page.getByRole('button', { name: 'Run the judge' }).click();
     await page.getByTestId('run-judge').filter({ hasText: 'judge: done' }).waitFor({ timeout: 30_000 });
-    await plots.locator('figure[data-plot="quality"] svg').waitFor({ timeout: 15_000 });
+    await plots.locator('figure[data-plot="quality"] svg').waitFor({ timeout: 45_000 });
     const judged = (await dashboard()).sessions.filter((s) => s.quality !== null);
     expect(judged.length).toBe(2);
     expect(await marks('quality', 'rect')).toBe(2);
@@ -240,5 +241,5 @@ describe('the sessions page and dashboard in Chromium', () => {
     await page.locator('iframe[title="Dashboard plots"]').screenshot({ path: '/tmp/tandem-admin-dashboard-plots.png' });
     expect((await list('?judged=judged')).total).toBe(2);
     await context.close();
-  }, 90_000);
+  }, 150_000);
 });
