@@ -100,6 +100,8 @@ describe('startWalCheckpointer', () => {
     commitRows(db, 1, 1500); // ~3 MB, ~1500 frames: more than one autocheckpoint's worth
 
     await waitFor('the database file alone to hold every row', () => rowsInDatabaseFileAlone(file, dir) === 1500);
+    // The worker reports its figures after the checkpoint itself, in a message of its own.
+    await waitFor('the worker to report its checkpoints', () => checkpointer.stats().framesCopied >= 1500);
     expect(fs.statSync(file).size).toBeGreaterThanOrEqual(sizeBefore + 1500 * 2000);
     const stats = checkpointer.stats();
     expect(stats.state).toBe('running');
