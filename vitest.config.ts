@@ -17,7 +17,7 @@ const EXCLUDE = ['node_modules/**', 'dist/**', 'data/**'];
 
 // Two workers per core (at most 8): a file spends much of its time waiting (servers, child processes, the
 // browser, timers), so more files than cores keep the cores busy. On this 2-core box, 2026-12-02, quiet machine,
-// 1626 tests: 4 workers 7 min 30 s (143 % CPU); 6 workers 6 min 39 s to 7 min 25 s, but under the load average of
+// 1626 tests: 4 workers 7 min 30 s (143 % CPU; 6 min 57 s once the last test fixes were in); 6 workers 6 min 39 s to 7 min 25 s, but under the load average of
 // ~10 that 6 workers make, timing-sensitive tests failed in two runs of four, so 6 is opt-in
 // (VITEST_MAX_WORKERS=6, or --maxWorkers) until those tests are made load-proof.
 const WORKERS = Math.max(2, Math.min(8, 2 * os.availableParallelism()));
