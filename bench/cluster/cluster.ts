@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresPids } from '../../tests/harness/postgresCpu';
 import { ServerChild } from '../../tests/harness/serverChild';
-import { freePort, startPostgresCluster, type ShutdownMode } from '../../tests/support/postgresCluster';
+import { freePort, postgresBinDir, startPostgresCluster, type ShutdownMode } from '../../tests/support/postgresCluster';
 import { Daemon, findCommand } from './daemon';
 import { renderHaproxyConfig } from './haproxyConfig';
 import { Reaper } from './reaper';
@@ -235,6 +235,11 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
 
 /** Why a cluster cannot start on this machine (a tool is missing), or null. */
 export function missingClusterTools(adapter: AdapterKind = 'redis'): string | null {
+  try {
+    postgresBinDir();
+  } catch (err) {
+    return (err as Error).message;
+  }
   const need = ['haproxy', ...(adapter === 'none' ? [] : ['redis-server'])];
   const missing = need.filter((c) => !findCommand(c));
   return missing.length ? `the cluster harness needs ${missing.join(' and ')} (Debian: apt-get install ${missing.join(' ')})` : null;

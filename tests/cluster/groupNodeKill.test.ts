@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { missingClusterTools } from '../../bench/cluster/cluster';
 import { formatGroupFaultOutcome, runGroupNodeFaultScenario } from '../../bench/cluster/groupFaultRun';
-import { postgresBinDir } from '../support/postgresCluster';
 
 /**
  * The short version of `npm run fault:node -- --groups N` inside `npm test`: a real 2-node cluster on loopback
@@ -9,14 +8,7 @@ import { postgresBinDir } from '../support/postgresCluster';
  * through HAProxy while each node is SIGKILLed once mid-group and restarted. The members reconnect to the other node;
  * no acknowledged message or shared-document edit is lost, in the store or in the room a reload shows.
  */
-const missing = (() => {
-  try {
-    postgresBinDir();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return missingClusterTools('redis');
-})();
+const missing = missingClusterTools('redis');
 if (missing) console.warn(`tests/cluster/groupNodeKill.test.ts skipped: ${missing}`);
 
 describe.skipIf(missing !== null)('node kills mid-group in a 2-node cluster behind HAProxy', () => {

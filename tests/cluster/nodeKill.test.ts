@@ -2,21 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { formatFaultOutcome } from '../harness/faultTraffic';
 import { missingClusterTools } from '../../bench/cluster/cluster';
 import { runNodeFaultScenario } from '../../bench/cluster/nodeFaultRun';
-import { postgresBinDir } from '../support/postgresCluster';
 
 /**
  * The short version of `npm run fault:node` (bench/node-faults.ts) inside `npm test`: a real cluster on loopback
  * (PostgreSQL, Redis, HAProxy from deploy/haproxy.cfg, 2 nodes), 20 participants chatting through HAProxy, each
  * node SIGKILLed once and restarted, Redis and PostgreSQL restarted once. The same invariants as the long run.
  */
-const missing = (() => {
-  try {
-    postgresBinDir();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return missingClusterTools('redis');
-})();
+const missing = missingClusterTools('redis');
 if (missing) console.warn(`tests/cluster/nodeKill.test.ts skipped: ${missing}`);
 
 describe.skipIf(missing !== null)('node kills in a 2-node cluster behind HAProxy', () => {
