@@ -7,9 +7,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWizardConsole, participantInChat, REPO_ROOT, startServerWithFakeModel, until, wizardStudiesDir, type ServerWithFakeModel } from '../support/wizardTestSupport';
+import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
+import { REPO_ROOT, startServerWithFakeModel, until, wizardStudiesDir, type ServerWithFakeModel } from '../support/wizardTestSupport';
 import { exportStudy } from '../../research/exports/exportStudy';
 import { reply } from '../support/fakeOpenAI';
 
@@ -36,9 +37,27 @@ beforeAll(async () => {
 
 afterAll(() => t?.close());
 
-const researcherPage = (studyId: string) => openWizardConsole(t.browser, t.url, studyId);
+async function researcherPage(studyId: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await t.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${t.url}/admin`);
+  await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Studies' }).waitFor();
+  await page.goto(`${t.url}/admin/studies/${studyId}/wizard`);
+  await page.getByRole('heading', { name: 'Wizard console' }).waitFor();
+  return { context, page };
+}
 
-const participantInWorkspace = (studyId: string, pid: string) => participantInChat(t.browser, t.url, studyId, pid);
+async function participantInWorkspace(studyId: string, pid: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await t.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${t.url}/study/${studyId}?PROLIFIC_PID=${pid}`);
+  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+  await page.getByRole('button', { name: 'Start the task' }).click();
+  await page.getByRole('heading', { name: 'Chat with' }).waitFor();
+  return { context, page };
+}
 
 async function sendChat(page: Page, text: string) {
   const box = page.getByLabel('Message the assistant');

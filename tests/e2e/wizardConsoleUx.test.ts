@@ -16,9 +16,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWizardConsole, participantInChat, REPO_ROOT, startServerWithFakeModel, wizardStudiesDir, type ServerWithFakeModel } from '../support/wizardTestSupport';
+import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
+import { REPO_ROOT, startServerWithFakeModel, wizardStudiesDir, type ServerWithFakeModel } from '../support/wizardTestSupport';
 import { reply } from '../support/fakeOpenAI';
 
 /** About 30 tokens at 6 per second: the draft takes ~5 s to write. */
@@ -41,9 +42,28 @@ beforeAll(async () => {
 
 afterAll(() => t?.close());
 
-const researcher = (studyId: string, viewport: { width: number; height: number }) => openWizardConsole(t.browser, t.url, studyId, viewport);
+async function researcher(studyId: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await t.browser.newContext({ viewport });
+  const page = await context.newPage();
+  await page.goto(`${t.url}/admin`);
+  await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Studies' }).waitFor();
+  await page.goto(`${t.url}/admin/studies/${studyId}/wizard`);
+  await page.getByRole('heading', { name: 'Wizard console' }).waitFor();
+  return { context, page };
+}
 
-const participant = (studyId: string, pid: string, viewport: { width: number; height: number }) => participantInChat(t.browser, t.url, studyId, pid, viewport);
+async function participant(studyId: string, pid: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const phone = viewport.width < 500;
+  const context = await t.browser.newContext({ viewport, ...(phone ? { isMobile: true, hasTouch: true } : {}) });
+  const page = await context.newPage();
+  await page.goto(`${t.url}/study/${studyId}?PROLIFIC_PID=${pid}`);
+  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+  await page.getByRole('button', { name: 'Start the task' }).click();
+  await page.getByRole('heading', { name: 'Chat with' }).waitFor();
+  return { context, page };
+}
 
 async function say(page: Page, text: string) {
   await page.getByLabel('Message the assistant').fill(text);

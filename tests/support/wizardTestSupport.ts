@@ -14,7 +14,6 @@ import type { WizardDraftPush } from '../../common/wizard';
 import { TEST_ADMIN_PASSWORD } from './adminTestServer';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from './fakeOpenAI';
 import { startServerAndBrowser, startTempDataDirServer, type PageServer, type ServerAndBrowser } from './serverAndBrowser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -119,31 +118,4 @@ export async function startServerWithFakeModel(options: {
     await closeFake();
     throw err;
   }
-}
-
-type Viewport = { width: number; height: number };
-
-/** A researcher logged in at /admin (TEST_ADMIN_PASSWORD) and on the study's Wizard-of-Oz console, in a context of its own. */
-export async function openWizardConsole(browser: Browser, baseUrl: string, studyId: string, viewport?: Viewport): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(viewport ? { viewport } : {});
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/admin`);
-  await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Studies' }).waitFor();
-  await page.goto(`${baseUrl}/admin/studies/${studyId}/wizard`);
-  await page.getByRole('heading', { name: 'Wizard console' }).waitFor();
-  return { context, page };
-}
-
-/** A participant (Prolific PID) past consent and instructions, in the chat; a phone-wide viewport gets touch. */
-export async function participantInChat(browser: Browser, baseUrl: string, studyId: string, pid: string, viewport?: Viewport): Promise<{ context: BrowserContext; page: Page }> {
-  const phone = viewport !== undefined && viewport.width < 500;
-  const context = await browser.newContext(viewport ? { viewport, ...(phone ? { isMobile: true, hasTouch: true } : {}) } : {});
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/study/${studyId}?PROLIFIC_PID=${pid}`);
-  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
-  await page.getByRole('button', { name: 'Start the task' }).click();
-  await page.getByRole('heading', { name: 'Chat with' }).waitFor();
-  return { context, page };
 }
