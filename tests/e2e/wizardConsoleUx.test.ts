@@ -133,6 +133,8 @@ describe('wizard console, what people see', () => {
     await say(p.page, 'Is the tram running?');
     const next = r.page.getByTestId('wizard-queue-item').filter({ hasText: 'Is the tram running?' });
     await next.click();
+    // The shortcut acts on the open reply, so wait until its panel is there (its detail is fetched on click).
+    await r.page.getByRole('heading', { name: /^Model draft/ }).waitFor();
     await r.page.keyboard.press('Alt+d');
     await r.page.getByText('Nobody is waiting.').waitFor();
     const unsent = p.page.getByTestId('chat-unsent');
