@@ -4,6 +4,8 @@
  *
  * - their room messages, their group events and their document edits are deleted; the edits are replaced by one
  *   content-free update so the document still loads for the others (groupDocRedaction.ts);
+ * - the group's judgement (group_judgements, group_judge_quality) is deleted when they left edits or messages: it
+ *   judged text that held their words; judging the group again scores the rebuilt document;
  * - their seat stays, with status `withdrawn` and no session;
  * - the group's record gains a `withdrawn` event without a session and with counts only: the seat number and how
  *   many messages, edits, characters and events went. The room's group_seq keeps the gaps the messages leave
@@ -38,6 +40,11 @@ export function planGroupWithdrawal(sessionId: string, input: GroupWithdrawalInp
   if (doc.placeholder) {
     const p = doc.placeholder;
     out.push({ q: GROUP_DOC_SQL.insert, params: insertDocUpdateParams({ groupId: group.id, sessionId: null, fieldId: p.fieldId, update: p.update, createdAt: now }, p.seq) });
+  }
+  if (doc.removedSeqs.length > 0 || input.messages > 0) {
+    // The group's stored judgement read their words (the document, and the room when the prompt has the dialogue).
+    out.push({ q: GROUP_WITHDRAWAL_SQL.deleteGroupJudgements, params: [group.id] });
+    out.push({ q: GROUP_WITHDRAWAL_SQL.deleteGroupQuality, params: [group.id] });
   }
   out.push({ q: GROUP_WITHDRAWAL_SQL.deleteMessages, params: [group.id, sessionId] });
   out.push({ q: GROUP_WITHDRAWAL_SQL.deleteGroupEvents, params: [group.id, sessionId] });

@@ -103,6 +103,30 @@ export interface JudgementsRepo {
   getQuality(sessionId: string): Promise<SessionQualityRecord | undefined>;
 }
 
+/** A judge sample of a group's shared document (migration 031): a judgement keyed by group and document version. */
+export interface GroupJudgementRecord extends Omit<JudgementRecord, 'sessionId' | 'artifactVersion'> {
+  groupId: string;
+  /** The last group_doc_updates seq the judged text was built from. */
+  docVersion: number;
+}
+
+/** Q of a group: the median of its document's samples. */
+export interface GroupQualityRecord extends Omit<SessionQualityRecord, 'sessionId' | 'artifactVersion'> {
+  groupId: string;
+  docVersion: number;
+}
+
+/** The `group_judgements` and `group_judge_quality` tables. */
+export interface GroupJudgementsRepo {
+  /** Inserts a sample, replacing an earlier one for the same group/version/rubric/model/sample. */
+  upsert(j: GroupJudgementRecord): Promise<void>;
+  listForGroup(groupId: string): Promise<GroupJudgementRecord[]>;
+  /** Every sample of a study's groups, by group formation then sample. */
+  listForStudy(studyId: string): Promise<GroupJudgementRecord[]>;
+  setQuality(q: GroupQualityRecord): Promise<void>;
+  getQuality(groupId: string): Promise<GroupQualityRecord | undefined>;
+}
+
 export interface AnnotationsRepo {
   /** Inserts or replaces the annotation of (session, turn). */
   upsert(a: AnnotationRecord): Promise<void>;

@@ -24,7 +24,7 @@ import type { AssistantReplyWrite, AssistantReplyWriteResult } from './assistant
 import type { SessionStateRows } from './sessionState';
 import type { AdminAuthRepo, AdminQueriesRepo, AuditRepo } from './admin';
 import type { ExportSnapshot } from './exportSnapshot';
-import type { AnnotationsRepo, JudgementsRepo, ModelReplyCache } from './judging';
+import type { AnnotationsRepo, GroupJudgementsRepo, JudgementsRepo, ModelReplyCache } from './judging';
 import type { IdentitiesRepo, ParticipantTokensRepo, WithdrawalsRepo } from './participants';
 import type { SessionsRepo, SessionTelemetryRepo } from './sessions';
 import type { StudiesRepo } from './studies';
@@ -99,6 +99,8 @@ export interface StoreRepositories {
   /** Crash checkpoints of replies while they stream (see services/replyCheckpoint.ts). */
   readonly replyProgress: ReplyProgressRepo;
   readonly judgements: JudgementsRepo;
+  /** A group's shared document judged once as the group's artifact. */
+  readonly groupJudgements: GroupJudgementsRepo;
   readonly annotations: AnnotationsRepo;
   readonly audit: AuditRepo;
   readonly adminAuth: AdminAuthRepo;

@@ -36,6 +36,9 @@ export const STORE_TABLES = [
   'group_events',
   'group_messages',
   'group_doc_updates',
+  // A group's document judged once as the group's artifact (migration 031).
+  'group_judgements',
+  'group_judge_quality',
 ] as const;
 
 export type StoreTable = (typeof STORE_TABLES)[number];

@@ -96,6 +96,14 @@ async function seedGroup(store: Store, ids: string[]): Promise<void> {
   await store.groups.appendMessage({ id: 'gm-2', groupId: 'group-1', senderKind: 'agent', sessionId: null, senderName: 'Facilitator', clientId: null, content: 'Noted.', tokens: 2, createdAt: 21 });
   await store.groups.appendDocUpdate({ groupId: 'group-1', sessionId: s1, fieldId: 'plan', update: 'AQGtvfkFAAQBBHBsYW4DaGkh', createdAt: 22 });
   await store.groups.endGroup('group-1', 'submitted', 23);
+  await store.groupJudgements.upsert({
+    groupId: 'group-1', docVersion: 1, rubricId: 'r', rubricVersion: '1', rubricHash: 'rh', templateHash: 'th', parserVersion: 'p1',
+    sample: 0, requestedModel: 'm', reportedModel: null, systemFingerprint: 'fp', provider: 'fake', providerUrl: 'http://x',
+    parameters: { temperature: 0.7, maxTokens: 300 }, seed: 7, score: null, parseOk: false, failureReason: 'no score', rawReply: 'hm',
+    reaskReply: 'still hm', reasked: true, usage: null, latencyMs: 3, cached: true, cacheKey: 'gk',
+    transportError: { kind: 'http', status: 500, message: 'ü' }, createdAt: 24,
+  });
+  await store.groupJudgements.setQuality({ groupId: 'group-1', docVersion: 1, rubricId: 'r', rubricHash: 'rh', requestedModel: 'm', quality: null, samples: 1, parsed: 0, updatedAt: 25 });
 }
 
 /** What the services read back, table by table (the engine-neutral view of the data). */
@@ -134,6 +142,8 @@ async function readBack(store: Store, ids: string[]) {
       events: await store.groups.listEvents('study'),
       messages: await store.groups.listMessages('group-1'),
       doc: await store.groups.listDocUpdates('group-1'),
+      judgements: await store.groupJudgements.listForStudy('study'),
+      quality: await store.groupJudgements.getQuality('group-1'),
     },
   };
 }

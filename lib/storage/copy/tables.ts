@@ -45,9 +45,11 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   group_events: ['id'],
   group_messages: ['id'],
   group_doc_updates: ['group_id', 'seq'],
+  group_judgements: ['id'],
+  group_judge_quality: ['group_id'],
 };
 
-const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id', preregistration_deviations: 'id', group_events: 'id' };
+const IDENTITY: Partial<Record<StoreTable, string>> = { events: 'id', judgements: 'id', audit_log: 'id', preregistration_deviations: 'id', group_events: 'id', group_judgements: 'id' };
 
 /** In dependency order (a table's foreign keys point at tables earlier in the list). */
 export const COPY_TABLES: readonly TableSpec[] = STORE_TABLES.map((name) => ({

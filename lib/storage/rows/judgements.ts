@@ -84,11 +84,15 @@ const JUDGEMENT_KEY: readonly string[] = ['session_id', 'artifact_version', 'rub
  * gives the engine's for the i-th value, 1-based): inserts a sample, replacing every non-key column of an
  * earlier one with the same key.
  */
-export function judgementUpsertSql(placeholder: (i: number) => string): string {
-  const updates = JUDGEMENT_COLUMNS.filter((c) => !JUDGEMENT_KEY.includes(c)).map((c) => `${c} = excluded.${c}`);
-  return `INSERT INTO judgements (${JUDGEMENT_COLUMNS.join(', ')})
-    VALUES (${JUDGEMENT_COLUMNS.map((_, i) => placeholder(i + 1)).join(', ')})
-    ON CONFLICT (${JUDGEMENT_KEY.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
+export function judgementUpsertSql(placeholder: (i: number) => string, table: 'judgements' | 'group_judgements' = 'judgements'): string {
+  // group_judgements (migration 031) has the same columns with group_id, doc_version for session_id, artifact_version.
+  const rename = (c: string) => (table === 'judgements' ? c : c === 'session_id' ? 'group_id' : c === 'artifact_version' ? 'doc_version' : c);
+  const columns = JUDGEMENT_COLUMNS.map(rename);
+  const key = JUDGEMENT_KEY.map(rename);
+  const updates = columns.filter((c) => !key.includes(c)).map((c) => `${c} = excluded.${c}`);
+  return `INSERT INTO ${table} (${columns.join(', ')})
+    VALUES (${columns.map((_, i) => placeholder(i + 1)).join(', ')})
+    ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
 }
 
 /** The values of a judgements upsert, in the order of JUDGEMENT_COLUMNS. */

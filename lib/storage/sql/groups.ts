@@ -111,6 +111,9 @@ export const GROUP_WITHDRAWAL_SQL = {
        ORDER BY group_id`),
   /** Parameters: group id, seq. */
   deleteDocUpdate: both('DELETE FROM group_doc_updates WHERE group_id = ? AND seq = ?'),
+  /** The group's judgement (migration 031) of a document or room that held the withdrawn words. Parameters: group id. */
+  deleteGroupJudgements: both('DELETE FROM group_judgements WHERE group_id = ?'),
+  deleteGroupQuality: both('DELETE FROM group_judge_quality WHERE group_id = ?'),
   /** Parameters: group id, session id. */
   deleteMessages: both('DELETE FROM group_messages WHERE group_id = ? AND session_id = ?'),
   /** Parameters: group id, session id. */

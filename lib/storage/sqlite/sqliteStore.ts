@@ -39,6 +39,7 @@ import { UploadsRepository } from './repositories/uploads';
 import { SurveyAnswersRepository } from './repositories/surveyAnswers';
 import { ReplyProgressRepository } from './repositories/replyProgress';
 import { JudgementsRepository } from './repositories/judgements';
+import { GroupJudgementsRepository } from './repositories/groupJudgements';
 import { AnnotationsRepository } from './repositories/annotations';
 import { AuditRepository } from './repositories/audit';
 import { AdminAuthRepository } from './repositories/adminAuth';
@@ -76,6 +77,7 @@ function syncRepositories(db: SqliteDatabase): SyncRepositories {
     surveyAnswers: new SurveyAnswersRepository(db),
     replyProgress: new ReplyProgressRepository(db),
     judgements: new JudgementsRepository(db),
+    groupJudgements: new GroupJudgementsRepository(db),
     annotations: new AnnotationsRepository(db),
     audit: new AuditRepository(db),
     adminAuth: new AdminAuthRepository(db),

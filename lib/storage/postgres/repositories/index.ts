@@ -9,6 +9,7 @@ import { PgAudit } from './audit';
 import { PgEvents } from './events';
 import { PgIdentities } from './identities';
 import { PgJudgements } from './judgements';
+import { PgGroupJudgements } from './groupJudgements';
 import { PgMessages } from './messages';
 import { PgParticipantTokens } from './participantTokens';
 import { PgReplyProgress } from './replyProgress';
@@ -39,6 +40,7 @@ export class PgRepositories implements StoreRepositories {
   #surveyAnswers?: PgSurveyAnswers;
   #replyProgress?: PgReplyProgress;
   #judgements?: PgJudgements;
+  #groupJudgements?: PgGroupJudgements;
   #annotations?: PgAnnotations;
   #audit?: PgAudit;
   #adminAuth?: PgAdminAuth;
@@ -63,6 +65,7 @@ export class PgRepositories implements StoreRepositories {
   get surveyAnswers() { return (this.#surveyAnswers ??= new PgSurveyAnswers(this.runner)); }
   get replyProgress() { return (this.#replyProgress ??= new PgReplyProgress(this.runner)); }
   get judgements() { return (this.#judgements ??= new PgJudgements(this.runner)); }
+  get groupJudgements() { return (this.#groupJudgements ??= new PgGroupJudgements(this.runner)); }
   get annotations() { return (this.#annotations ??= new PgAnnotations(this.runner)); }
   get audit() { return (this.#audit ??= new PgAudit(this.runner)); }
   get adminAuth() { return (this.#adminAuth ??= new PgAdminAuth(this.runner)); }
