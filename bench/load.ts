@@ -42,6 +42,7 @@ import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresC
 import type { AdapterKind } from './cluster/cluster';
 import { runClusterBench } from './cluster/clusterBench';
 import { runGroupBench } from './groupLoad';
+import { formatStatementCounts, resetStatementCounts, statementCounts } from './statementCounts';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(2000).default(500),
@@ -121,7 +122,7 @@ if (f.nodes !== undefined) {
   process.exit(ok ? 0 : 1);
 }
 const fileLog = f.log ? new JsonlLog(f.log) : undefined;
-const cluster = f.database === 'postgres' ? await startPostgresCluster() : undefined;
+const cluster = f.database === 'postgres' ? await startPostgresCluster({ statementStats: true }) : undefined;
 if (cluster) {
   killers.push(() => cluster.stop());
   console.log(`  store: PostgreSQL (throwaway cluster on 127.0.0.1:${cluster.port}, fsync off)`);
@@ -160,11 +161,13 @@ let allOk = true;
 
 for (let round = 1; round <= f.rounds; round++) {
   console.log(`\n=== round ${round}/${f.rounds} — load average ${load()}`);
+  const databaseUrl = roundDatabase(round);
+  if (cluster) resetStatementCounts(cluster);
   const p = await runPlatformRound({
     providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, studyId: f.study, participants: f.participants, turns: f.turns, think,
     sessionDeadlineMs: (f['max-seconds'] - 10) * 1000, ...(fileLog ? { log: fileLog } : {}), onServer: (kill) => killers.push(kill),
     serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, ...(f.profile ? { profileDir: f.profile } : {}),
-    ...(cluster ? { databaseUrl: roundDatabase(round)!, postgresDir: cluster.dir } : {}),
+    ...(cluster ? { databaseUrl: databaseUrl!, postgresDir: cluster.dir } : {}),
   });
   const serverCpu = p.cpuByPart.server ?? null;
   const databaseCpu = p.cpuByPart.database ?? null;
@@ -183,6 +186,7 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  load-generator event-loop delay: p50 ${formatMs(p.clientLagMs.p50)}, p99 ${formatMs(p.clientLagMs.p99)}`);
   console.log(`  machine: ${machineUse(serverCpu, p.rig, s.wallMs, databaseCpu)}`);
   console.log(`  log vs database: ${formatReport(p.check)}`);
+  if (cluster) for (const line of formatStatementCounts(statementCounts(cluster, new URL(databaseUrl!).pathname.slice(1)), f.participants, s.messagesAcked)) console.log(line);
   allOk &&= p.ok;
 
   if (f['skip-relay']) continue;

@@ -41,6 +41,8 @@ export interface PostgresCluster {
 export interface PostgresClusterOptions {
   /** max_connections (default 200: every test file opens a pool of its own). */
   maxConnections?: number;
+  /** Loads pg_stat_statements (the load benchmark counts the statements a round sends). */
+  statementStats?: boolean;
 }
 
 export type ShutdownMode = 'fast' | 'immediate';
@@ -139,6 +141,7 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
       `-c max_connections=${options.maxConnections ?? 200}`,
       `-c max_wal_size=256MB`,
       `-c log_min_messages=warning`,
+      ...(options.statementStats ? ['-c shared_preload_libraries=pg_stat_statements', '-c pg_stat_statements.track=all'] : []),
     ].join(' ');
 
   const firstStart = async (): Promise<void> => {
