@@ -5,7 +5,8 @@
  *
  *   people = room[room.sender_kind == "participant"].groupby("session_id").tokens.sum()
  *   agents = room[room.sender_kind.isin(["agent", "researcher"])].groupby("group_id").tokens.sum()
- *   C = people_tokens + 0.5 * agent_tokens;  Q = np.median(members.quality.dropna())
+ *   C = people_tokens + 0.5 * agent_tokens
+ *   Q = float(rec.quality) if pd.notna(rec.quality) else np.median(members.quality.dropna())   # groups.csv's judge score first
  *   z = lambda x: (x - x.mean()) / x.std(ddof=1);  sc.groupby("task").quality.transform(z)  (and cost);  pz = zq - zc
  *   token_share = people.get(sid) / people_tokens;  edit_share = group_edits / members.group_edits.sum()
  *   stats.mannwhitneyu(pz_facilitated, pz_silent, alternative="two-sided", method="auto")   # per task
@@ -38,6 +39,15 @@ async function analyse(dataset: string, extra: Partial<typeof options> = {}): Pr
   return { summary: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary, report: readFileSync(join(out, 'report.html'), 'utf8'), warnings };
 }
 
+/** groups.csv's quality column (the last). */
+const GROUP_QUALITY = 10;
+/** Edits each line's cells in place, the header's too (the fixture's cells hold no commas). */
+function editCsv(path: string, edit: (cells: string[]) => void): void {
+  const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => l.split(','));
+  lines.forEach(edit);
+  writeFileSync(path, lines.map((c) => c.join(',')).join('\n') + '\n');
+}
+
 /** Within 1e-9 relative (1e-12 absolute near zero), as the analysis reference fixture. */
 const close = (actual: number | null | undefined, expected: number) => {
   expect(actual).not.toBeNull();
@@ -51,6 +61,8 @@ interface ExpectedGroup {
   agent_tokens: number;
   cost: number;
   quality: number | null;
+  members_median: number | null;
+  quality_from_members: boolean;
   z_quality?: number;
   z_cost?: number;
   pz?: number;
@@ -59,6 +71,7 @@ interface ExpectedGroup {
 const expected = JSON.parse(readFileSync(join(FIXTURE, 'expected.json'), 'utf8')) as {
   n_groups: number;
   n_scored: number;
+  n_quality_from_members: number;
   n_people: number;
   groups: Record<string, ExpectedGroup>;
   conditions: Record<string, { u: number; p: number; mean_a: number; mean_b: number; sd_a: number; median_b: number; spearman_qc: number }>;
@@ -70,6 +83,7 @@ describe('group-level analysis', () => {
     const g = summary.groups!;
     expect(g.unit).toBe('group');
     expect([g.n_groups, g.n_scored, g.n_unscored, g.n_people]).toEqual([expected.n_groups, expected.n_scored, expected.n_groups - expected.n_scored, expected.n_people]);
+    expect(g.n_quality_from_members).toBe(expected.n_quality_from_members);
     expect(Object.keys(g.groups).sort()).toEqual(Object.keys(expected.groups).sort());
     for (const [id, e] of Object.entries(expected.groups)) {
       const r = g.groups[id]!;
@@ -119,7 +133,9 @@ describe('group-level analysis', () => {
     expect(summary.n_simulated_excluded).toBe(3);
     expect(summary.groups!.n_groups_excluded).toBe(1);
     expect(summary.groups!.n_unseated).toEqual({ released: 2 });
-    expect(warnings.filter((w) => w.startsWith('groups:'))).toEqual([]);
+    expect(warnings.filter((w) => w.startsWith('groups:'))).toEqual([
+      `groups: ${expected.n_quality_from_members} scored group(s) without the judge's score of the shared document in groups.csv: their Q is the median of their members' judged quality`,
+    ]);
     const all = (await analyse(FIXTURE, { includeSimulated: true })).summary;
     expect(all.n_simulated_excluded).toBe(0);
     expect(all.groups!.n_groups).toBe(expected.n_groups + 1);
@@ -169,6 +185,9 @@ describe('group-level analysis', () => {
   it('warns of a task with one scored group, whose z and Pz are null, and leaves the other task\'s values as they were', async () => {
     const dir = tmp();
     cpSync(FIXTURE, dir, { recursive: true });
+    editCsv(join(dir, 'groups.csv'), (cells) => {
+      if (cells[2] === 'roadmap' && cells[0] !== 'g09') cells[GROUP_QUALITY] = '';
+    });
     const lines = readFileSync(join(dir, 'sessions.csv'), 'utf8').trim().split('\n');
     const edited = lines.map((l, i) => {
       const cells = l.split(',');
@@ -183,6 +202,30 @@ describe('group-level analysis', () => {
     close(summary.groups!.groups.g01!.pz, expected.groups.g01!.pz!);
   });
 
+  it('takes Q from the members\' median in an export whose groups.csv has no quality column, and adds no field or warning for it', async () => {
+    const dir = tmp();
+    cpSync(FIXTURE, dir, { recursive: true });
+    editCsv(join(dir, 'groups.csv'), (cells) => {
+      cells.splice(GROUP_QUALITY, 1);
+    });
+    const { summary, warnings, report } = await analyse(dir);
+    const g = summary.groups!;
+    expect('n_quality_from_members' in g).toBe(false);
+    expect(Object.keys(g)).toEqual(['unit', 'lambda', 'cost_definition', 'n_groups', 'n_scored', 'n_unscored', 'n_people', 'n_unseated', 'n_groups_excluded', 'groups', 'tasks', 'conditions', 'warnings']);
+    for (const [id, e] of Object.entries(expected.groups)) expect(g.groups[id]!.quality).toBe(e.members_median);
+    // g01's judge score (3) differs from its members' median (1): the column moved it
+    expect(expected.groups.g01!.quality).not.toBe(expected.groups.g01!.members_median);
+    expect(warnings.filter((w) => w.startsWith('groups:'))).toEqual([]);
+    expect(report).toContain('Q = the median of the members&#39; judged quality of the shared document');
+  });
+
+  it('says in the report where each group\'s Q came from', async () => {
+    const { report } = await analyse(FIXTURE);
+    expect(report).toContain(
+      `Q = the judge&#39;s score of the group&#39;s shared document (median of its samples); groups without one take the median of their members&#39; judged quality (${expected.n_quality_from_members} groups)`,
+    );
+  });
+
   it('names file, line and column of a bad room row or groups.csv cell', async () => {
     const bad = (file: string, edit: (text: string) => string) => {
       const dir = tmp();
@@ -194,6 +237,7 @@ describe('group-level analysis', () => {
     await expect(bad('messages.jsonl', (t) => t.replace('"sender_kind": "participant"', '"sender_kind": "robot"'))).rejects.toThrow(/messages\.jsonl, line 1, column "sender_kind"/);
     await expect(bad('messages.jsonl', (t) => t.replace('"session_id": "g01m1"', '"session_id": "nobody"'))).rejects.toThrow('messages.jsonl, line 1, column "session_id": session id "nobody" is not in sessions.csv');
     await expect(bad('groups.csv', (t) => t.replace(/,3,3,ended/, ',three,3,ended'))).rejects.toThrow(/groups\.csv, line 2, column "size_at_start": not a whole number/);
+    await expect(bad('groups.csv', (t) => t.replace(/,Facilitator,3\.0\n/, ',Facilitator,high\n'))).rejects.toThrow('groups.csv, line 2, column "quality": not a number (got "high")');
     await expect(bad('sessions.csv', (t) => t.replace(/,grouped,(\d+),\d+,false/, ',grouped,$1,-2,false'))).rejects.toThrow(/sessions\.csv, line 2, column "group_edits"/);
   });
 

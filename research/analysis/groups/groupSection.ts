@@ -1,7 +1,7 @@
 /**
  * summary.json's `groups` section: collaborative productivity with the group as the unit (design.md: "In a group
  * study the unit is the group"). C = Σ people's tokens + λ · Σ agent tokens (or the run's other cost definition over
- * the group's counts), Q of the group's shared artifact (groupUnits.ts), Pz = z(Q) − z(C) within task over groups
+ * the group's counts), Q of the group's shared artifact (the judge's score of it, else its members'; groupUnits.ts), Pz = z(Q) − z(C) within task over groups
  * (sample SD; SD 0 → z 0; a task's only scored group has none), each member's share of the people's tokens and of
  * the document's edits, and the condition comparison of research/analysis/conditions with groups as the unit.
  */
@@ -37,7 +37,7 @@ export interface GroupResult {
   /** Of agent_turns, messages a researcher wrote as an agent. */
   researcher_turns: number;
   edits: number | null;
-  /** Median of the members' judged quality; null when no member's artifact was scored. */
+  /** The judge's score of the shared document (groups.csv), else the median of the members' judged quality; null when neither. */
   quality: number | null;
   n_judged_members: number;
   cost: number;
@@ -55,6 +55,11 @@ export interface GroupSection {
   n_groups: number;
   n_scored: number;
   n_unscored: number;
+  /**
+   * Scored groups whose Q is the median of their members' quality because groups.csv has no judge's score for them;
+   * present only when groups.csv has a quality column (in an older export every group's Q comes from its members).
+   */
+  n_quality_from_members?: number;
   /** People (sessions) in the analysed groups. */
   n_people: number;
   /** People of a group condition never seated in a group, by lobby outcome. */
@@ -128,6 +133,9 @@ export function groupSection(units: GroupUnits, options: GroupAnalysisOptions): 
   if (t.ids.length > 0 && nScored === 0) warnings.push(`no scored group (no member's artifact has a quality for any of the ${t.ids.length} groups): group z and Pz are empty`);
   const solo = [...byTask].filter(([, idx]) => idx.length === 1).map(([task]) => task);
   if (solo.length) warnings.push(`task(s) with one scored group: ${solo.join(', ')} — its z, Pz and quadrant are null`);
+  if (units.groupQualityColumn && units.nQualityFromMembers > 0) {
+    warnings.push(`${units.nQualityFromMembers} scored group(s) without the judge's score of the shared document in groups.csv: their Q is the median of their members' judged quality`);
+  }
   if (conditions.names.length > 0) warnings.push(...conditions.notes.map((note) => `group condition comparison: ${note}`));
   return {
     unit: 'group',
@@ -136,6 +144,7 @@ export function groupSection(units: GroupUnits, options: GroupAnalysisOptions): 
     n_groups: t.ids.length,
     n_scored: nScored,
     n_unscored: t.ids.length - nScored,
+    ...(units.groupQualityColumn ? { n_quality_from_members: units.nQualityFromMembers } : {}),
     n_people: units.members.reduce((s, m) => s + m.length, 0),
     n_unseated: units.unseated,
     n_groups_excluded: units.excluded.length,

@@ -2,14 +2,16 @@
  * The group as the unit of analysis: one row per group, shaped like sessions.csv's table so the per-session tools
  * (cost definitions, within-task z, the condition comparison) run on groups unchanged.
  *   people tokens/turns = Σ over its people of their room messages; agent tokens/turns = Σ of the agents' (and of a
- *   researcher speaking as one); Q = the median of its people's quality (each member submits the one shared document,
- *   so the judged scores are of the same artifact; the median keeps one stray judgement from moving it);
+ *   researcher speaking as one); Q = the judge's score of the group's shared document (groups.csv `quality`, the
+ *   median of its samples); a group without one (an older export, or a group judged before the judge scored
+ *   groups) falls back to the median of its people's quality (each member submits the one shared document, so
+ *   their judged scores are of the same artifact; the median keeps one stray judgement from moving it);
  *   Likert item = the mean of its people's answers. Each person's edits come from sessions.csv's group_edits.
  */
 import { percentile } from '../../../lib/stats/percentile';
 import { mean } from '../../../lib/stats/mean';
 import type { SessionTable } from '../input/sessionsFile';
-import type { GroupRecord } from './groupsFile';
+import type { GroupsFile } from './groupsFile';
 import type { RoomCounts } from './roomMessages';
 
 export interface GroupMember {
@@ -27,6 +29,10 @@ export interface GroupUnits {
   members: GroupMember[][];
   /** Judged members per group (those whose quality entered the median). */
   judgedMembers: number[];
+  /** Whether groups.csv has a quality column (from schema 1.7.0 on). */
+  groupQualityColumn: boolean;
+  /** Scored groups whose Q is the median of their members' quality (no judge's score of the group in groups.csv). */
+  nQualityFromMembers: number;
   researcherTurns: number[];
   /** Groups left out because a member of theirs was (pilot, unconsented, simulated). */
   excluded: string[];
@@ -34,7 +40,7 @@ export interface GroupUnits {
   unseated: Record<string, number>;
 }
 
-export function groupUnits(people: SessionTable, rooms: ReadonlyMap<string, RoomCounts>, records: ReadonlyMap<string, GroupRecord>, excludedGroups: ReadonlySet<string>): GroupUnits {
+export function groupUnits(people: SessionTable, rooms: ReadonlyMap<string, RoomCounts>, groupsFile: GroupsFile, excludedGroups: ReadonlySet<string>): GroupUnits {
   const rowsOf = new Map<string, number[]>();
   const unseated: Record<string, number> = {};
   people.ids.forEach((_, r) => {
@@ -71,10 +77,11 @@ export function groupUnits(people: SessionTable, rooms: ReadonlyMap<string, Room
   const members: GroupMember[][] = [];
   const judgedMembers: number[] = [];
   const researcherTurns: number[] = [];
+  let nQualityFromMembers = 0;
   ids.forEach((g, i) => {
     const rows = rowsOf.get(g)!;
     const room = rooms.get(g);
-    const record = records.get(g);
+    const record = groupsFile.records.get(g);
     table.tasks[i] = record?.task ?? people.tasks[rows[0]!]!;
     table.conditions[i] = record ? record.condition : people.conditions[rows[0]!]!;
     const list = rows.map((r): GroupMember => {
@@ -85,7 +92,9 @@ export function groupUnits(people: SessionTable, rooms: ReadonlyMap<string, Room
     const judged = list.map((m) => m.quality).filter((q) => !Number.isNaN(q));
     judgedMembers.push(judged.length);
     researcherTurns.push(room?.researcherTurns ?? 0);
-    table.quality[i] = judged.length ? percentile(judged, 50) : NaN;
+    const groupQuality = record?.quality ?? NaN;
+    if (Number.isNaN(groupQuality) && judged.length) nQualityFromMembers++;
+    table.quality[i] = !Number.isNaN(groupQuality) ? groupQuality : judged.length ? percentile(judged, 50) : NaN;
     table.counts.user_tokens[i] = list.reduce((s, m) => s + m.tokens, 0);
     table.counts.user_turns[i] = list.reduce((s, m) => s + m.turns, 0);
     table.counts.agent_tokens[i] = room?.agentTokens ?? 0;
@@ -97,5 +106,5 @@ export function groupUnits(people: SessionTable, rooms: ReadonlyMap<string, Room
       table.likert[k]![i] = answered.length ? mean(answered) : NaN;
     });
   });
-  return { table, members, judgedMembers, researcherTurns, excluded, unseated };
+  return { table, members, judgedMembers, groupQualityColumn: groupsFile.qualityColumn, nQualityFromMembers, researcherTurns, excluded, unseated };
 }

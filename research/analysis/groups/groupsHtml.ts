@@ -6,12 +6,18 @@ import type { GroupSection } from './groupSection';
 
 const share = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
 
+/** How Q was obtained: an export without groups.csv quality (before schema 1.7.0) has only the members' scores. */
+function qualityWording(g: GroupSection): string {
+  if (g.n_quality_from_members === undefined) return "Q = the median of the members' judged quality of the shared document";
+  return `Q = the judge's score of the group's shared document (median of its samples); groups without one take the median of their members' judged quality (${g.n_quality_from_members} groups)`;
+}
+
 export function groupsHtml(g: GroupSection, nSimulatedExcluded: number | null): string {
   const unseated = Object.entries(g.n_unseated).map(([outcome, n]) => `${n} ${outcome}`).join(', ');
   const intro =
     `${g.n_groups} groups (${g.n_people} people), ${g.n_scored} with a quality score. The unit is the group: ` +
     `C = Σ people's tokens + ${g.lambda} · Σ agent tokens${g.cost_definition === 'weighted' ? '' : ` (cost definition ${g.cost_definition})`}, ` +
-    `Q = the median of the members' judged quality of the shared document, Pz = z(Q) − z(C) within task over groups. ` +
+    `${qualityWording(g)}, Pz = z(Q) − z(C) within task over groups. ` +
     (unseated ? `People of a group condition never seated in a group (left out): ${unseated}. ` : '') +
     (g.n_groups_excluded ? `${g.n_groups_excluded} group(s) left out because one of their people was (pilot, unconsented or simulated). ` : '') +
     (nSimulatedExcluded ? `${nSimulatedExcluded} simulated session(s) left out (analyse them with --include-simulated).` : '');
