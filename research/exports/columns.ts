@@ -6,7 +6,7 @@
 import type { ColumnDef } from './columnDef';
 import { REPLY_PROVENANCE_COLUMNS } from './replyProvenance';
 
-import { GROUP_COLUMNS, GROUP_EVENT_COLUMNS, MESSAGE_GROUP_COLUMNS, SESSION_GROUP_COLUMNS, SESSION_GROUP_EDIT_COLUMNS } from './groupColumns';
+import { GROUP_COLUMNS, GROUP_EVENT_COLUMNS, groupJudgementColumns, MESSAGE_GROUP_COLUMNS, SESSION_GROUP_COLUMNS, SESSION_GROUP_EDIT_COLUMNS } from './groupColumns';
 export type { ColumnDef, ColumnType } from './columnDef';
 
 export type FileFormat = 'csv' | 'jsonl';
@@ -29,10 +29,10 @@ export interface DatasetFileDef {
  * Semantic version of this layout: 1.1.0 added judgements.csv `images`, 1.2.0 sessions.csv `consented_at`,
  * 1.3.0 the sessions.csv integrity-telemetry columns (telemetry_batches … integrity_flags), 1.4.0 the files
  * preregistration.json and deviations.csv, 1.5.0 deviations.csv's contract columns first (time … justification;
- * detected_at kept after them), 1.6.0 sessions.csv `group_edits` and `simulated`
- * (columns and files added; readers of earlier versions still work).
+ * detected_at kept after them), 1.6.0 sessions.csv `group_edits` and `simulated`, 1.7.0 the file group_judgements.csv
+ * and groups.csv `quality` (columns and files added; readers of earlier versions still work).
  */
-export const SCHEMA_VERSION = '1.6.0';
+export const SCHEMA_VERSION = '1.7.0';
 
 /** sessions.csv's last column (1.6.0): sessions a simulator played (migration 030). */
 export const SESSION_SIMULATION_COLUMNS: readonly ColumnDef[] = [
@@ -350,6 +350,14 @@ export function datasetFiles(options: { likertItems: readonly LikertItemInfo[]; 
       row: 'group event',
       description: 'Lobby and membership events of group sessions, with pseudonymous session ids.',
       columns: GROUP_EVENT_COLUMNS,
+    },
+    {
+      path: 'group_judgements.csv',
+      name: 'group_judgements',
+      format: 'csv',
+      row: 'judge sample of a group\'s shared document',
+      description: 'Raw LLM-judge samples of the groups\' shared documents (each judged once for its group), laid out as judgements.csv.',
+      columns: groupJudgementColumns(JUDGEMENT_COLUMNS),
     },
   ];
   if (options.includeIdentities)

@@ -31,8 +31,18 @@ describe('dataset documents generated from one column module', () => {
     expect(names.slice(-6)).toEqual(['integrity_flags', 'group_id', 'lobby_outcome', 'lobby_wait_ms', 'group_edits', 'simulated']);
     expect(files.map((f) => f.path)).toEqual([
       'sessions.csv', 'messages.jsonl', 'events.jsonl', 'artifacts.jsonl', 'judgements.csv', 'annotations.csv', 'deviations.csv', 'groups.csv', 'group_events.jsonl',
+      'group_judgements.csv',
     ]);
     expect(datasetFiles({ likertItems: [], includeIdentities: true }).at(-1)?.path).toBe('identities.csv');
+  });
+
+  it('keeps groups.csv\'s columns with quality (1.7.0) last, and lays out group_judgements.csv as judgements.csv keyed by group', () => {
+    const names = (path: string) => columnNames(files.find((f) => f.path === path)!);
+    expect(names('groups.csv')).toEqual([
+      'group_id', 'condition', 'task', 'formed_at', 'ended_at', 'size_at_start', 'size_at_end', 'status', 'end_reason', 'agents', 'quality',
+    ]);
+    expect(names('judgements.csv')).toEqual(['session_id', 'rubric_id', 'rubric_hash', 'model', 'sample', 'score', 'parse_ok', 'cached', 'artifact_version', 'images']);
+    expect(names('group_judgements.csv')).toEqual(['group_id', 'rubric_id', 'rubric_hash', 'model', 'sample', 'score', 'parse_ok', 'cached', 'doc_version', 'images']);
   });
 
   it('documents every column of every file in the codebook', () => {
@@ -66,7 +76,7 @@ describe('dataset documents generated from one column module', () => {
       filters: { studyId: 's1', includePilot: false, includeIdentities: true, includeUnconsented: false },
       study: { title: 'S', status: 'live' },
       counts: {
-        sessions: 1, messages: 2, events: 3, artifacts: 1, artifact_files: 0, judgements: 0, annotations: 0,
+        sessions: 1, messages: 2, events: 3, artifacts: 1, artifact_files: 0, judgements: 0, group_judgements: 0, annotations: 0,
         identities: 1, excluded_pilot_sessions: 4, excluded_unconsented_sessions: 2, withdrawn_participants: 1,
       },
       freeText: { setting: 'omitted', answers: 0 },

@@ -73,7 +73,7 @@ describe.each(STORE_ENGINES)('exportStudy (%s)', (engine) => {
 
       expect(readdirSync(out).sort()).toEqual(
         [
-          'annotations.csv', 'artifacts', 'artifacts.jsonl', 'codebook.md', 'datapackage.json', 'deviations.csv', 'events.jsonl', 'group_events.jsonl', 'groups.csv',
+          'annotations.csv', 'artifacts', 'artifacts.jsonl', 'codebook.md', 'datapackage.json', 'deviations.csv', 'events.jsonl', 'group_events.jsonl', 'group_judgements.csv', 'groups.csv',
           'judgements.csv', 'manifest.json', 'messages.jsonl', 'preregistration.json', 'sessions.csv',
         ].sort(),
       );

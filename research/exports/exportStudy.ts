@@ -18,6 +18,7 @@ import type { FreeTextExport } from '../../common/study';
 import { csvWriter, jsonlWriter, textFile, type RowWriter, type WrittenFile } from './writers';
 import { preregistrationFile } from '../../lib/preregistration/lock';
 import { sessionGroupColumns, soloMessageColumns, writeGroups } from './groupExport';
+import { judgeSampleCells } from './judgeSampleCells';
 
 /**
  * Writes one study's dataset in the layout of design.md (contract) in a single streaming pass over
@@ -169,6 +170,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     const identities = options.includeIdentities ? open('identities.csv') : null;
     const groups = open('groups.csv');
     const groupEvents = open('group_events.jsonl');
+    const groupJudgements = open('group_judgements.csv');
     const groupColumns = await sessionGroupColumns(reader, options.studyId);
     const simulatedSessions = await reader.simulatedSessions(options.studyId);
     // The sessions the export keeps, by server id: group rows appear under these pseudonyms only.
@@ -276,19 +278,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       });
 
       for await (const j of reader.judgements(s.id)) {
-        await judgements.write({
-          session_id: pseudonym,
-          rubric_id: j.rubricId,
-          rubric_hash: j.rubricHash,
-          model: j.model,
-          sample: j.sample,
-          score: j.score,
-          parse_ok: j.parseOk,
-          cached: j.cached,
-          artifact_version: j.artifactVersion,
-          // A JSON cell (not the ";"-joined list convention): each entry is an object, as in a judge's judgements.jsonl.
-          images: j.images === null ? null : JSON.stringify(j.images),
-        });
+        await judgements.write({ session_id: pseudonym, artifact_version: j.artifactVersion, ...judgeSampleCells(j) });
       }
 
       for await (const a of reader.annotations(s.id)) {
@@ -329,7 +319,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     // Room messages are redacted with the study's identity strings plus the sender's own.
     const redactGroupText = async (sessionId: string | null, text: string) =>
       studyRedactor.forSession(sessionIdentityMatcher(sessionId === null ? undefined : await reader.identity(sessionId))).redact(text);
-    await writeGroups(reader, options.studyId, keptPseudonyms, redactGroupText, { groups, groupEvents, messages });
+    await writeGroups(reader, options.studyId, keptPseudonyms, redactGroupText, { groups, groupEvents, groupJudgements, messages });
 
     const written = new Map<string, WrittenFile>();
     for (const [path, w] of [
@@ -342,6 +332,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       ['deviations.csv', deviations],
       ['groups.csv', groups],
       ['group_events.jsonl', groupEvents],
+      ['group_judgements.csv', groupJudgements],
       ...(identities ? ([['identities.csv', identities]] as const) : []),
     ] as const) {
       written.set(path, await w.close());
@@ -374,6 +365,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
         artifacts: rows('artifacts.jsonl'),
         artifact_files: artifactEntries.length,
         judgements: rows('judgements.csv'),
+        group_judgements: rows('group_judgements.csv'),
         annotations: rows('annotations.csv'),
         identities: options.includeIdentities ? rows('identities.csv') : null,
         excluded_pilot_sessions: options.includePilot ? 0 : await reader.countPilotSessions(options.studyId),

@@ -1,6 +1,6 @@
 /**
- * The dataset's group files and columns (group sessions, docs/groups.md): groups.csv, group_events.jsonl, and the
- * columns messages.jsonl and sessions.csv gain. Appended after the existing columns, so readers of older layouts
+ * The dataset's group files and columns (group sessions, docs/groups.md): groups.csv, group_events.jsonl,
+ * group_judgements.csv, and the columns messages.jsonl and sessions.csv gain. Appended after the existing columns, so readers of older layouts
  * still work.
  */
 import type { ColumnDef } from './columnDef';
@@ -58,6 +58,14 @@ export const GROUP_COLUMNS: readonly ColumnDef[] = [
   { name: 'status', type: 'string', values: ['active', 'ended'], description: 'active or ended.' },
   { name: 'end_reason', type: 'string', nullable: true, description: 'Why it ended (e.g. dropout); empty while active.' },
   { name: 'agents', type: 'string', description: 'The agents\' display names, ";"-joined (stand-ins for dropped members included).' },
+  // Added in schema 1.7.0, after the other group columns.
+  {
+    name: 'quality',
+    type: 'number',
+    nullable: true,
+    description:
+      "Judge quality score Q (1–5) of the group's shared document, judged once for the group: median of the parsed samples of its latest judged version (group_judgements.csv); empty if not judged or no sample parsed.",
+  },
 ];
 
 export const GROUP_EVENT_COLUMNS: readonly ColumnDef[] = [
@@ -78,3 +86,17 @@ export const GROUP_EVENT_COLUMNS: readonly ColumnDef[] = [
       'The event\'s other details (seat, grace_ms, away_ms, policy, agent, reason; agent_failed: after_seq, the room\'s last group_seq the failed turn answered); for withdrawn: seat, messages_removed, edits_removed, chars_removed (characters of theirs taken out of the shared document), events_removed.',
   },
 ];
+
+/** What group_judgements.csv says instead of judgements.csv's session and artifact version; every other column is the same. */
+const GROUP_JUDGEMENT_KEYS: Readonly<Record<string, ColumnDef>> = {
+  session_id: { name: 'group_id', type: 'string', description: 'The group whose shared document was judged (groups.csv).' },
+  artifact_version: {
+    name: 'doc_version',
+    type: 'integer',
+    description: "Version of the group's shared document that was judged: the sequence number (per group, from 1) of the last document update the judged text was built from.",
+  },
+};
+
+/** group_judgements.csv (1.7.0): the columns of the session judgements file, in its order, keyed by group. */
+export const groupJudgementColumns = (sessionJudgementColumns: readonly ColumnDef[]): ColumnDef[] =>
+  sessionJudgementColumns.map((c) => GROUP_JUDGEMENT_KEYS[c.name] ?? c);

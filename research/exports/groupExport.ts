@@ -1,15 +1,17 @@
 /**
- * The group part of a dataset (docs/groups.md): groups.csv, group_events.jsonl, the room messages in messages.jsonl
- * (one row per message, under the sender's pseudonym; agents and notices without one) and the sessions.csv group
- * columns. Only sessions the export kept appear under their pseudonym; a withdrawn or left-out person's messages and
+ * The group part of a dataset (docs/groups.md): groups.csv, group_events.jsonl, group_judgements.csv, the room
+ * messages in messages.jsonl (one row per message, under the sender's pseudonym; agents and notices without one) and
+ * the sessions.csv group columns. Only sessions the export kept appear under their pseudonym; a withdrawn or left-out person's messages and
  * events are not written.
  */
 import type { ExportSnapshot, LobbyEntryRow } from '../../lib/storage';
+import { judgeSampleCells } from './judgeSampleCells';
 import type { RowWriter } from './writers';
 
 export interface GroupExportTarget {
   groups: RowWriter<Record<string, unknown>>;
   groupEvents: RowWriter<Record<string, unknown>>;
+  groupJudgements: RowWriter<Record<string, unknown>>;
   messages: RowWriter<Record<string, unknown>>;
 }
 
@@ -33,7 +35,7 @@ function lobbyColumns(e: LobbyEntryRow): Record<string, unknown> {
 /** The columns a single-session message gains (it has no group). */
 export const soloMessageColumns = (role: 'user' | 'assistant') => ({ group_id: null, sender_kind: role === 'user' ? 'participant' : 'agent', group_seq: null, sender_name: null });
 
-/** Writes the study's groups, their events and room messages; `pseudonyms` holds the sessions the export kept. */
+/** Writes the study's groups, their judge samples, events and room messages; `pseudonyms` holds the sessions the export kept. */
 export async function writeGroups(
   reader: ExportSnapshot,
   studyId: string,
@@ -58,7 +60,12 @@ export async function writeGroups(
       status: g.status,
       end_reason: g.endReason,
       agents: members.filter((m) => m.kind === 'agent').map((m) => m.displayName).join(';'),
+      quality: await reader.groupQuality(g.id),
     });
+    // As judgements.csv's rows (exportStudy.ts), keyed by group and document version.
+    for await (const j of reader.groupJudgements(g.id)) {
+      await out.groupJudgements.write({ group_id: g.id, doc_version: j.docVersion, ...judgeSampleCells(j) });
+    }
     for (const m of await reader.groups.listMessages(g.id)) {
       if (m.senderKind === 'participant' && (m.sessionId === null || !pseudonyms.has(m.sessionId))) continue;
       await out.messages.write({

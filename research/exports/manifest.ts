@@ -42,6 +42,8 @@ export interface Manifest {
     artifacts: number;
     artifact_files: number;
     judgements: number;
+    /** Rows of group_judgements.csv (1.7.0). */
+    group_judgements: number;
     annotations: number;
     identities: number | null;
     excluded_pilot_sessions: number;

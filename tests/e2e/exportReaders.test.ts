@@ -60,7 +60,7 @@ const jsonlRows = (file: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 /** The rows of a resource as the export wrote them, with "missing" meaning an empty CSV cell or a JSON null/absent key. */
 /** The group files of a study without a group condition: present and empty (checked as such above). */
-const GROUP_FILES = ['groups.csv', 'group_events.jsonl'];
+const GROUP_FILES = ['groups.csv', 'group_events.jsonl', 'group_judgements.csv'];
 
 function rawRows(r: ResourceDescriptor): { rows: Record<string, unknown>[]; missing: (row: Record<string, unknown>, name: string) => boolean } {
   return r.format === 'csv'
@@ -133,7 +133,7 @@ describe('Frictionless datapackage (JS) reads the export', () => {
     const pkg = await Package.load(path.join(exportDir, 'datapackage.json'), { strict: true });
     expect(pkg.errors).toEqual([]);
     expect(pkg.valid).toBe(true);
-    expect([...pkg.resourceNames].sort()).toEqual(['annotations', 'artifacts', 'deviations', 'events', 'group_events', 'groups', 'judgements', 'messages', 'sessions']);
+    expect([...pkg.resourceNames].sort()).toEqual(['annotations', 'artifacts', 'deviations', 'events', 'group_events', 'group_judgements', 'groups', 'judgements', 'messages', 'sessions']);
     // The study had data for every file but the group files (it has no group condition: they are there, and empty),
     // so no reading below is vacuous.
     for (const r of descriptor().resources)

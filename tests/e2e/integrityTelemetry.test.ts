@@ -176,7 +176,7 @@ describe('integrity telemetry in Chromium', () => {
     for (const file of readdirSync(outDir).filter((f) => /\.(csv|jsonl|json|md)$/.test(f)))
       expect(readFileSync(path.join(outDir, file), 'utf8').includes(userAgent), file).toBe(false);
     expect(readFileSync(path.join(outDir, 'codebook.md'), 'utf8')).toContain('| `mostly_pasted` |');
-    expect(JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8')).schema_version).toBe('1.6.0');
+    expect(JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8')).schema_version).toBe('1.7.0');
 
     // The dashboard's session page shows the same flags and measures.
     const researcher = await t.browser.newContext();

@@ -102,6 +102,12 @@ export interface ExportJudgement {
   images: AttachedImage[] | null;
 }
 
+/** A judge sample of a group's shared document (migration 031): a session's sample keyed by document version. */
+export interface ExportGroupJudgement extends Omit<ExportJudgement, 'artifactVersion'> {
+  /** The last group_doc_updates seq the judged text was built from. */
+  docVersion: number;
+}
+
 export interface ExportAnnotation {
   turn: number;
   speaker: string;
@@ -144,6 +150,10 @@ export interface ExportSnapshot {
   simulatedSessions(studyId: string): Promise<Set<string>>;
   auditCounts(studyId: string): Promise<AuditCounts>;
   auditList(options: { studyId?: string; limit?: number }): Promise<AuditEntry[]>;
+  /** Judge samples of a group's shared document, by document version, rubric, model and sample (empty before migration 031). */
+  groupJudgements(groupId: string): AsyncIterable<ExportGroupJudgement>;
+  /** The group's Q (median of its parsed samples); null when unjudged, when no sample parsed, and before migration 031. */
+  groupQuality(groupId: string): Promise<number | null>;
   /** Groups, their seats, events, room messages and lobby entries (empty before migration 028). */
   readonly groups: ExportGroups;
   /** The locked plan's versions and its deviations (empty before migration 026). */

@@ -14,6 +14,7 @@ import type {
   ExportAnnotation,
   ExportArtifact,
   ExportEvent,
+  ExportGroupJudgement,
   ExportIdentity,
   ExportJudgement,
   ExportMessage,
@@ -23,7 +24,7 @@ import type {
 } from '../contract/store';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import { toAuditEntry } from '../rows/audit';
-import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
+import { toExportAnnotation, toExportArtifact, toExportEvent, toExportGroupJudgement, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportGroupJudgementRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
 import { toIdentityRow, type IdentityRaw } from '../rows/identities';
 import { toTombstoneSet } from '../rows/withdrawals';
 import { ClientRunner } from './connection';
@@ -144,6 +145,15 @@ class PgExportSnapshot implements ExportSnapshot {
   async *judgements(sessionId: string): AsyncGenerator<ExportJudgement> {
     const rows = this.cursor<ExportJudgementRaw>(EXPORT_SQL.judgements.postgres, [sessionId]);
     for await (const r of rows) yield toExportJudgement(r, sessionId);
+  }
+
+  async *groupJudgements(groupId: string): AsyncGenerator<ExportGroupJudgement> {
+    const rows = this.cursor<ExportGroupJudgementRaw>(EXPORT_SQL.groupJudgements.postgres, [groupId]);
+    for await (const r of rows) yield toExportGroupJudgement(r, groupId);
+  }
+
+  async groupQuality(groupId: string): Promise<number | null> {
+    return (await this.db.one<{ quality: number | null }>(EXPORT_SQL.groupQuality.postgres, [groupId]))?.quality ?? null;
   }
 
   async *annotations(sessionId: string): AsyncGenerator<ExportAnnotation> {

@@ -7,7 +7,7 @@
 import { toExportReview, type RawReviewExport } from './reviewExport';
 import type { TelemetrySummary } from '../../../common/telemetrySummary';
 import { parseImagesColumn } from './judgementImages';
-import type { ExportAnnotation, ExportArtifact, ExportEvent, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../contract/store';
+import type { ExportAnnotation, ExportArtifact, ExportEvent, ExportGroupJudgement, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../contract/store';
 
 /** A survey answer of the session aggregate: [item id, item kind, numeric value]. */
 type AnswerTuple = [string, string, number];
@@ -133,8 +133,8 @@ export const toExportUpload = (r: ExportUploadRaw): ExportUpload => ({
   storagePath: r.storage_path,
 });
 
-export interface ExportJudgementRaw {
-  artifact_version: number;
+/** A judge sample's columns common to a session's and a group's (everything but the judged version). */
+interface JudgeSampleRaw {
   rubric_id: string;
   rubric_hash: string;
   model: string;
@@ -145,9 +145,16 @@ export interface ExportJudgementRaw {
   images: string | null;
 }
 
-/** `sessionId` names the row in the error of a malformed images column. */
-export const toExportJudgement = (r: ExportJudgementRaw, sessionId: string): ExportJudgement => ({
-  artifactVersion: r.artifact_version,
+export interface ExportJudgementRaw extends JudgeSampleRaw {
+  artifact_version: number;
+}
+
+export interface ExportGroupJudgementRaw extends JudgeSampleRaw {
+  doc_version: number;
+}
+
+/** `unit` ("session …", "group …") names the row in the error of a malformed images column. */
+const toJudgeSample = (r: JudgeSampleRaw, unit: string): Omit<ExportJudgement, 'artifactVersion'> => ({
   rubricId: r.rubric_id,
   rubricHash: r.rubric_hash,
   model: r.model,
@@ -155,7 +162,17 @@ export const toExportJudgement = (r: ExportJudgementRaw, sessionId: string): Exp
   score: r.score,
   parseOk: r.parse_ok === 1,
   cached: r.cached === 1,
-  images: r.images === null ? null : parseImagesColumn(r.images, `session ${sessionId} sample ${r.sample}`),
+  images: r.images === null ? null : parseImagesColumn(r.images, `${unit} sample ${r.sample}`),
+});
+
+export const toExportJudgement = (r: ExportJudgementRaw, sessionId: string): ExportJudgement => ({
+  artifactVersion: r.artifact_version,
+  ...toJudgeSample(r, `session ${sessionId}`),
+});
+
+export const toExportGroupJudgement = (r: ExportGroupJudgementRaw, groupId: string): ExportGroupJudgement => ({
+  docVersion: r.doc_version,
+  ...toJudgeSample(r, `group ${groupId}`),
 });
 
 export interface ExportAnnotationRaw {

@@ -35,9 +35,11 @@ const exportSessions = (quality: string) =>
       ORDER BY s.created_at, s.id`,
   });
 
-const judgements = (images: string) =>
-  both(`SELECT artifact_version, rubric_id, rubric_hash, COALESCE(reported_model, requested_model) AS model, sample, score, parse_ok, cached, ${images}
-       FROM judgements WHERE session_id = ? ORDER BY artifact_version, rubric_id, requested_model, sample`);
+/** A judged unit's samples: a session's (judgements, by artifact_version) or a group's (group_judgements, by doc_version). */
+const judgementSamples = (table: string, key: string, version: string, images: string) =>
+  both(`SELECT ${version}, rubric_id, rubric_hash, COALESCE(reported_model, requested_model) AS model, sample, score, parse_ok, cached, ${images}
+       FROM ${table} WHERE ${key} = ? ORDER BY ${version}, rubric_id, requested_model, sample`);
+const judgements = (images: string) => judgementSamples('judgements', 'session_id', 'artifact_version', images);
 
 export const EXPORT_SQL = {
   study: both('SELECT id, title, status FROM studies WHERE id = ?'),
@@ -60,6 +62,9 @@ export const EXPORT_SQL = {
   judgements: judgements('images'),
   /** A file from before migration 012 has no images column. */
   judgementsWithoutImages: judgements('NULL AS images'),
+  /** A group's shared-document samples (migration 031, which has the images column from the start). */
+  groupJudgements: judgementSamples('group_judgements', 'group_id', 'doc_version', 'images'),
+  groupQuality: both('SELECT quality FROM group_judge_quality WHERE group_id = ?'),
   annotations: both('SELECT turn, speaker, friction, grounding FROM annotations WHERE session_id = ? AND friction IS NOT NULL ORDER BY turn'),
   telemetry: both('SELECT summary, batches FROM session_telemetry WHERE session_id = ?'),
   /** Sessions the simulator played (migration 030). */

@@ -8,10 +8,10 @@ import { GroupsRepository } from './repositories/groups';
 import { PreregistrationsRepository } from './repositories/preregistrations';
 import type { ExportGroups, ExportPreregistrations } from '../contract/exportSnapshot';
 import { toIdentityRow, type IdentityRaw } from '../rows/identities';
-import { toExportAnnotation, toExportArtifact, toExportEvent, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
+import { toExportAnnotation, toExportArtifact, toExportEvent, toExportGroupJudgement, toExportJudgement, toExportMessage, toExportSession, toExportTelemetry, toExportUpload, type ExportAnnotationRaw, type ExportArtifactRaw, type ExportEventRaw, type ExportGroupJudgementRaw, type ExportJudgementRaw, type ExportMessageRaw, type ExportSessionRaw, type ExportTelemetryRaw, type ExportUploadRaw } from '../rows/exportSnapshot';
 import { toTombstoneSet } from '../rows/withdrawals';
 import { settle } from './sync';
-import type { AuditCounts, AuditEntry, ExportAnnotation, ExportSnapshot, ExportArtifact, ExportEvent, ExportIdentity, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../contract/store';
+import type { AuditCounts, AuditEntry, ExportAnnotation, ExportSnapshot, ExportArtifact, ExportEvent, ExportGroupJudgement, ExportIdentity, ExportJudgement, ExportMessage, ExportSessionRow, ExportUpload } from '../contract/store';
 
 /** Re-yields a synchronous iterator as an async one (the SQLite reads are synchronous; the consumer awaits between rows). */
 async function* asAsync<T>(rows: Iterable<T>): AsyncGenerator<T> {
@@ -29,6 +29,7 @@ export class ExportReader {
   private readonly hasJudgements: boolean;
   private readonly hasJudgementImages: boolean;
   private readonly hasAnnotations: boolean;
+  private readonly hasGroupJudgements: boolean;
   private readonly hasTelemetry: boolean;
   private inSnapshot = false;
   private readonly statements = new Map<string, Database.Statement>();
@@ -49,6 +50,8 @@ export class ExportReader {
     // The reader is read-only and does not migrate: a database from before migration 012 has no images column.
     this.hasJudgementImages = this.hasJudgements && this.hasColumn('judgements', 'images');
     this.hasAnnotations = this.hasTable('annotations');
+    // group_judgements and group_judge_quality come together (migration 031).
+    this.hasGroupJudgements = this.hasTable('group_judgements');
     this.hasTelemetry = this.hasTable('session_telemetry');
   }
 
@@ -183,6 +186,17 @@ export class ExportReader {
     for (const r of stmt.iterate(sessionId) as IterableIterator<ExportJudgementRaw>) yield toExportJudgement(r, sessionId);
   }
 
+  *groupJudgements(groupId: string): Generator<ExportGroupJudgement> {
+    if (!this.hasGroupJudgements) return;
+    const stmt = this.stmt(EXPORT_SQL.groupJudgements.sqlite);
+    for (const r of stmt.iterate(groupId) as IterableIterator<ExportGroupJudgementRaw>) yield toExportGroupJudgement(r, groupId);
+  }
+
+  groupQuality(groupId: string): number | null {
+    if (!this.hasGroupJudgements) return null;
+    return (this.stmt(EXPORT_SQL.groupQuality.sqlite).get(groupId) as { quality: number | null } | undefined)?.quality ?? null;
+  }
+
   *annotations(sessionId: string): Generator<ExportAnnotation> {
     if (!this.hasAnnotations) return;
     const stmt = this.stmt(EXPORT_SQL.annotations.sqlite);
@@ -233,6 +247,8 @@ export function openSqliteExportSnapshot(file: string): ExportSnapshot {
     uploads: (id) => settle(() => reader.uploads(id)),
     judgements: (id) => asAsync(reader.judgements(id)),
     annotations: (id) => asAsync(reader.annotations(id)),
+    groupJudgements: (id) => asAsync(reader.groupJudgements(id)),
+    groupQuality: (id) => settle(() => reader.groupQuality(id)),
     telemetry: (id) => settle(() => reader.telemetry(id)),
     tombstones: (id) => settle(() => reader.tombstones(id)),
     simulatedSessions: (id) => settle(() => reader.simulatedSessions(id)),
