@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     images: flags.images,
     ...(flags.imageDetail ? { imageDetail: flags.imageDetail } : {}),
   };
-  const { result, where } = await withProgressAndSigint('judge', async (hooks) => {
+  const { result, where, groupNote = '' } = await withProgressAndSigint('judge', async (hooks) => {
     const common = { rubrics, ...(flags.rubric ? { rubricFlag: flags.rubric } : {}), settings, provider: chosen.provider, providerInfo: chosen.info, ...hooks };
     if (flags.datasetDir !== undefined) {
       const dir = existingDatasetDir(flags.datasetDir);
@@ -89,10 +89,14 @@ async function main(): Promise<number> {
     }
     const studyId = flags.study as string;
     const stored = await withStudyStore(flags.dataDir, (store, dataDir) => judgeStudy({ ...common, store, dataDir, studyId, tasks: studyTasks(studyId, flags, warn) }));
-    return { result: stored.result, where: `tables judgements and judge_quality of ${stored.file}` };
+    const groupTables = stored.result.groupsJudged > 0 ? ', group_judgements and group_judge_quality' : '';
+    // A study with groups: each group's shared document is one target; its members are not judged one by one.
+    const { groupsJudged, membersInGroups } = stored.result;
+    const groupNote = groupsJudged > 0 || membersInGroups > 0 ? ` (${groupsJudged} group document(s); ${membersInGroups} group member session(s) judged through their group)` : '';
+    return { result: stored.result, where: `tables judgements and judge_quality${groupTables} of ${stored.file}`, groupNote };
   });
   const s = result.stats;
-  const summary = `${result.samples.length}/${result.total} samples, ${s.calls} new calls, ${s.cacheHits} cache hits, ${s.merged} merged, ${s.tokensSpent} tokens`;
+  const summary = `${result.samples.length}/${result.total} samples${groupNote}, ${s.calls} new calls, ${s.cacheHits} cache hits, ${s.merged} merged, ${s.tokensSpent} tokens`;
   if (result.interrupted) {
     warn(`interrupted: ${summary}. Finished replies are cached${flags.study ? ' and stored' : ''}; rerun the same command to resume.`);
     return 130;

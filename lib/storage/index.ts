@@ -14,3 +14,5 @@ export { openStore, openStoreAt, storeConfigFromEnv, isPostgresUrl, DATABASE_FIL
 export { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './sqlite/replyCache';
 /** `npm run db:copy`: a whole database to another, of either engine. */
 export { copyDatabase, CopyError, type CopyOptions, type CopyReport } from './copy/copyDatabase';
+/** A group's shared document (its text per field) rebuilt from its stored Yjs updates: the monitor's live view and the judged text. */
+export { groupDocument, type GroupDocument } from './groupDocText';

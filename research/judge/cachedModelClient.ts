@@ -32,6 +32,8 @@ export interface ModelCall {
   timeoutMs?: number;
   /** Session whose data is in the prompt; linked to the cached reply so a withdrawal can purge it. Not part of the key. */
   sessionId?: string;
+  /** Several sessions whose data is in the prompt (a group's document and room), each linked as `sessionId` is. */
+  sessionIds?: readonly string[];
   /** Tools offered (teamwork); part of the key only when present, so keys of calls without tools are unchanged. */
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
@@ -88,7 +90,8 @@ export class CachedModelClient {
   async complete(call: ModelCall, signal?: AbortSignal): Promise<ModelCallOutcome> {
     const key = modelCallKey(this.providerInfo, call);
     const outcome = await this.lookupOrSend(key, call, signal);
-    if (call.sessionId !== undefined && (outcome.cached || isCompletedReply(outcome.result))) await this.cache.linkSession(key, call.sessionId);
+    const linked = [...(call.sessionId !== undefined ? [call.sessionId] : []), ...(call.sessionIds ?? [])];
+    if (outcome.cached || isCompletedReply(outcome.result)) for (const id of linked) await this.cache.linkSession(key, id);
     return outcome;
   }
 

@@ -46,6 +46,7 @@ export async function judgeStudyForDashboard(request: DashboardJudgeRequest): Pr
     onProgress: (p) => request.onProgress(p.done, p.total),
   });
   const notes: string[] = [];
+  if (result.groupsJudged > 0 || result.membersInGroups > 0) notes.push(`${result.groupsJudged} group document(s), ${result.membersInGroups} member session(s) judged through their group`);
   if (chosen.offline) notes.push('offline demo judge: no OPENAI_API_KEY');
   if (images === 'attach') notes.push(chosen.offline ? 'images attached and recorded, but the offline demo judge does not look at them' : 'images attached');
   // As the CLI: a session whose image could not be attached is not judged; say which, so it can be fixed and rerun.

@@ -16,7 +16,10 @@ import { PARSER_VERSION, parseJudgeScore } from './scoreParser';
 import { runPool } from './workPool';
 
 export interface JudgeTarget {
+  /** The judged unit: a session, or a group (then `linkSessions` names its members). */
   sessionId: string;
+  /** For a group's target: the sessions whose data is in its prompt, linked to the cached replies instead of `sessionId`. */
+  linkSessions?: readonly string[];
   rubric: LoadedRubric;
   input: JudgeInput;
 }
@@ -133,7 +136,7 @@ async function judgeSample(
         maxTokens: settings.maxTokens,
         seed,
         sampleIndex: sample,
-        sessionId: target.sessionId,
+        ...(target.linkSessions ? { sessionIds: target.linkSessions } : { sessionId: target.sessionId }),
         ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
       },
       signal,

@@ -4,32 +4,16 @@
  * members' presence, the room's latest messages and the shared document's current text, read from the store so that
  * every node shows the same. Live changes between snapshots come from the group runtime (groupMonitorFeed.ts).
  */
-import * as Y from 'yjs';
 import { spokenByWizard } from '../../common/group';
 import type { MonitorGroup, MonitorGroups, MonitorLobby } from '../../common/groupMonitor';
-import type { GroupDocUpdateRow, GroupRow, Store } from '../../lib/storage';
+import { groupDocument, type GroupDocUpdateRow, type GroupRow, type Store } from '../../lib/storage';
 import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
 
 /** The latest messages of each group the monitor carries (the room's whole history is in the session pages and the export). */
 export const MONITOR_GROUP_MESSAGES = 50;
 
 /** The shared document of a group: its Yjs state (base64) and the text of each field, from the stored updates. */
-export function documentOf(updates: readonly GroupDocUpdateRow[]): MonitorGroup['doc'] {
-  const doc = new Y.Doc();
-  const fields = new Set<string>();
-  for (const u of updates) {
-    fields.add(u.fieldId);
-    try {
-      Y.applyUpdate(doc, Buffer.from(u.update, 'base64'));
-    } catch {
-      // Every stored update was decoded when it came in; a bad one would only be skipped here.
-    }
-  }
-  return {
-    state: Buffer.from(Y.encodeStateAsUpdate(doc)).toString('base64'),
-    fields: [...fields].sort().map((field) => ({ field, text: doc.getText(field).toString() })),
-  };
-}
+export const documentOf = (updates: readonly GroupDocUpdateRow[]): MonitorGroup['doc'] => groupDocument(updates);
 
 /** The monitor's groups of a study; undefined when the study has no group condition. */
 export async function monitorGroups(store: Store, config: LoadedConfig, studyId: string, endedSince: number): Promise<MonitorGroups | undefined> {
