@@ -42,7 +42,7 @@ import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresC
 import type { AdapterKind } from './cluster/cluster';
 import { runClusterBench } from './cluster/clusterBench';
 import { runGroupBench } from './groupLoad';
-import { formatStatementCounts, resetStatementCounts, statementCounts } from './statementCounts';
+import { formatStatementCounts, resetStatementCounts, statementCounts, type StatementCounts } from './statementCounts';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(2000).default(500),
@@ -162,12 +162,14 @@ let allOk = true;
 for (let round = 1; round <= f.rounds; round++) {
   console.log(`\n=== round ${round}/${f.rounds} — load average ${load()}`);
   const databaseUrl = roundDatabase(round);
-  if (cluster) resetStatementCounts(cluster);
+  let counts: StatementCounts | null = null;
   const p = await runPlatformRound({
     providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, studyId: f.study, participants: f.participants, turns: f.turns, think,
     sessionDeadlineMs: (f['max-seconds'] - 10) * 1000, ...(fileLog ? { log: fileLog } : {}), onServer: (kill) => killers.push(kill),
     serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, ...(f.profile ? { profileDir: f.profile } : {}),
     ...(cluster ? { databaseUrl: databaseUrl!, postgresDir: cluster.dir } : {}),
+    // The server's statements only: counted from when it serves (migrations done) to when it stops (before the check reads the store).
+    ...(cluster ? { onServing: () => resetStatementCounts(cluster), onStopped: () => (counts = statementCounts(cluster, new URL(databaseUrl!).pathname.slice(1))) } : {}),
   });
   const serverCpu = p.cpuByPart.server ?? null;
   const databaseCpu = p.cpuByPart.database ?? null;
@@ -186,7 +188,7 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  load-generator event-loop delay: p50 ${formatMs(p.clientLagMs.p50)}, p99 ${formatMs(p.clientLagMs.p99)}`);
   console.log(`  machine: ${machineUse(serverCpu, p.rig, s.wallMs, databaseCpu)}`);
   console.log(`  log vs database: ${formatReport(p.check)}`);
-  if (cluster) for (const line of formatStatementCounts(statementCounts(cluster, new URL(databaseUrl!).pathname.slice(1)), f.participants, s.messagesAcked)) console.log(line);
+  if (counts) for (const line of formatStatementCounts(counts, f.participants, s.messagesAcked)) console.log(line);
   allOk &&= p.ok;
 
   if (f['skip-relay']) continue;

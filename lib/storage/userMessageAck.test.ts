@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, STORE_ENGINES } from '../../tests/support/testStores';
+import { insertWorkspaceSession, openTestStore, STORE_ENGINES } from '../../tests/support/testStores';
 import type { Store } from '.';
 import { userMessageRow, type UserMessageAck } from './contract/userMessageAck';
 
@@ -40,13 +40,7 @@ describe.each(STORE_ENGINES)('Store.acknowledgeUserMessage (%s)', (engine) => {
   });
   afterAll(() => store.close());
 
-  /** A session in the workspace step, consented at CONSENTED. */
-  async function workspaceSession(): Promise<string> {
-    const id = crypto.randomUUID();
-    await store.sessions.insert({ id, studyId: 'study', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 5_000 });
-    await store.sessions.update(id, { step: 'workspace', consentedAt: CONSENTED }, CONSENTED);
-    return id;
-  }
+  const workspaceSession = () => insertWorkspaceSession(store, 'study', CONSENTED);
 
   it('stores the message between its event and the following one, and counts their bytes against the budget', async () => {
     const id = await workspaceSession();

@@ -75,17 +75,21 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
   };
 
   io.on('connection', (socket: Socket) => {
-    const sessionId = (socket.data as { sessionId?: string }).sessionId;
+    const { sessionId, studyId, conditionId } = socket.data as { sessionId?: string; studyId?: string; conditionId?: string };
     if (!sessionId) return;
+    // A session of a condition without `group:` has no room, lobby or presence: nothing to look up or record.
+    const grouped = studyId === undefined || ctx.config.studies.get(studyId)?.conditions.find((c) => c.id === conditionId)?.group !== undefined;
     // The socket's group events wait for this: a reload's group:status answers only once the socket is in its
     // room, so no message pushed after that answer can miss it.
-    const placed = presence.connected(sessionId).then(
-      (where) => {
-        if (where && 'groupId' in where) void socket.join(groupRoom(where.groupId));
-        else if (where) void socket.join(lobbyRoom(where.lobbyKey));
-      },
-      (err: unknown) => log.warn({ err, sessionId }, 'could not place a socket in its group'),
-    );
+    const placed = !grouped
+      ? Promise.resolve()
+      : presence.connected(sessionId).then(
+          (where) => {
+            if (where && 'groupId' in where) void socket.join(groupRoom(where.groupId));
+            else if (where) void socket.join(lobbyRoom(where.lobbyKey));
+          },
+          (err: unknown) => log.warn({ err, sessionId }, 'could not place a socket in its group'),
+        );
     const limiter = eventRateLimiter();
     for (const name of Object.keys(groupClientEvents) as GroupClientEventName[]) {
       socket.on(name, async (...args: unknown[]) => {
@@ -104,6 +108,7 @@ export function attachGroupRuntime(io: Server, ctx: ServiceContext, log: Logger,
       });
     }
     socket.on('disconnect', () => {
+      if (!grouped) return;
       presence.disconnected(sessionId).catch((err: unknown) => log.warn({ err, sessionId }, 'could not record a group disconnect'));
     });
   });

@@ -1,9 +1,10 @@
 import type { ArtifactDraft, ArtifactDraftAck, ArtifactSubmit } from '../../common/events';
 import type { ArtifactField } from '../../common/study';
-import { ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
-import type { FieldValues, StoreRepositories } from '../../lib/storage';
-import { changeStep, requireActive, requireActiveIn } from './lifecycle';
-import { jsonBytes, requireStorageBudget, storagePolicyOf } from './storageBudget';
+import { ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
+import type { StoreRepositories } from '../../lib/storage';
+import { changeStep, refuseInactive, requireActive, requireActiveIn } from './lifecycle';
+import { storageFull, storagePolicyOf } from './storageBudget';
+import { sessionDefinitions } from './knownSessions';
 import { recordPendingDraft } from './pendingDraft';
 
 const DEFAULT_MAX_LENGTH = 20_000;
@@ -36,47 +37,44 @@ async function checkFields(db: StoreRepositories, s: SessionContext, values: Rec
 }
 
 /**
- * Autosave. The latest draft is kept in place (the artifact_drafts row, whose `version` counts saves); the
- * trajectory gets an `artifact.draft_saved` event at most once per `draftEventIntervalMs` per session (the
- * first save always), and the latest draft is recorded before the submission (recordPendingDraft). A save
- * naming a `baseVersion` older than the stored draft came from a stale tab: refused with 'conflict'. A save
- * that would take the session past its storage budget is refused with 'storage_full'.
+ * Autosave, in one store call (Store.saveDraft: on PostgreSQL one round trip). The latest draft is kept in place
+ * (the artifact_drafts row, whose `version` counts saves); the trajectory gets an `artifact.draft_saved` event at
+ * most once per `draftEventIntervalMs` per session (the first save always), and the latest draft is recorded before
+ * the submission (recordPendingDraft). A save naming a `baseVersion` older than the stored draft came from a stale
+ * tab: refused with 'conflict'. A save that would take the session past its storage budget is refused with
+ * 'storage_full'. The fields are checked against the task first (its definition from knownSessions.ts: no read).
  */
 export async function saveDraft(ctx: ServiceContext, sessionId: string, p: ArtifactDraft): Promise<ArtifactDraftAck> {
-  const s = await requireActive(ctx, sessionId, ['workspace']);
+  const s = await sessionDefinitions(ctx, sessionId);
   await checkFields(ctx.store, s, p.fields, false);
-  const now = ctx.now();
-  const { draftEventIntervalMs } = storagePolicyOf(ctx);
-  return ctx.store.transaction(async (tx) => {
-    await requireActiveIn(ctx, tx, sessionId, ['workspace']);
-    const stored = await tx.artifacts.getDraft(sessionId);
-    const storedVersion = stored?.version ?? 0;
-    // Already stored (a resend, or two tabs with the same text): nothing to write, whatever the base version.
-    if (stored && sameValues(stored.fields, p.fields)) return { savedAt: stored.savedAt, version: storedVersion };
-    if (p.baseVersion !== undefined && p.baseVersion !== storedVersion)
+  const { draftEventIntervalMs, sessionBudgetBytes } = storagePolicyOf(ctx);
+  const r = await ctx.store.saveDraft({
+    sessionId,
+    fields: p.fields,
+    baseVersion: p.baseVersion ?? null,
+    now: ctx.now(),
+    clientTs: p.clientTs,
+    step: 'workspace',
+    timeLimitMs: s.study.time_limit_minutes * 60_000,
+    budgetBytes: sessionBudgetBytes,
+    eventIntervalMs: draftEventIntervalMs,
+  });
+  if (r.outcome === 'not_found') throw new ServiceError('not_found', 'session not found');
+  if (r.outcome !== 'refused') return { savedAt: r.savedAt, version: r.version };
+  switch (r.reason) {
+    case 'overdue':
+    case 'ended':
+    case 'wrong_step':
+      return refuseInactive(ctx, sessionContextOf(ctx, r.session), r.reason, 'workspace', 'draft');
+    case 'conflict':
       throw new ServiceError(
         'conflict',
-        `the draft was saved from another tab or window (now version ${storedVersion}, this save was based on version ${p.baseVersion}); nothing was saved`,
+        `the draft was saved from another tab or window (now version ${r.storedVersion}, this save was based on version ${p.baseVersion}); nothing was saved`,
         'baseVersion',
       );
-    const version = storedVersion + 1;
-    const record = !stored || now - stored.recordedAt >= draftEventIntervalMs;
-    const event = { fields: p.fields, version };
-    const growth = jsonBytes(p.fields) - (stored ? jsonBytes(stored.fields) : 0) + (record ? jsonBytes(event) : 0);
-    await requireStorageBudget(ctx, tx, sessionId, growth);
-    if (record) {
-      const seq = await tx.events.append(sessionId, 'artifact.draft_saved', event, now, p.clientTs);
-      await tx.artifacts.saveDraft({ sessionId, fields: p.fields, eventSeq: seq, savedAt: now, version, recordedVersion: version, recordedAt: now });
-    } else {
-      await tx.artifacts.saveDraft({ ...stored!, fields: p.fields, savedAt: now, version });
-    }
-    return { savedAt: now, version };
-  });
-}
-
-function sameValues(a: FieldValues, b: FieldValues): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+    case 'storage_full':
+      throw storageFull(ctx, sessionId, r.storedBytes, r.change);
+  }
 }
 
 /** Throws the ServiceError a submission would fail with; returns the loaded session when it would succeed. */
@@ -86,9 +84,9 @@ export async function checkSubmission(ctx: ServiceContext, sessionId: string, p:
   return s;
 }
 
-/** Stores a submitted version (1, 2, …) and moves the session to the survey. */
-export async function submitArtifact(ctx: ServiceContext, sessionId: string, p: ArtifactSubmit): Promise<void> {
-  await checkSubmission(ctx, sessionId, p);
+/** Stores a submitted version (1, 2, …) and moves the session to the survey; `checked` is checkSubmission's answer. */
+export async function submitArtifact(ctx: ServiceContext, checked: SessionContext, p: ArtifactSubmit): Promise<void> {
+  const sessionId = checked.session.id;
   const now = ctx.now();
   await ctx.store.transaction(async (tx) => {
     // Re-checked on the locked row: a second submit (another socket) finds the session in the survey.
@@ -97,7 +95,6 @@ export async function submitArtifact(ctx: ServiceContext, sessionId: string, p: 
     const version = (await tx.artifacts.listVersions(sessionId)).length + 1;
     const seq = await tx.events.append(sessionId, 'artifact.submitted', { version, fields: p.fields }, now, p.clientTs);
     await tx.artifacts.insertVersion(sessionId, p.fields, seq, now);
-    s.session = await tx.sessions.update(sessionId, { submittedAt: now }, now);
-    await changeStep(tx, s, 'survey', now, p.clientTs);
+    await changeStep(tx, s, 'survey', now, p.clientTs, { submittedAt: now });
   });
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Step } from '../../common/session';
 import type { CompletionOutcome } from '../../common/study';
 import type { ConsentRespond, StepAdvance } from '../../common/events';
-import type { StoreRepositories, StoreTx } from '../../lib/storage';
+import type { SessionPatch, StoreRepositories, StoreTx } from '../../lib/storage';
 import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { recordPendingDraft } from './pendingDraft';
 
@@ -10,18 +10,21 @@ export const STEP_ORDER: readonly Step[] = ['consent', 'instructions', 'workspac
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
 
-/** Writes a step change event and the session's new step (inside the caller's transaction: pass its tx). */
-export async function changeStep(tx: StoreRepositories, s: SessionContext, to: Step, now: number, clientTs: number | null = null): Promise<void> {
+/**
+ * Writes a step change event and the session's new step, with `also` (other columns the same change sets) in the
+ * same update (inside the caller's transaction: pass its tx).
+ */
+export async function changeStep(tx: StoreRepositories, s: SessionContext, to: Step, now: number, clientTs: number | null = null, also: SessionPatch = {}): Promise<void> {
   await tx.events.append(s.session.id, 'step.changed', { from: s.session.step, to }, now, clientTs);
-  s.session = await tx.sessions.update(s.session.id, { step: to }, now);
+  s.session = await tx.sessions.update(s.session.id, { ...also, step: to }, now);
 }
 
 /** Ends the session with an outcome: status, step complete, completion event with the code (inside a transaction: pass its tx). */
 export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number): Promise<void> {
-  if (s.session.step !== 'complete') await changeStep(tx, s, 'complete', now);
-  const status = outcome === 'completed' ? 'completed' : outcome;
+  const ended: SessionPatch = { status: outcome === 'completed' ? 'completed' : outcome, endedAt: now };
+  if (s.session.step !== 'complete') await changeStep(tx, s, 'complete', now, null, ended);
+  else s.session = await tx.sessions.update(s.session.id, ended, now);
   await tx.events.append(s.session.id, 'session.completed', { outcome, code: s.study.completion.codes[outcome] }, now, null);
-  s.session = await tx.sessions.update(s.session.id, { status, endedAt: now }, now);
 }
 
 /** Whether the session is active, still working (instructions or workspace) and past its deadline at `now`. */
@@ -96,6 +99,20 @@ export async function requireActive(ctx: ServiceContext, sessionId: string, step
 }
 
 /**
+ * The participant's error for a one-call store write (a chat message, an autosave) the store refused because the
+ * session is over, past its time or at another step than `step`: records a time-out first (as requireActive does).
+ * `s` holds the session row the store answered with. Always throws.
+ */
+export async function refuseInactive(ctx: ServiceContext, s: SessionContext, reason: 'overdue' | 'ended' | 'wrong_step', step: Step, what: string): Promise<never> {
+  if (reason === 'overdue') {
+    await requireActive(ctx, s.session.id, [step]);
+    throw new ServiceError('session_over', 'this session has ended (timed_out)');
+  }
+  checkActive(s, [step]);
+  throw new ServiceError('internal', `the store refused the ${what} (${reason}) but the session is active at the ${step}`);
+}
+
+/**
  * The same check inside a state change's transaction, on the locked row: what requireActive found may have
  * changed meanwhile (another socket, node or the sweep). Past its deadline the session counts as over (the
  * time-out itself is recorded by requireActive before the transaction, or by the sweep).
@@ -118,8 +135,7 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
     const payload = { version: s.study.consent.version, textHash: sha256(s.study.consent.text) };
     if (p.accept) {
       await tx.events.append(sessionId, 'consent.accepted', payload, now, p.clientTs);
-      s.session = await tx.sessions.update(sessionId, { consentVersion: payload.version, consentedAt: now }, now);
-      await changeStep(tx, s, 'instructions', now, p.clientTs);
+      await changeStep(tx, s, 'instructions', now, p.clientTs, { consentVersion: payload.version, consentedAt: now });
     } else {
       await tx.events.append(sessionId, 'consent.declined', payload, now, p.clientTs);
       s.session = await tx.sessions.update(sessionId, { consentVersion: payload.version }, now);
@@ -140,8 +156,10 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, p: Ste
       throw new ServiceError('wrong_step', `step "${p.from}" ends with ${p.from === 'consent' ? 'consent:respond' : p.from === 'workspace' ? 'artifact:submit' : 'survey:submit'}`, 'from');
     return true;
   };
-  if (!checkStep((await loadSession(ctx, sessionId)).session.step)) return;
-  await requireActive(ctx, sessionId, ['instructions']);
+  const seen = await loadSession(ctx, sessionId);
+  if (!checkStep(seen.session.step)) return;
+  await expireIfDue(ctx, seen);
+  checkActive(seen, ['instructions']);
   const now = ctx.now();
   await ctx.store.transaction(async (tx) => {
     const s = await loadSession(ctx, sessionId, tx, true);

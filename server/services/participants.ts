@@ -47,10 +47,10 @@ export class ParticipantService {
   artifactDraft = (sessionId: string, p: ArtifactDraft) => saveDraft(this.ctx, sessionId, p);
 
   async artifactSubmit(sessionId: string, p: ArtifactSubmit): Promise<SessionState> {
-    await checkSubmission(this.ctx, sessionId, p);
+    const checked = await checkSubmission(this.ctx, sessionId, p);
     // Finish the reply in flight (on this node or another) first so the trajectory shows it before the submission.
     await this.chat.stopAndSettle(sessionId, p.clientTs);
-    await submitArtifact(this.ctx, sessionId, p);
+    await submitArtifact(this.ctx, checked, p);
     return this.state(sessionId);
   }
 

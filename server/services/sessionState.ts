@@ -6,7 +6,7 @@ import type { MessageRow, UploadRow } from '../../lib/storage';
 import type { SessionStateRows } from '../../lib/storage';
 import { expireIfDue } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
-import { rememberSession } from './userMessage';
+import { rememberSession } from './knownSessions';
 import { deadlineOf, ServiceError, sessionContextOf, type ServiceContext } from './serviceContext';
 import type { InFlightView } from './inFlightReply';
 

@@ -1,38 +1,20 @@
 /**
  * Stores a participant's chat message for its ack with one store call (Store.acknowledgeUserMessage: on
  * PostgreSQL one round trip) and turns a refusal into the participant's error. The session's study, task and
- * condition never change, so the study's limits the call needs come from the session row last seen (a read
- * only the first time a node sees the session); the checks themselves run in the store on the locked row.
+ * condition never change, so the study's limits the call needs come from the session row last seen
+ * (knownSessions.ts: a read only the first time a node sees the session); the checks themselves run in the store
+ * on the locked row.
  */
 import crypto from 'node:crypto';
 import type { ChatSend } from '../../common/events';
 import { countTokens } from '../../common/tokens';
-import type { LeaseOwner, MessageRow, SessionRow } from '../../lib/storage';
-import { loadSession, ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
-import { checkActive, requireActive } from './lifecycle';
+import type { LeaseOwner, MessageRow } from '../../lib/storage';
+import { ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
+import { rememberSession, sessionDefinitions } from './knownSessions';
+import { refuseInactive } from './lifecycle';
 import { storageFull, storagePolicyOf } from './storageBudget';
 
 export type StoredUserMessage = { duplicate: false; s: SessionContext; message: MessageRow } | { duplicate: true; message: MessageRow };
-
-/** Session rows by id, per configuration (only their immutable study/task/condition ids are used). Bounded. */
-const seen = new WeakMap<ServiceContext['config'], Map<string, SessionRow>>();
-const MAX_SEEN = 50_000;
-
-/** Remembers a session's row (services that load it anyway call this, so a first message needs no read). */
-export function rememberSession(ctx: Pick<ServiceContext, 'config'>, session: SessionRow): void {
-  let rows = seen.get(ctx.config);
-  if (!rows) seen.set(ctx.config, (rows = new Map()));
-  if (rows.size >= MAX_SEEN && !rows.has(session.id)) rows.delete(rows.keys().next().value!);
-  rows.set(session.id, session);
-}
-
-async function definitionsOf(ctx: ServiceContext, sessionId: string): Promise<SessionContext> {
-  const row = seen.get(ctx.config)?.get(sessionId);
-  if (row) return sessionContextOf(ctx, row);
-  const s = await loadSession(ctx, sessionId);
-  rememberSession(ctx, s.session);
-  return s;
-}
 
 /**
  * Stores the message with its `message.user` event and the `reply.started` event of `replyId` (the reply the
@@ -41,7 +23,7 @@ async function definitionsOf(ctx: ServiceContext, sessionId: string): Promise<Se
  * workspace, message too long, message limit reached, storage budget used up, a reply still active on a node.
  */
 export async function storeUserMessage(ctx: ServiceContext, sessionId: string, p: ChatSend, replyId: string, owner: LeaseOwner): Promise<StoredUserMessage> {
-  const { study } = await definitionsOf(ctx, sessionId);
+  const { study } = await sessionDefinitions(ctx, sessionId);
   if (p.text.length > study.chat.max_message_chars)
     throw new ServiceError('too_large', `message is too long: ${p.text.length} characters, at most ${study.chat.max_message_chars}`, 'text');
   const messageId = crypto.randomUUID();
@@ -72,13 +54,9 @@ export async function storeUserMessage(ctx: ServiceContext, sessionId: string, p
   if (r.outcome === 'stored') return { duplicate: false, s, message: r.message };
   switch (r.reason) {
     case 'overdue':
-      // Records the time-out (as any action past the deadline does), then refuses as session_over.
-      await requireActive(ctx, sessionId, ['workspace']);
-      throw new ServiceError('session_over', 'this session has ended (timed_out)');
     case 'ended':
     case 'wrong_step':
-      checkActive(s, ['workspace']);
-      throw new ServiceError('internal', `the store refused the message (${r.reason}) but the session is active at the workspace`);
+      return refuseInactive(ctx, s, r.reason, 'workspace', 'message');
     case 'limit_reached':
       throw new ServiceError(
         'limit_reached',

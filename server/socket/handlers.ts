@@ -20,6 +20,9 @@ export type ParticipantServer = Server<ClientToServerEvents, ServerToClientEvent
 type ParticipantSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClusterEvents, SocketData>;
 export interface SocketData {
   sessionId: string;
+  /** The session's study and condition (immutable), from the token lookup: e.g. whether it forms groups. */
+  studyId: string;
+  conditionId: string;
   /** Count the session's sockets again once this one is in its room (racing handshakes, sessionBudget.ts). */
   recheckBudget?: boolean;
 }
@@ -73,11 +76,14 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
     const auth = SocketAuth.safeParse(socket.handshake.auth);
     if (!auth.success) return next(new Error('unauthorized'));
     const admit = async (): Promise<string | null> => {
-      const sessionId = await sessionForToken(store, auth.data.token);
-      if (!sessionId) return 'unauthorized';
+      const found = await sessionForToken(store, auth.data.token);
+      if (!found) return 'unauthorized';
+      const { sessionId, studyId, conditionId } = found;
       const { refused, open } = await connections.admit(sessionId);
       if (refused) return refused;
       socket.data.sessionId = sessionId;
+      socket.data.studyId = studyId;
+      socket.data.conditionId = conditionId;
       socket.data.recheckBudget = SessionConnectionGuard.recheckAfterJoin(open);
       return null;
     };

@@ -65,6 +65,10 @@ export interface PlatformTrafficOptions {
   think: { min: number; max: number };
   sessionDeadlineMs: number;
   log?: ParticipantLogSink;
+  /** Called when the server is up, right before the participants start (e.g. to clear the database's statement counts). */
+  onServing?: () => void;
+  /** Called when the server has stopped, before the harness reads the store to check the log (so it counts only the server's work). */
+  onStopped?: () => void;
 }
 
 /**
@@ -121,6 +125,7 @@ export async function runPlatformRound(o: PlatformTrafficOptions & {
 
 /** Runs the participants against `target` and measures; `cpuSeconds` of the result is the sum over all parts. */
 export async function measurePlatformRound(target: PlatformTarget, o: PlatformTrafficOptions): Promise<PlatformRound> {
+  o.onServing?.();
   const cpuAtStart = target.cpuSeconds();
   const rig = measureRig(o.providerPid);
   const memory = new MemoryLog();
@@ -143,6 +148,7 @@ export async function measurePlatformRound(target: PlatformTarget, o: PlatformTr
   const rigCpu = rig();
   await target.stop();
   const stats = target.statsAfterStop?.() ?? null;
+  o.onStopped?.();
   const store = await target.openStore();
   let check: LogCheckReport;
   try {

@@ -8,6 +8,7 @@
  * (tests/support/postgresGlobalSetup.ts, tests/support/postgresTestDatabase.ts). Never a mock.
  * PostgreSQL is in STORE_ENGINES unless TANDEM_TEST_POSTGRES=off or the PostgreSQL store module is absent.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,4 +38,12 @@ export async function createTestStoreTarget(engine: StoreEngine, label: string):
 export async function openTestStore(engine: StoreEngine, label: string): Promise<Store> {
   const target = await createTestStoreTarget(engine, label);
   return openStore(target);
+}
+
+/** A new session of study `studyId` (task t, condition c) in the workspace step, consented at `consentedAt`. */
+export async function insertWorkspaceSession(store: Store, studyId: string, consentedAt: number): Promise<string> {
+  const id = crypto.randomUUID();
+  await store.sessions.insert({ id, studyId, taskId: 't', conditionId: 'c', isPilot: false, createdAt: consentedAt - 5_000 });
+  await store.sessions.update(id, { step: 'workspace', consentedAt }, consentedAt);
+  return id;
 }

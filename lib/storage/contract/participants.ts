@@ -35,10 +35,17 @@ export interface IdentitiesRepo {
   resumeCodeHash(sessionId: string): Promise<string | null | undefined>;
 }
 
+export interface TokenSession {
+  sessionId: string;
+  studyId: string;
+  conditionId: string;
+}
+
 /** Participant tokens, by SHA-256 hash (the token itself is never stored). */
 export interface ParticipantTokensRepo {
   insert(tokenHash: string, sessionId: string, now: number): Promise<void>;
-  findSessionId(tokenHash: string): Promise<string | undefined>;
+  /** The session a token is bound to, with its study and condition (one read: a socket's handshake needs no other). */
+  findSession(tokenHash: string): Promise<TokenSession | undefined>;
   /** Revokes every token of the session (a new one is about to be issued, or the session is withdrawn). Returns how many. */
   deleteForSession(sessionId: string): Promise<number>;
   /** Every stored row as {tokenHash, sessionId, createdAt} (security tests check no raw token is stored). */

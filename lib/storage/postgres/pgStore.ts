@@ -20,7 +20,9 @@ import { migratePostgres } from './migrate';
 import { PgReplyCache } from './replyCache';
 import { PgRepositories } from './repositories';
 import type { UserMessageAck, UserMessageAckResult } from '../contract/userMessageAck';
+import type { DraftSave, DraftSaveResult } from '../contract/draftSave';
 import { acknowledgeUserMessage } from './userMessageAck';
+import { saveDraft } from './draftSave';
 import { storeAssistantReply } from './assistantReplyWrite';
 import type { AssistantReplyWrite, AssistantReplyWriteResult } from '../contract/assistantReplyWrite';
 import type { SessionStateRows } from '../contract/sessionState';
@@ -107,6 +109,11 @@ class PgStore extends PgRepositories implements Store {
   acknowledgeUserMessage(ack: UserMessageAck): Promise<UserMessageAckResult> {
     this.assertOpen();
     return acknowledgeUserMessage(this.runner, ack);
+  }
+
+  saveDraft(save: DraftSave): Promise<DraftSaveResult> {
+    this.assertOpen();
+    return saveDraft(this.runner, save);
   }
 
   storeAssistantReply(write: AssistantReplyWrite): Promise<AssistantReplyWriteResult> {

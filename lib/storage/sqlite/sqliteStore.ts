@@ -57,7 +57,9 @@ import { sqlitePseudonymKey } from './repositories/pseudonymKey';
 import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 import type { UserMessageAck } from '../contract/userMessageAck';
+import type { DraftSave } from '../contract/draftSave';
 import { acknowledgeUserMessageSync } from './userMessageAck';
+import { saveDraftSync } from './draftSave';
 import { storeAssistantReplySync } from './assistantReplyWrite';
 import type { AssistantReplyWrite } from '../contract/assistantReplyWrite';
 import { SCHEMA_SQL } from '../sql/schema';
@@ -263,6 +265,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
   // One synchronous BEGIN IMMEDIATE … COMMIT: no await between the checks and the writes.
   const acknowledge = db.transaction((a: UserMessageAck) => acknowledgeUserMessageSync(db, sync, a));
   const storeReply = db.transaction((w: AssistantReplyWrite) => storeAssistantReplySync(sync, w));
+  const saveDraft = db.transaction((d: DraftSave) => saveDraftSync(sync, d));
 
   const store: SqliteStore = {
     ...repos,
@@ -278,6 +281,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => gate.transaction(fn, makeTx),
     acknowledgeUserMessage: (a: UserMessageAck) => gate.outside(() => acknowledge.immediate(a)),
     storeAssistantReply: (w: AssistantReplyWrite) => gate.outside(() => storeReply.immediate(w)),
+    saveDraft: (d: DraftSave) => gate.outside(() => saveDraft.immediate(d)),
     // Synchronous reads in a row: one consistent view without a transaction.
     readSessionState: (sessionId: string) =>
       gate.outside(() => {

@@ -1,5 +1,5 @@
-import type { ParticipantTokensRepo } from '../../contract/store';
-import { toParticipantToken, type ParticipantToken, type ParticipantTokenRaw } from '../../rows/participantTokens';
+import type { ParticipantTokensRepo, TokenSession } from '../../contract/store';
+import { toParticipantToken, toTokenSession, type ParticipantToken, type ParticipantTokenRaw, type TokenSessionRaw } from '../../rows/participantTokens';
 import { TOKEN_SQL } from '../../sql/participants';
 import type { Runner } from '../connection';
 
@@ -10,8 +10,8 @@ export class PgParticipantTokens implements ParticipantTokensRepo {
     await this.db.run(TOKEN_SQL.insert.postgres, [tokenHash, sessionId, now]);
   }
 
-  async findSessionId(tokenHash: string): Promise<string | undefined> {
-    return (await this.db.one<{ session_id: string }>(TOKEN_SQL.findSessionId.postgres, [tokenHash]))?.session_id;
+  async findSession(tokenHash: string): Promise<TokenSession | undefined> {
+    return toTokenSession(await this.db.one<TokenSessionRaw>(TOKEN_SQL.findSession.postgres, [tokenHash]));
   }
 
   deleteForSession(sessionId: string): Promise<number> {

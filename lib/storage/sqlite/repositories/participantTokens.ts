@@ -1,5 +1,5 @@
-import type { ParticipantTokensRepo } from '../../contract/store';
-import { toParticipantToken, type ParticipantToken, type ParticipantTokenRaw } from '../../rows/participantTokens';
+import type { ParticipantTokensRepo, TokenSession } from '../../contract/store';
+import { toParticipantToken, toTokenSession, type ParticipantToken, type ParticipantTokenRaw, type TokenSessionRaw } from '../../rows/participantTokens';
 import { TOKEN_SQL } from '../../sql/participants';
 import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
@@ -10,8 +10,8 @@ export class ParticipantTokensRepository extends SqliteRepository implements Syn
     this.q.run(TOKEN_SQL.insert, tokenHash, sessionId, now);
   }
 
-  findSessionId(tokenHash: string): string | undefined {
-    return this.q.one<{ session_id: string }>(TOKEN_SQL.findSessionId, tokenHash)?.session_id;
+  findSession(tokenHash: string): TokenSession | undefined {
+    return toTokenSession(this.q.one<TokenSessionRaw>(TOKEN_SQL.findSession, tokenHash));
   }
 
   deleteForSession(sessionId: string): number {
