@@ -16,11 +16,14 @@ export async function changeStep(tx: StoreRepositories, s: SessionContext, to: S
   s.session = await tx.sessions.update(s.session.id, { step: to }, now);
 }
 
-/** Ends the session with an outcome: status, step complete, completion event with the code (inside a transaction: pass its tx). */
-export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number): Promise<void> {
+/**
+ * Ends the session with an outcome: status, step complete, completion event with the code (inside a transaction: pass
+ * its tx). `release`: a group lobby's release, whose code and reason the event carries instead.
+ */
+export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, release?: { code: string; reason: string }): Promise<void> {
   if (s.session.step !== 'complete') await changeStep(tx, s, 'complete', now);
   const status = outcome === 'completed' ? 'completed' : outcome;
-  await tx.events.append(s.session.id, 'session.completed', { outcome, code: s.study.completion.codes[outcome] }, now, null);
+  await tx.events.append(s.session.id, 'session.completed', { outcome, code: s.study.completion.codes[outcome], ...release }, now, null);
   s.session = await tx.sessions.update(s.session.id, { status, endedAt: now }, now);
 }
 
