@@ -72,7 +72,9 @@ export async function buildSessionState(ctx: ServiceContext, sessionId: string, 
   rememberSession(ctx, session);
   const resolved = ctx.providers(condition);
   const outcome = outcomeOf(session.status);
-  const released = outcome === 'timed_out' && condition.group !== undefined && (await ctx.store.groups.getLobbyEntry(sessionId))?.outcome === 'released';
+  // Ended by the lobby's release (not by the time limit before it): the entry was settled when the session ended.
+  const entry = outcome === 'timed_out' && condition.group !== undefined ? await ctx.store.groups.getLobbyEntry(sessionId) : undefined;
+  const released = entry?.outcome === 'released' && entry.outcomeAt === session.endedAt;
   const code = released ? lobbyReleaseCode(study) : outcome ? study.completion.codes[outcome] : null;
   return {
     sessionId,

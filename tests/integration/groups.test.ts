@@ -288,4 +288,18 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
     expect(ended).toMatchObject({ endReason: 'dropout' });
     expect(await groupCall(ending[0]!.socket, 'group:send', { groupId: endView.groupId, clientId: 'late', text: 'hello?' })).toMatchObject({ ok: false, error: { code: 'session_over' } });
   });
+
+  // Last: it moves the clock past the study's time limit.
+  it('keeps the timed_out code of a person whose time limit ended the session before the lobby released them', async () => {
+    const p = await person('group-release');
+    await groupOk(p.socket, 'group:lobby:join');
+    clock += 15 * 60_000;
+    expect((await callOk(p.socket, 'session:state', {})).completion).toMatchObject({ outcome: 'timed_out', code: 'T0GRP2026' });
+    clock += 1_000;
+    await t.server.groups.sweep();
+    expect((await t.server.store.groups.getLobbyEntry(p.joined.sessionId))!.outcome).toBe('released');
+    expect((await callOk(p.socket, 'session:state', {})).completion).toMatchObject({ outcome: 'timed_out', code: 'T0GRP2026' });
+    const completed = (await t.server.store.events.listForSession(p.joined.sessionId)).filter((e) => e.type === 'session.completed');
+    expect(completed.map((e) => e.payload)).toEqual([{ outcome: 'timed_out', code: 'T0GRP2026' }]);
+  });
 });
