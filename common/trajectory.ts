@@ -24,7 +24,8 @@ import { z } from 'zod';
  *  survey.submitted    {surveyId, answers, attentionCheckPassed}
  *  screening.answered  {surveyId: 'group-screening', answers}      a group condition's screening answers, before the lobby
  *  session.timed_out   {deadline}
- *  session.completed   {outcome: completed|declined|timed_out, code}
+ *  session.completed   {outcome: completed|declined|timed_out, code, reason?}   reason lobby_timeout|no_seat: a group lobby
+ *                                                                 released the person (timed_out with the lobby_timeout code)
  *  telemetry.focus / telemetry.blur / telemetry.paste / telemetry.visibility  {chars?, target?, state?}  (older clients)
  *  telemetry.batch     {step, pastes: [{target, chars, at}], away: [{at, ms, hidden}], typing: [{area, typedChars, keyEvents,
  *                       intervals: {count, sumMs, sumSqMs, bins}, pauses}], ua: {device, browser}}   (common/telemetryBatch.ts)

@@ -61,7 +61,7 @@ export const SESSION_COLUMNS: readonly ColumnDef[] = [
     name: 'status',
     type: 'string',
     values: ['active', 'completed', 'declined', 'timed_out'],
-    description: 'Session outcome at export time: completed (artifact and survey submitted), declined (consent refused), timed_out, or still active.',
+    description: 'Session outcome at export time: completed (artifact and survey submitted), declined (consent refused), timed_out (the time limit, or released by a group lobby: then lobby_outcome is released), or still active.',
   },
   { name: 'is_pilot', type: 'boolean', description: 'True when the session started while the study was in pilot mode (pilot sessions are exported only with --include-pilot, so without it every row is false).' },
   { name: 'started_at', type: 'datetime', description: 'When the session was created (ISO 8601, UTC).' },

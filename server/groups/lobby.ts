@@ -8,7 +8,10 @@ import crypto from 'node:crypto';
 import { memberDisplayName, SCREENING_SURVEY_ID, type GroupConfig } from '../../common/group';
 import type { GroupView } from '../../common/groupEvents';
 import type { LobbyEntryRow, StoreRepositories, StoreTx } from '../../lib/storage';
-import { loadSession, ServiceError, type SessionContext } from '../services/serviceContext';
+import { endSession } from '../services/lifecycle';
+import { recordPendingDraft } from '../services/pendingDraft';
+import { loadSession, ServiceError, type ServiceContext, type SessionContext } from '../services/serviceContext';
+import { lobbyReleaseCode } from '../services/sessionState';
 import type { GroupContext } from './groupContext';
 import { hasSeatFor, lobbyKey, pickGroup } from './matching';
 import { takeScreeningAnswers } from './screening';
@@ -53,10 +56,20 @@ async function formGroup(tx: StoreTx, s: SessionContext, picked: readonly LobbyE
   return { groupId, lobbyKey: lobbyKey({ studyId: s.study.id, conditionId: s.condition.id, taskId: s.task.id }), sessionIds: ids };
 }
 
-async function release(tx: StoreTx, entries: readonly LobbyEntryRow[], now: number, reason: 'lobby_timeout' | 'no_seat'): Promise<string[]> {
+/**
+ * Settles the entries released and ends each session still active as timed_out with the lobby's code (a pending
+ * draft recorded first, as at the time limit), inside the lobby's locked transaction.
+ */
+async function release(ctx: ServiceContext, tx: StoreTx, entries: readonly LobbyEntryRow[], now: number, reason: 'lobby_timeout' | 'no_seat'): Promise<string[]> {
   const ids = entries.map((e) => e.sessionId);
   await tx.groups.settleLobby(ids, 'released', now, null);
-  for (const e of entries) await tx.groups.appendEvent({ studyId: e.studyId, groupId: null, sessionId: e.sessionId, type: 'released', serverTs: now, payload: { wait_ms: now - e.joinedAt, reason } });
+  for (const e of entries) {
+    await tx.groups.appendEvent({ studyId: e.studyId, groupId: null, sessionId: e.sessionId, type: 'released', serverTs: now, payload: { wait_ms: now - e.joinedAt, reason } });
+    const s = await loadSession(ctx, e.sessionId, tx, true);
+    if (s.session.status !== 'active') continue;
+    if (s.session.step === 'workspace') await recordPendingDraft(tx, e.sessionId, now);
+    await endSession(tx, s, 'timed_out', now, { code: lobbyReleaseCode(s.study), reason });
+  }
   return ids;
 }
 
@@ -93,7 +106,7 @@ export class GroupLobby {
       });
       if (created) await tx.groups.appendEvent({ studyId: s.study.id, groupId: null, sessionId, type: 'lobby_joined', serverTs: now, payload: quotaValue === null ? {} : { quota_value: quotaValue } });
       if (entry.outcome !== null) return { formed: null, released: false };
-      if (!hasSeatFor(config, quotaValue)) return { formed: null, released: (await release(tx, [entry], now, 'no_seat')).length > 0 };
+      if (!hasSeatFor(config, quotaValue)) return { formed: null, released: (await release(ctx, tx, [entry], now, 'no_seat')).length > 0 };
       const picked = pickGroup(await tx.groups.listWaiting(s.study.id, s.condition.id, s.task.id), config, true);
       return { formed: picked ? await formGroup(tx, s, picked, now) : null, released: false };
     });
@@ -139,7 +152,7 @@ export class GroupLobby {
         const picked = config.lobby.on_timeout === 'start_smaller' ? pickGroup(waiting, config, false) : null;
         const formed = picked ? await formGroup(tx, s, picked, now) : null;
         const seated = new Set(formed?.sessionIds ?? []);
-        return { formed, released: await release(tx, dueNow.filter((e) => !seated.has(e.sessionId)), now, 'lobby_timeout') };
+        return { formed, released: await release(ctx, tx, dueNow.filter((e) => !seated.has(e.sessionId)), now, 'lobby_timeout') };
       });
       if (outcome.formed) await this.announce(outcome.formed);
       for (const id of outcome.released) {

@@ -4,6 +4,7 @@ import { completionRedirectUrl } from '../../common/study';
 import type { MonitorGroupMessage } from '../../common/groupMonitor';
 import type { GroupMemberRow, GroupMessageRow, StoreRepositories } from '../../lib/storage';
 import { loadSession, type SessionContext } from '../services/serviceContext';
+import { lobbyReleaseCode } from '../services/sessionState';
 import type { GroupContext } from './groupContext';
 
 /**
@@ -75,7 +76,7 @@ export async function viewOf(g: GroupContext, s: SessionContext, db: StoreReposi
     return { state: 'waiting', waiting: waiting.length, size: config.size, deadline: entry.deadlineAt, serverNow: g.ctx.now() };
   }
   if (entry.outcome === 'released') {
-    const code = s.study.completion.codes.lobby_timeout ?? s.study.completion.codes.timed_out;
+    const code = lobbyReleaseCode(s.study);
     return { state: 'released', code, redirectUrl: completionRedirectUrl(s.study.completion, code), waitedMs: (entry.outcomeAt ?? entry.joinedAt) - entry.joinedAt };
   }
   return { state: 'left' };

@@ -19,12 +19,15 @@ export async function changeStep(tx: StoreRepositories, s: SessionContext, to: S
   s.session = await tx.sessions.update(s.session.id, { ...also, step: to }, now);
 }
 
-/** Ends the session with an outcome: status, step complete, completion event with the code (inside a transaction: pass its tx). */
-export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number): Promise<void> {
+/**
+ * Ends the session with an outcome: status, step complete, completion event with the code (inside a transaction: pass
+ * its tx). `release`: a group lobby's release, whose code and reason the event carries instead.
+ */
+export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, release?: { code: string; reason: string }): Promise<void> {
   const ended: SessionPatch = { status: outcome === 'completed' ? 'completed' : outcome, endedAt: now };
   if (s.session.step !== 'complete') await changeStep(tx, s, 'complete', now, null, ended);
   else s.session = await tx.sessions.update(s.session.id, ended, now);
-  await tx.events.append(s.session.id, 'session.completed', { outcome, code: s.study.completion.codes[outcome] }, now, null);
+  await tx.events.append(s.session.id, 'session.completed', { outcome, code: s.study.completion.codes[outcome], ...release }, now, null);
 }
 
 /** Whether the session is active, still working (instructions or workspace) and past its deadline at `now`. */

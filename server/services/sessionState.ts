@@ -1,6 +1,6 @@
 import type { SessionState, ChatMessageView, UploadView } from '../../common/session';
 import { publicSurveyItem, seatOfCondition, surveyForSeat } from '../../common/survey';
-import { completionRedirectUrl, type CompletionOutcome } from '../../common/study';
+import { completionRedirectUrl, type CompletionOutcome, type Study } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { MessageRow, UploadRow } from '../../lib/storage';
 import type { SessionStateRows } from '../../lib/storage';
@@ -42,6 +42,11 @@ export function uploadView(u: UploadRow): UploadView {
   return { id: u.id, fieldId: u.fieldId, fileName: u.fileName, contentType: u.contentType, bytes: u.bytes, url: `/api/session/uploads/${u.id}` };
 }
 
+/** The code of a person a group lobby released: the study's lobby_timeout code, else its timed_out code. */
+export function lobbyReleaseCode(study: Study): string {
+  return study.completion.codes.lobby_timeout ?? study.completion.codes.timed_out;
+}
+
 function outcomeOf(status: string): CompletionOutcome | null {
   return status === 'completed' ? 'completed' : status === 'declined' ? 'declined' : status === 'timed_out' ? 'timed_out' : null;
 }
@@ -55,7 +60,8 @@ async function readRows(ctx: ServiceContext, sessionId: string): Promise<Session
 /**
  * The full snapshot a (re)connecting client renders from, after applying the time limit (a session past its
  * deadline is shown timed out). One store read (PostgreSQL: one statement) for the session and all its rows;
- * a second only when the session just timed out.
+ * a second only when the session just timed out, or for a timed-out session of a group condition (its lobby
+ * entry: a person the lobby released ended with the lobby's code).
  */
 export async function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null): Promise<SessionState> {
   let rows = await readRows(ctx, sessionId);
@@ -66,7 +72,10 @@ export async function buildSessionState(ctx: ServiceContext, sessionId: string, 
   rememberSession(ctx, session);
   const resolved = ctx.providers(condition);
   const outcome = outcomeOf(session.status);
-  const code = outcome ? study.completion.codes[outcome] : null;
+  // Ended by the lobby's release (not by the time limit before it): the entry was settled when the session ended.
+  const entry = outcome === 'timed_out' && condition.group !== undefined ? await ctx.store.groups.getLobbyEntry(sessionId) : undefined;
+  const released = entry?.outcome === 'released' && entry.outcomeAt === session.endedAt;
+  const code = released ? lobbyReleaseCode(study) : outcome ? study.completion.codes[outcome] : null;
   return {
     sessionId,
     studyId: study.id,

@@ -5,6 +5,9 @@
  * updates, and dropouts with each policy.
  */
 import crypto from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import type { Envelope } from '../../common/envelope';
@@ -12,6 +15,7 @@ import type { GroupClientEventName, GroupPush, GroupPushName, GroupView } from '
 import { STORE_ENGINES } from '../support/testStores';
 import { callOk, connectSocket, eventually, join, startTestServer, type ParticipantClient, type TestServer } from '../support/integrationHarness';
 import { groupStudyDirs } from '../support/groupTestStudies';
+import { exportStudy } from '../../research/exports/exportStudy';
 
 function groupCall(socket: ParticipantClient, event: GroupClientEventName, payload: unknown): Promise<Envelope<any>> {
   return new Promise((resolve, reject) => {
@@ -59,6 +63,26 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
     return { joined, socket, views, tab: () => connectSocket(t, joined.token) };
   }
   const grouped = (v: GroupView) => (v.state === 'grouped' ? v : null);
+
+  /**
+   * A person the lobby released has their session ended in the release's transaction: timed_out at step complete,
+   * the lobby's code in their session state and in the trajectory's session.completed with the reason.
+   */
+  async function expectEndedByRelease(sessionId: string, socket: ParticipantClient, reason: 'lobby_timeout' | 'no_seat') {
+    expect(await t.server.store.sessions.get(sessionId)).toMatchObject({ status: 'timed_out', step: 'complete', endedAt: clock });
+    expect((await callOk(socket, 'session:state', {})).completion).toEqual({ outcome: 'timed_out', code: 'L0GRP2026', redirectUrl: null });
+    const events = await t.server.store.events.listForSession(sessionId);
+    expect(events.filter((e) => e.type === 'step.changed').at(-1)!.payload).toEqual({ from: 'instructions', to: 'complete' });
+    expect(events.filter((e) => e.type === 'session.completed').map((e) => [e.payload, e.serverTs])).toEqual([[{ outcome: 'timed_out', code: 'L0GRP2026', reason }, clock]]);
+    expect(events.map((e) => e.type)).not.toContain('session.timed_out');
+    expect(await groupCall(socket, 'group:lobby:join', {})).toMatchObject({ ok: false, error: { code: 'session_over' } });
+  }
+  /** The study's sessions.csv rows. */
+  async function exportedSessions(studyId: string): Promise<Record<string, string>[]> {
+    const out = joinPath(t.dataDir, `export-${studyId}-${crypto.randomUUID().slice(0, 8)}`);
+    await exportStudy({ store: t.server.store, dataDir: t.dataDir, studyId, outDir: out, includePilot: true, includeIdentities: false });
+    return parse(readFileSync(joinPath(out, 'sessions.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+  }
 
   it('seats a full group at once, counts one person\'s tabs once, and labels messages with names', async () => {
     const a = await person('group-room');
@@ -190,6 +214,30 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
       ['lobby_joined', null],
       ['released', 30_000],
     ]);
+    await expectEndedByRelease(alone.joined.sessionId, alone.socket, 'lobby_timeout');
+    // A second tab (or a reload) asking the room's state still finds the release.
+    expect(await groupOk(await alone.tab(), 'group:status')).toEqual(released);
+    const [row] = await exportedSessions('group-release');
+    expect([row!.status, row!.lobby_outcome, row!.lobby_wait_ms]).toEqual(['timed_out', 'released', '30000']);
+    expect(row!.ended_at).not.toBe('');
+  });
+
+  it('records the pending draft of a person released from the workspace step before ending their session', async () => {
+    const p = await person('group-release');
+    await callOk(p.socket, 'step:advance', { from: 'instructions', clientTs: clock });
+    await callOk(p.socket, 'artifact:draft', { fields: { plan: 'Lake' }, baseVersion: 0, clientTs: clock });
+    // the second save within the draft event interval is coalesced: only the release records it
+    await callOk(p.socket, 'artifact:draft', { fields: { plan: 'Lake picnic' }, baseVersion: 1, clientTs: clock });
+    await groupOk(p.socket, 'group:lobby:join');
+    clock += 30_000;
+    await t.server.groups.sweep();
+    expect(await t.server.store.sessions.get(p.joined.sessionId)).toMatchObject({ status: 'timed_out', step: 'complete', endedAt: clock });
+    const tail = (await t.server.store.events.listForSession(p.joined.sessionId)).slice(-3);
+    expect(tail.map((e) => [e.type, e.payload])).toEqual([
+      ['artifact.draft_saved', { fields: { plan: 'Lake picnic' }, version: 2, savedAt: clock - 30_000 }],
+      ['step.changed', { from: 'workspace', to: 'complete' }],
+      ['session.completed', { outcome: 'timed_out', code: 'L0GRP2026', reason: 'lobby_timeout' }],
+    ]);
   });
 
   it('matches by quota: three experts wait for novices', async () => {
@@ -197,6 +245,7 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
     for (const e of experts) await groupOk(e.socket, 'group:lobby:join');
     const stranger = await person('group-quota', { expertise: 'manager' });
     expect(await groupOk(stranger.socket, 'group:lobby:join')).toMatchObject({ state: 'released', code: 'L0GRP2026' });
+    await expectEndedByRelease(stranger.joined.sessionId, stranger.socket, 'no_seat');
     const novices = [await person('group-quota', { expertise: 'novice' }), await person('group-quota', { expertise: 'novice' })];
     await groupOk(novices[0]!.socket, 'group:lobby:join');
     const view = grouped(await groupOk<GroupView>(novices[1]!.socket, 'group:lobby:join'))!;
@@ -238,5 +287,19 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
     const ended = await eventually('ended', () => ending[0]!.views.find((v) => v.state === 'grouped' && v.status === 'ended'));
     expect(ended).toMatchObject({ endReason: 'dropout' });
     expect(await groupCall(ending[0]!.socket, 'group:send', { groupId: endView.groupId, clientId: 'late', text: 'hello?' })).toMatchObject({ ok: false, error: { code: 'session_over' } });
+  });
+
+  // Last: it moves the clock past the study's time limit.
+  it('keeps the timed_out code of a person whose time limit ended the session before the lobby released them', async () => {
+    const p = await person('group-release');
+    await groupOk(p.socket, 'group:lobby:join');
+    clock += 15 * 60_000;
+    expect((await callOk(p.socket, 'session:state', {})).completion).toMatchObject({ outcome: 'timed_out', code: 'T0GRP2026' });
+    clock += 1_000;
+    await t.server.groups.sweep();
+    expect((await t.server.store.groups.getLobbyEntry(p.joined.sessionId))!.outcome).toBe('released');
+    expect((await callOk(p.socket, 'session:state', {})).completion).toMatchObject({ outcome: 'timed_out', code: 'T0GRP2026' });
+    const completed = (await t.server.store.events.listForSession(p.joined.sessionId)).filter((e) => e.type === 'session.completed');
+    expect(completed.map((e) => e.payload)).toEqual([{ outcome: 'timed_out', code: 'T0GRP2026' }]);
   });
 });
