@@ -97,7 +97,10 @@ export const SessionState = z.object({
   /** The survey definition (always present so the client can render it at the survey step); attention checks without their answer. */
   survey: z.object({ id: z.string(), title: z.string(), intro: z.string().optional(), items: z.array(PublicSurveyItem) }),
   surveySubmitted: z.boolean(),
-  /** Present once the session has ended (completed, declined or timed out). */
-  completion: z.object({ outcome: CompletionOutcome, code: z.string(), redirectUrl: z.string().nullable() }).nullable(),
+  /**
+   * Present once the session has ended (completed, declined or timed out). `lobbyReleased`: a group lobby released
+   * the person (no group could be formed); the outcome is timed_out and the code the lobby's.
+   */
+  completion: z.object({ outcome: CompletionOutcome, code: z.string(), redirectUrl: z.string().nullable(), lobbyReleased: z.boolean().optional() }).nullable(),
 });
 export type SessionState = z.infer<typeof SessionState>;

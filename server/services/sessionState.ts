@@ -111,6 +111,6 @@ export async function buildSessionState(ctx: ServiceContext, sessionId: string, 
     artifactVersions: versions.map((v) => ({ version: v.version, fields: v.fields, submittedAt: v.submittedAt })),
     survey: { id: survey.id, title: survey.title, ...(survey.intro !== undefined ? { intro: survey.intro } : {}), items: surveyForSeat(survey, seatOfCondition(condition)).items.map(publicSurveyItem) },
     surveySubmitted,
-    completion: outcome && code ? { outcome, code, redirectUrl: completionRedirectUrl(study.completion, code) } : null,
+    completion: outcome && code ? { outcome, code, redirectUrl: completionRedirectUrl(study.completion, code), ...(released ? { lobbyReleased: true } : {}) } : null,
   };
 }

@@ -61,4 +61,17 @@ describe('a group session in Chromium', () => {
     await two.context.close();
     await three.context.close();
   }, 180_000);
+
+  it('a person nobody joins is released after the lobby timeout: the lobby code on the open page and, reloaded, on the end page', async () => {
+    const alone = await consentedMember(t.browser, t.url, 'group-release-fast', 'e2e-alone', 390);
+    await alone.page.getByTestId('lobby-count').waitFor({ timeout: 15_000 });
+    await alone.page.getByRole('heading', { name: 'No group could be formed' }).waitFor({ timeout: 20_000 });
+    await expect(alone.page.getByTestId('lobby-code').textContent()).resolves.toBe('L0GRP2026');
+    await alone.page.reload();
+    await alone.page.getByRole('heading', { name: 'No group could be formed' }).waitFor({ timeout: 15_000 });
+    await expect(alone.page.getByTestId('completion-code').textContent()).resolves.toBe('L0GRP2026');
+    expect(await alone.page.getByText('The time for this study is up').count()).toBe(0);
+    expect(alone.errors).toEqual([]);
+    await alone.context.close();
+  }, 60_000);
 });

@@ -70,7 +70,7 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
    */
   async function expectEndedByRelease(sessionId: string, socket: ParticipantClient, reason: 'lobby_timeout' | 'no_seat') {
     expect(await t.server.store.sessions.get(sessionId)).toMatchObject({ status: 'timed_out', step: 'complete', endedAt: clock });
-    expect((await callOk(socket, 'session:state', {})).completion).toEqual({ outcome: 'timed_out', code: 'L0GRP2026', redirectUrl: null });
+    expect((await callOk(socket, 'session:state', {})).completion).toEqual({ outcome: 'timed_out', code: 'L0GRP2026', redirectUrl: null, lobbyReleased: true });
     const events = await t.server.store.events.listForSession(sessionId);
     expect(events.filter((e) => e.type === 'step.changed').at(-1)!.payload).toEqual({ from: 'instructions', to: 'complete' });
     expect(events.filter((e) => e.type === 'session.completed').map((e) => [e.payload, e.serverTs])).toEqual([[{ outcome: 'timed_out', code: 'L0GRP2026', reason }, clock]]);
@@ -298,7 +298,9 @@ describe.each(STORE_ENGINES)('group sessions (%s)', (engine) => {
     clock += 1_000;
     await t.server.groups.sweep();
     expect((await t.server.store.groups.getLobbyEntry(p.joined.sessionId))!.outcome).toBe('released');
-    expect((await callOk(p.socket, 'session:state', {})).completion).toMatchObject({ outcome: 'timed_out', code: 'T0GRP2026' });
+    const after = (await callOk(p.socket, 'session:state', {})).completion;
+    expect(after).toMatchObject({ outcome: 'timed_out', code: 'T0GRP2026' });
+    expect(after).not.toHaveProperty('lobbyReleased');
     const completed = (await t.server.store.events.listForSession(p.joined.sessionId)).filter((e) => e.type === 'session.completed');
     expect(completed.map((e) => e.payload)).toEqual([{ outcome: 'timed_out', code: 'T0GRP2026' }]);
   });

@@ -1,6 +1,6 @@
 /**
  * Study files for the group tests: the shipped studies and surveys copied to a temp folder, plus group studies with
- * an offline agent that answers every message, a lobby that starts smaller or releases, a quota on a URL parameter,
+ * an offline agent that answers every message, a lobby that starts smaller or releases (one after 5 s, for the browser), a quota on a URL parameter,
  * and each dropout policy.
  */
 import fs from 'node:fs';
@@ -35,6 +35,7 @@ export function groupStudyDirs(): { studiesDir: string; surveysDir: string; clea
   write('group-room', variant([...agentEveryMessage, ['dropout: { grace_seconds: 30, policy: continue }', 'dropout: { grace_seconds: 5, policy: replace_with_agent }']]));
   write('group-end', variant([...agentEveryMessage, ['dropout: { grace_seconds: 30, policy: continue }', 'dropout: { grace_seconds: 5, policy: end_group }'], ['    lobby_timeout: L0GRP2026', '    lobby_timeout: L0GRP2026\n    group_ended: E0GRP2026']]));
   write('group-release', variant([['on_timeout: start_smaller', 'on_timeout: release']]));
+  write('group-release-fast', variant([['lobby: { timeout_seconds: 30, on_timeout: start_smaller }', 'lobby: { timeout_seconds: 5, on_timeout: release }']]));
   write(
     'group-quota',
     variant([['form_by: arrival', 'form_by: { quota: { source: url_param, key: expertise, seats: { expert: 1, novice: 2 } } }']]),

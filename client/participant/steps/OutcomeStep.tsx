@@ -8,16 +8,17 @@ const TEXT = {
   completed: { title: 'Thank you — you are done', body: 'Your work and answers are saved.' },
   declined: { title: 'You chose not to take part', body: 'Nothing more is needed from you. Thank you for your time.' },
   timed_out: { title: 'The time for this study is up', body: 'What you had saved so far is kept. Thank you for your time.' },
+  lobby_released: { title: 'No group could be formed', body: 'Thank you for waiting. Nothing more is needed from you.' },
 } as const;
 
 /**
- * The end of a session (completed, declined or timed out). Shown only once the server has returned
+ * The end of a session (completed, declined, timed out, or released by a group lobby). Shown only once the server has returned
  * the completion in its state, i.e. after everything is committed; only then may we redirect.
  */
 export function OutcomeStep({ state }: { state: SessionState }) {
   const completion = state.completion;
   const outcome = completion?.outcome ?? (state.status === 'declined' ? 'declined' : state.status === 'timed_out' ? 'timed_out' : 'completed');
-  const text = TEXT[outcome];
+  const text = TEXT[completion?.lobbyReleased ? 'lobby_released' : outcome];
   return (
     <>
       <h1 tabIndex={-1}>{text.title}</h1>
