@@ -51,7 +51,8 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   return pool;
 }
 
-type Param = string | number | boolean | null | Buffer;
+/** A statement parameter; a string array is sent as a PostgreSQL text[] (node-postgres's array literal). */
+type Param = string | number | boolean | null | Buffer | readonly string[];
 
 /** What repositories need: rows of a statement, or the number of rows it changed. */
 export interface Runner {

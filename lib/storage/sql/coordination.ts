@@ -6,19 +6,21 @@ export const REPLY_LEASE_SQL = {
   acquire: both(`INSERT INTO reply_leases (session_id, reply_id, reply_to, owner_node, owner_incarnation, started_at, heartbeat_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING`),
   /**
-   * The owner's heartbeat over its leases (parameters: now, node, incarnation, reply ids as a JSON array).
-   * PostgreSQL skips rows another transaction holds locked (FOR UPDATE SKIP LOCKED) and answers them as last
-   * committed (see PgReplyLeases.heartbeat); SQLite's transaction gate leaves nothing locked to skip.
+   * The owner's heartbeat over its leases (parameters: now, node, incarnation, reply ids: SQLite a JSON array,
+   * PostgreSQL a text[]). PostgreSQL skips rows another transaction holds locked (FOR UPDATE SKIP LOCKED) and
+   * answers them as last committed (see PgReplyLeases.heartbeat); SQLite's transaction gate leaves nothing locked to
+   * skip. The ids are joined from unnest(), never matched with IN (set-returning function) or joined to a CTE: on a
+   * fresh table (no statistics) those planned as nested loops over every lease, 66 ms for 400 leases, against 8 ms.
    */
   heartbeat: variant('json', {
     sqlite: `UPDATE reply_leases SET heartbeat_at = ?
         WHERE owner_node = ? AND owner_incarnation = ? AND reply_id IN (SELECT value FROM json_each(?))
         RETURNING reply_id, stop_requested`,
     postgres: `WITH wanted AS (
-         SELECT l.reply_id, l.stop_requested FROM reply_leases l
-          WHERE l.owner_node = $2 AND l.owner_incarnation = $3 AND l.reply_id IN (SELECT jsonb_array_elements_text($4::jsonb))),
+         SELECT l.reply_id, l.stop_requested FROM unnest($4::text[]) AS ids(reply_id) JOIN reply_leases l ON l.reply_id = ids.reply_id
+          WHERE l.owner_node = $2 AND l.owner_incarnation = $3),
        free AS (
-         SELECT l.reply_id FROM reply_leases l JOIN wanted USING (reply_id)
+         SELECT l.reply_id FROM unnest($4::text[]) AS ids(reply_id) JOIN reply_leases l ON l.reply_id = ids.reply_id
           WHERE l.owner_node = $2 AND l.owner_incarnation = $3
           FOR UPDATE OF l SKIP LOCKED),
        refreshed AS (

@@ -24,7 +24,7 @@ export class PgReplyLeases implements ReplyLeasesRepo {
    */
   async heartbeat(owner: LeaseOwner, replyIds: readonly string[], now: number): Promise<HeldLease[]> {
     if (replyIds.length === 0) return [];
-    const rows = await this.db.rows<{ reply_id: string; stop_requested: boolean }>(REPLY_LEASE_SQL.heartbeat.postgres, [now, owner.node, owner.incarnation, JSON.stringify(replyIds)]);
+    const rows = await this.db.rows<{ reply_id: string; stop_requested: boolean }>(REPLY_LEASE_SQL.heartbeat.postgres, [now, owner.node, owner.incarnation, replyIds]);
     return inReplyIdOrder(rows.map((r) => ({ replyId: r.reply_id, stopRequested: r.stop_requested })));
   }
 
