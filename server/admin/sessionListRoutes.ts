@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { dropNulDeep } from '../services/textBoundary';
+import { cleanTextDeep } from '../services/textBoundary';
 import type { Logger } from 'pino';
 import {
   DashboardQuery,
@@ -57,7 +57,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/session-list',
     handle(async (req, res) => {
-      const parsed = SessionListQuery.safeParse(dropNulDeep(req.query));
+      const parsed = SessionListQuery.safeParse(cleanTextDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET session-list');
       const study = await studyOr404(req, res);
       if (!study) return;
@@ -134,7 +134,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/dashboard',
     handle(async (req, res) => {
-      const parsed = DashboardQuery.safeParse(dropNulDeep(req.query));
+      const parsed = DashboardQuery.safeParse(cleanTextDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard');
       const study = await studyOr404(req, res);
       if (!study) return;
@@ -146,7 +146,7 @@ export function registerSessionListRoutes(guarded: Router, deps: SessionListRout
   guarded.get(
     '/api/admin/studies/:studyId/dashboard/plots',
     handle(async (req, res) => {
-      const parsed = DashboardQuery.safeParse(dropNulDeep(req.query));
+      const parsed = DashboardQuery.safeParse(cleanTextDeep(req.query));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'GET dashboard/plots');
       const study = await studyOr404(req, res);
       if (!study) return;

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { JoinRequest, MAX_UPLOAD_BYTES, ResumeRequest, UploadQuery, UrlParams } from '../../common/http';
 import { identityFromParams } from '../services/identity';
-import { dropNulDeep } from '../services/textBoundary';
+import { cleanTextDeep } from '../services/textBoundary';
 import { Slug } from '../../common/ids';
 import { joinStudy, resumeWithCode, studyPublic } from '../services/join';
 import { loadSession, type ServiceContext } from '../services/serviceContext';
@@ -86,7 +86,7 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     }),
     json,
     async (req, res) => {
-      const parsed = JoinRequest.safeParse(dropNulDeep(req.body));
+      const parsed = JoinRequest.safeParse(cleanTextDeep(req.body));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join');
       try {
         sendOk(res, await joinStudy(ctx, parsed.data));
@@ -118,7 +118,7 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
     resumeLimit('resume-pid', options.resumeAttemptsPerIdPer15Min ?? 10, resumeLimitKey),
     resumeLimit('resume-all', options.resumeFailuresPer15Min ?? 100, () => 'all'),
     async (req, res) => {
-      const parsed = ResumeRequest.safeParse(dropNulDeep(req.body));
+      const parsed = ResumeRequest.safeParse(cleanTextDeep(req.body));
       if (!parsed.success) return sendZodFail(res, parsed.error, 'POST /api/join/resume');
       try {
         sendOk(res, await resumeWithCode(ctx, parsed.data));

@@ -1,4 +1,4 @@
-import { dropNul } from './textBoundary';
+import { cleanText } from './textBoundary';
 import type { CompletionResult, ProviderError } from '../../lib/llm/provider';
 import type { MessageStatus } from '../../common/session';
 
@@ -19,7 +19,7 @@ export interface ReplyOutcome {
 
 /** How a finished reply is stored, from the provider's result, the text that streamed and who aborted it. */
 export function replyOutcome(result: CompletionResult, streamed: string, abortedBy: AbortCause | null, replyTimeoutMs: number): ReplyOutcome {
-  const text = dropNul(result.text.length > 0 || streamed.length === 0 ? result.text : streamed);
+  const text = cleanText(result.text.length > 0 || streamed.length === 0 ? result.text : streamed);
   if (result.finishReason === 'aborted' && abortedBy !== null && abortedBy !== 'participant') {
     const error: ProviderError =
       abortedBy === 'watchdog'

@@ -107,7 +107,9 @@ export async function streamFromProvider(
       signal: sink.signal,
       sessionId,
       onDelta: (delta) => {
-        const text = dropNul(delta); // the boundary rule for text (textBoundary.ts): a model may stream NUL too
+        // The boundary rule for text (textBoundary.ts): a model may stream NUL too. Only NUL here: a surrogate pair
+        // split over two deltas is whole again in the stored reply, which replyOutcome cleans in full.
+        const text = dropNul(delta);
         if (f.finished || text.length === 0) return;
         firstDeltaAt ??= ctx.now();
         f.text += text;

@@ -1,21 +1,32 @@
 /**
- * One rule for U+0000 (NUL) at every boundary where text enters (socket events, HTTP bodies and queries, a
- * model's streamed reply): it is dropped. PostgreSQL cannot store NUL in text or jsonb, SQLite can: dropping
- * it where text comes in keeps both engines alike, and a participant whose text holds one (a paste from a
- * binary file) is never refused for it. The dataset's codebook says so (research/exports/codebook.ts).
+ * One rule for text where it enters the server (socket events, HTTP bodies and queries, a model's streamed reply):
+ *   - U+0000 (NUL) is dropped. PostgreSQL cannot store NUL in text or jsonb, SQLite can: dropping it where text comes
+ *     in keeps both engines alike, and a participant whose text holds one (a paste from a binary file) is never
+ *     refused for it.
+ *   - A lone surrogate (half of a UTF-16 pair, e.g. from a broken paste) becomes U+FFFD. UTF-8 cannot hold one: a text
+ *     column would store U+FFFD anyway while the same text inside a JSON payload kept a `\ud83d` escape, which
+ *     PostgreSQL's jsonb refuses.
+ * The dataset's codebook says so (research/exports/codebook.ts).
  */
 const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** The string without NUL characters. */
 export const dropNul = (text: string): string => (text.includes('\u0000') ? text.replace(NUL, '') : text);
 
-/** A JSON-like value with NUL dropped from every string in it, keys included (objects copied only when changed). */
-export function dropNulDeep<T>(value: T): T {
-  if (typeof value === 'string') return dropNul(value) as T;
+/** The string without NUL characters and with U+FFFD for each lone surrogate. */
+export function cleanText(text: string): string {
+  const withoutNul = dropNul(text);
+  return (withoutNul as string & { isWellFormed(): boolean }).isWellFormed() ? withoutNul : withoutNul.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** A JSON-like value with every string in it cleaned (cleanText), keys included (objects copied only when changed). */
+export function cleanTextDeep<T>(value: T): T {
+  if (typeof value === 'string') return cleanText(value) as T;
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((v) => {
-      const w = dropNulDeep(v);
+      const w = cleanTextDeep(v);
       if (w !== v) changed = true;
       return w;
     });
@@ -25,8 +36,8 @@ export function dropNulDeep<T>(value: T): T {
     let changed = false;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const key = dropNul(k);
-      const w = dropNulDeep(v);
+      const key = cleanText(k);
+      const w = cleanTextDeep(v);
       if (key !== k || w !== v) changed = true;
       // An own property: a "__proto__" key stays data, never a prototype.
       Object.defineProperty(out, key, { value: w, enumerable: true, writable: true, configurable: true });

@@ -8,7 +8,7 @@ import type { ParticipantService } from '../services/participants';
 import { ServiceError } from '../services/serviceContext';
 import { sessionForToken } from '../services/participantTokens';
 import { recordTelemetryBatch } from '../services/telemetry';
-import { dropNulDeep } from '../services/textBoundary';
+import { cleanTextDeep } from '../services/textBoundary';
 import { isStoreUnavailable } from '../../lib/storage';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { mirrorDraftToOtherTabs } from './draftSync';
@@ -134,7 +134,7 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
         const ack = typeof last === 'function' ? (last as (reply: Envelope<unknown>) => void) : () => {};
         if (!limiter()) return ack(fail('rate_limited', `${name}: too many events; slow down`));
         // NUL is dropped from every string before validation (server/services/textBoundary.ts).
-        const raw = dropNulDeep(typeof last === 'function' ? args.slice(0, -1)[0] : args[0]);
+        const raw = cleanTextDeep(typeof last === 'function' ? args.slice(0, -1)[0] : args[0]);
         const parsed = (clientEvents[name].payload as z.ZodType).safeParse(raw ?? (name === 'session:state' ? {} : raw));
         if (!parsed.success) return ack(failFromZod(parsed.error, name));
         try {

@@ -10,13 +10,14 @@ import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fakeOpenAI';
 import { loginAdmin, TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 import { STORE_ENGINES } from '../support/testStores';
 import { callOk, connectSocket, nextPush, postJson, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
-import { dropNulDeep } from '../../server/services/textBoundary';
+import { cleanTextDeep } from '../../server/services/textBoundary';
 
-describe('dropNulDeep', () => {
+describe('cleanTextDeep', () => {
   it('drops NUL from every string and key, and leaves other values and unchanged objects alone', () => {
+    expect(cleanTextDeep({ t: 'a\ud800b\udc00c\ud83d\ude00' })).toEqual({ t: 'a\ufffdb\ufffdc😀' });
     const same = { a: 'x', b: [1, true, null] };
-    expect(dropNulDeep(same)).toBe(same);
-    expect(dropNulDeep({ 'k\u0000ey': ['a\u0000b', 3, { c: '\u0000' }] })).toEqual({ key: ['ab', 3, { c: '' }] });
+    expect(cleanTextDeep(same)).toBe(same);
+    expect(cleanTextDeep({ 'k\u0000ey': ['a\u0000b', 3, { c: '\u0000' }] })).toEqual({ key: ['ab', 3, { c: '' }] });
   });
 });
 
@@ -56,6 +57,24 @@ describe.each(STORE_ENGINES)('NUL in text (%s)', (engine) => {
       ['assistant', 'complete', 'Lisbon is lovely.'],
     ]);
     expect(await t.server.store.replyProgress.get(messages[1]!.id)).toBeUndefined();
+  });
+
+  it('saves a draft and a message holding a lone surrogate (a broken paste), with U+FFFD in its place', async () => {
+    const res = await postJson(`${t.server.url}/api/join`, { studyId: 'travel-planning', params: { PROLIFIC_PID: `lone-surrogate-${engine}` } });
+    const joined = res.body.data as { token: string; sessionId: string };
+    const socket = await connectSocket(t, joined.token);
+    await toWorkspace(socket);
+    const broken = 'Day 1: \ud83d Alfama, \ude00 Belém, 😀';
+    const clean = 'Day 1: \ufffd Alfama, \ufffd Belém, 😀';
+    expect(await callOk(socket, 'artifact:draft', { fields: { itinerary: broken }, clientTs: Date.now() })).toMatchObject({ version: 1 });
+    // The same text again is the same draft: nothing new is written.
+    expect(await callOk(socket, 'artifact:draft', { fields: { itinerary: broken }, clientTs: Date.now() })).toMatchObject({ version: 1 });
+    expect((await t.server.store.artifacts.getDraft(joined.sessionId))?.fields).toEqual({ itinerary: clean });
+    fake.script(reply(['Fine.'], { tokensPerSecond: 0 }));
+    const done = nextPush(socket, 'chat:done');
+    await callOk(socket, 'chat:send', { clientId: `lone-${engine}`, text: broken, clientTs: Date.now() });
+    await done;
+    expect((await t.server.store.messages.listForSession(joined.sessionId))[0]!.text).toBe(clean);
   });
 
   it('answers the session list with a filter holding NUL', async () => {
