@@ -78,6 +78,21 @@ describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
     checkpoints.stop();
   });
 
+  it('checkpoints a text that ends in half of a surrogate pair (the other half still to stream) with U+FFFD there', async () => {
+    const store = await storeWithSessions(2);
+    const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 20, maxChars: Number.POSITIVE_INFINITY });
+    const texts = ['Smile \ud83d', 'plain'];
+    const replies = texts.map((_, i) => checkpoints.track({ replyId: `h${i}`, sessionId: `s${i}`, provider: 'p' }, () => texts[i]!));
+    const before = checkpointStats.failures;
+    replies.forEach((r) => r.onText());
+    await sleep(150);
+    expect(checkpointStats.failures - before).toBe(0);
+    expect((await store.replyProgress.get('h0'))?.text).toBe('Smile \ufffd');
+    expect((await store.replyProgress.get('h1'))?.text).toBe('plain');
+    await Promise.all(replies.map((r) => r.close()));
+    checkpoints.stop();
+  });
+
   it('writes nothing for a reply that ends within the interval, and early once maxChars new characters arrived', async () => {
     const store = await storeWithSessions(2);
     const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 60_000, maxChars: 50 });

@@ -1,3 +1,4 @@
+import { wellFormed } from './textBoundary';
 import type { Logger } from 'pino';
 import { isStoreUnavailable, type ReplyProgressRow, type Store } from '../../lib/storage';
 
@@ -138,7 +139,9 @@ export class ReplyCheckpoints {
     }
     if (batch.length === 0) return;
     const updatedAt = this.now();
-    const rowOf = ({ r, text }: { r: Tracked; text: string }): ReplyProgressRow => ({ ...r.reply, text, firstDeltaAt: r.firstDeltaAt, updatedAt });
+    // wellFormed: the text so far may end in half of a surrogate pair whose other half is still to stream; the row's
+    // JSON would keep it as a `\ud83d` escape, which PostgreSQL's jsonb (the batch's cast) refuses.
+    const rowOf = ({ r, text }: { r: Tracked; text: string }): ReplyProgressRow => ({ ...r.reply, text: wellFormed(text), firstDeltaAt: r.firstDeltaAt, updatedAt });
     // Set before the write starts, also after a failure, so a broken database is not hammered on every tick.
     for (const { r } of batch) r.dueAt = at + this.policy.intervalMs;
     const started = process.hrtime.bigint();

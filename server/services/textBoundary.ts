@@ -14,11 +14,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** The string without NUL characters. */
 export const dropNul = (text: string): string => (text.includes('\u0000') ? text.replace(NUL, '') : text);
 
+/** The string with U+FFFD for each lone surrogate (the same length: one UTF-16 unit for one). */
+export const wellFormed = (text: string): string =>
+  (text as string & { isWellFormed(): boolean }).isWellFormed() ? text : text.replace(LONE_SURROGATE, '\uFFFD');
+
 /** The string without NUL characters and with U+FFFD for each lone surrogate. */
-export function cleanText(text: string): string {
-  const withoutNul = dropNul(text);
-  return (withoutNul as string & { isWellFormed(): boolean }).isWellFormed() ? withoutNul : withoutNul.replace(LONE_SURROGATE, '\uFFFD');
-}
+export const cleanText = (text: string): string => wellFormed(dropNul(text));
 
 /** A JSON-like value with every string in it cleaned (cleanText), keys included (objects copied only when changed). */
 export function cleanTextDeep<T>(value: T): T {
