@@ -227,6 +227,11 @@ export type Study = z.infer<typeof Study>;
 /** A study as loaded: the file's content plus its id (the file name without .yaml). */
 export type LoadedStudy = Study & { id: string };
 
+/** The code of a person a group lobby released: the study's lobby_timeout code, else its timed_out code. */
+export function lobbyReleaseCode(completion: CompletionConfig): string {
+  return completion.codes.lobby_timeout ?? completion.codes.timed_out;
+}
+
 /** Fills the redirect template with a completion code; null when the study has no redirect. */
 export function completionRedirectUrl(completion: CompletionConfig, code: string): string | null {
   return completion.redirect ? completion.redirect.split('{code}').join(encodeURIComponent(code)) : null;

@@ -2,8 +2,9 @@
  * Reads a study's groups for the judge: one piece of material per group with a shared document, judged once as the
  * group's artifact (docs/groups.md). The artifact is the document's final text per field (rebuilt from the group's
  * Yjs updates); the dialogue is the room (people as `user`, agents and a researcher speaking as one as `agent`,
- * platform notices left out; the prompt quotes its first message from a person, as it quotes a session's first). Text is redacted as the exporter redacts it: a message with its sender's redactor,
- * the document (written by several people) with every member's in turn, so no member's identity strings reach the
+ * platform notices left out; the prompt quotes its first message from a person, as it quotes a session's first).
+ * Text is redacted as the exporter redacts it: a message with its sender's redactor, the document (written by
+ * several people) with every member's in turn, so no member's identity strings reach the
  * model. `docVersion` is the last update seq the text was built from; `memberSessions` are the people whose data is
  * in the prompt (their withdrawal forgets the cached judge replies).
  */

@@ -13,11 +13,10 @@ import type { LlmProvider } from '../../lib/llm/provider';
 import { CachedModelClient, type ProviderInfo } from './cachedModelClient';
 import { medianScore } from './quality';
 import type { LoadedRubric } from '../../lib/studyFiles/rubricFiles';
-import { runJudge, type JudgeProgress, type JudgeSample, type JudgeSettings } from './runJudge';
+import { runJudge, type JudgeProgress, type JudgeSample, type JudgeSettings, type JudgeTarget } from './runJudge';
 import { readStudySessions, type StudyTaskDefinition } from './studySource';
 import { judgeTargets } from './targets';
 import { readStudyGroups } from './groupSource';
-import type { JudgeTarget } from './runJudge';
 
 export interface JudgeStudyOptions {
   store: Store;

@@ -6,14 +6,11 @@
  */
 import { spokenByWizard } from '../../common/group';
 import type { MonitorGroup, MonitorGroups, MonitorLobby } from '../../common/groupMonitor';
-import { groupDocument, type GroupDocUpdateRow, type GroupRow, type Store } from '../../lib/storage';
+import { groupDocument, type GroupRow, type Store } from '../../lib/storage';
 import type { LoadedConfig } from '../../lib/studyFiles/studyConfig';
 
 /** The latest messages of each group the monitor carries (the room's whole history is in the session pages and the export). */
 export const MONITOR_GROUP_MESSAGES = 50;
-
-/** The shared document of a group: its Yjs state (base64) and the text of each field, from the stored updates. */
-export const documentOf = (updates: readonly GroupDocUpdateRow[]): MonitorGroup['doc'] => groupDocument(updates);
 
 /** The monitor's groups of a study; undefined when the study has no group condition. */
 export async function monitorGroups(store: Store, config: LoadedConfig, studyId: string, endedSince: number): Promise<MonitorGroups | undefined> {
@@ -64,7 +61,7 @@ async function groupOf(store: Store, config: LoadedConfig, g: GroupRow): Promise
       standIn: m.kind === 'agent' && !declared.has(m.displayName),
     })),
     messages: messages.slice(-MONITOR_GROUP_MESSAGES).map((m) => ({ groupSeq: m.groupSeq, senderKind: m.senderKind, senderName: m.senderName, text: m.content, createdAt: m.createdAt })),
-    doc: documentOf(updates),
+    doc: groupDocument(updates),
     wizardAgents: (condition?.agents ?? []).filter(spokenByWizard).map((a) => a.name),
   };
 }

@@ -6,12 +6,12 @@
  */
 import crypto from 'node:crypto';
 import { memberDisplayName, SCREENING_SURVEY_ID, type GroupConfig } from '../../common/group';
+import { lobbyReleaseCode } from '../../common/study';
 import type { GroupView } from '../../common/groupEvents';
 import type { LobbyEntryRow, StoreRepositories, StoreTx } from '../../lib/storage';
 import { endSession } from '../services/lifecycle';
 import { recordPendingDraft } from '../services/pendingDraft';
 import { loadSession, ServiceError, type ServiceContext, type SessionContext } from '../services/serviceContext';
-import { lobbyReleaseCode } from '../services/sessionState';
 import type { GroupContext } from './groupContext';
 import { hasSeatFor, lobbyKey, pickGroup } from './matching';
 import { takeScreeningAnswers } from './screening';
@@ -68,7 +68,7 @@ async function release(ctx: ServiceContext, tx: StoreTx, entries: readonly Lobby
     const s = await loadSession(ctx, e.sessionId, tx, true);
     if (s.session.status !== 'active') continue;
     if (s.session.step === 'workspace') await recordPendingDraft(tx, e.sessionId, now);
-    await endSession(tx, s, 'timed_out', now, { code: lobbyReleaseCode(s.study), reason });
+    await endSession(tx, s, 'timed_out', now, { code: lobbyReleaseCode(s.study.completion), reason });
   }
   return ids;
 }

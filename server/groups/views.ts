@@ -1,10 +1,9 @@
 /** What a session sees of its group: the lobby, the release, or the room with its history and shared document. */
 import type { GroupMemberView, GroupMessageView, GroupView } from '../../common/groupEvents';
-import { completionRedirectUrl } from '../../common/study';
+import { completionRedirectUrl, lobbyReleaseCode } from '../../common/study';
 import type { MonitorGroupMessage } from '../../common/groupMonitor';
 import type { GroupMemberRow, GroupMessageRow, StoreRepositories } from '../../lib/storage';
 import { loadSession, type SessionContext } from '../services/serviceContext';
-import { lobbyReleaseCode } from '../services/sessionState';
 import type { GroupContext } from './groupContext';
 
 /**
@@ -76,7 +75,7 @@ export async function viewOf(g: GroupContext, s: SessionContext, db: StoreReposi
     return { state: 'waiting', waiting: waiting.length, size: config.size, deadline: entry.deadlineAt, serverNow: g.ctx.now() };
   }
   if (entry.outcome === 'released') {
-    const code = lobbyReleaseCode(s.study);
+    const code = lobbyReleaseCode(s.study.completion);
     return { state: 'released', code, redirectUrl: completionRedirectUrl(s.study.completion, code), waitedMs: (entry.outcomeAt ?? entry.joinedAt) - entry.joinedAt };
   }
   return { state: 'left' };

@@ -1,6 +1,6 @@
 import type { SessionState, ChatMessageView, UploadView } from '../../common/session';
 import { publicSurveyItem, seatOfCondition, surveyForSeat } from '../../common/survey';
-import { completionRedirectUrl, type CompletionOutcome, type Study } from '../../common/study';
+import { completionRedirectUrl, lobbyReleaseCode, type CompletionOutcome } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
 import type { MessageRow, UploadRow } from '../../lib/storage';
 import type { SessionStateRows } from '../../lib/storage';
@@ -42,11 +42,6 @@ export function uploadView(u: UploadRow): UploadView {
   return { id: u.id, fieldId: u.fieldId, fileName: u.fileName, contentType: u.contentType, bytes: u.bytes, url: `/api/session/uploads/${u.id}` };
 }
 
-/** The code of a person a group lobby released: the study's lobby_timeout code, else its timed_out code. */
-export function lobbyReleaseCode(study: Study): string {
-  return study.completion.codes.lobby_timeout ?? study.completion.codes.timed_out;
-}
-
 function outcomeOf(status: string): CompletionOutcome | null {
   return status === 'completed' ? 'completed' : status === 'declined' ? 'declined' : status === 'timed_out' ? 'timed_out' : null;
 }
@@ -75,7 +70,7 @@ export async function buildSessionState(ctx: ServiceContext, sessionId: string, 
   // Ended by the lobby's release (not by the time limit before it): the entry was settled when the session ended.
   const entry = outcome === 'timed_out' && condition.group !== undefined ? await ctx.store.groups.getLobbyEntry(sessionId) : undefined;
   const released = entry?.outcome === 'released' && entry.outcomeAt === session.endedAt;
-  const code = released ? lobbyReleaseCode(study) : outcome ? study.completion.codes[outcome] : null;
+  const code = released ? lobbyReleaseCode(study.completion) : outcome ? study.completion.codes[outcome] : null;
   return {
     sessionId,
     studyId: study.id,
