@@ -12,7 +12,7 @@
  *
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
  *                    [--rounds 3] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
- *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>] [--database sqlite|postgres]
+ *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>] [--database sqlite|postgres] [--statements on|off]
  *                    [--groups 3 --agents 1]
  *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
  *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
@@ -20,6 +20,8 @@
  *   --profile: V8 CPU profiles of the server, one per thread
  *   --database: the server's store (default sqlite); postgres starts a throwaway local cluster for the run
  *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
+ *   --statements on|off: with postgres, count the server's statements with pg_stat_statements (default on); off runs
+ *               the cluster without the extension, whose per-statement bookkeeping the backends' CPU would include
  *   --groups G: group mode instead (bench/groupLoad.ts): people in groups of G with --agents K agents each (default 1),
  *               message fan-out p50/p99 to every member and messages lost (must be 0); --participants a multiple of G
  *   --nodes N:  multi-node comparison instead (bench/cluster/clusterBench.ts): through the cluster harness (HAProxy,
@@ -60,6 +62,7 @@ const Flags = z.object({
   'relay-reader': z.enum(['sdk', 'tandem']).default('sdk'),
   profile: z.string().optional(),
   database: z.enum(['sqlite', 'postgres']).default('sqlite'),
+  statements: z.enum(['on', 'off']).default('on'),
   nodes: z.coerce.number().int().min(1).max(16).optional(),
   groups: z.coerce.number().int().min(2, 'a group has at least 2 people').max(20).optional(),
   agents: z.coerce.number().int().min(0).max(5).default(1),
@@ -73,7 +76,7 @@ const { values } = parseArgs({
     participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
     'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
     'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
-    profile: { type: 'string' }, database: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
+    profile: { type: 'string' }, database: { type: 'string' }, statements: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
     groups: { type: 'string' }, agents: { type: 'string' },
   },
   strict: true,
@@ -122,7 +125,7 @@ if (f.nodes !== undefined) {
   process.exit(ok ? 0 : 1);
 }
 const fileLog = f.log ? new JsonlLog(f.log) : undefined;
-const cluster = f.database === 'postgres' ? await startPostgresCluster({ statementStats: true }) : undefined;
+const cluster = f.database === 'postgres' ? await startPostgresCluster({ statementStats: f.statements === 'on' }) : undefined;
 if (cluster) {
   killers.push(() => cluster.stop());
   console.log(`  store: PostgreSQL (throwaway cluster on 127.0.0.1:${cluster.port}, fsync off)`);
@@ -169,7 +172,7 @@ for (let round = 1; round <= f.rounds; round++) {
     serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, ...(f.profile ? { profileDir: f.profile } : {}),
     ...(cluster ? { databaseUrl: databaseUrl!, postgresDir: cluster.dir } : {}),
     // The server's statements only: counted from when it serves (migrations done) to when it stops (before the check reads the store).
-    ...(cluster ? { onServing: () => resetStatementCounts(cluster), onStopped: () => (counts = statementCounts(cluster, new URL(databaseUrl!).pathname.slice(1))) } : {}),
+    ...(cluster && f.statements === 'on' ? { onServing: () => resetStatementCounts(cluster), onStopped: () => (counts = statementCounts(cluster, new URL(databaseUrl!).pathname.slice(1))) } : {}),
   });
   const serverCpu = p.cpuByPart.server ?? null;
   const databaseCpu = p.cpuByPart.database ?? null;

@@ -23,6 +23,8 @@ export interface StatementCounts {
   /** Statements run inside them (functions, foreign-key checks). */
   nested: number;
   top: Array<{ calls: number; query: string }>;
+  /** The most frequent statements run inside functions and triggers. */
+  topInner: Array<{ calls: number; query: string }>;
   /** The statements that took the most execution time in all (ms; a function's includes its inner statements'), most first. */
   slowest: Array<{ calls: number; totalMs: number; inner: boolean; query: string }>;
 }
@@ -40,14 +42,16 @@ export function statementCounts(cluster: PostgresCluster, database: string, topN
       .map((line) => line.split('\t'));
   const query = (q: string | undefined) => (q ?? '').slice(0, 110);
   const normalised = `regexp_replace(query, '\\s+', ' ', 'g')`;
-  const top = rows(`SELECT calls, ${normalised} FROM pg_stat_statements WHERE ${where} AND toplevel ORDER BY calls DESC LIMIT ${topN}`).map(([calls, q]) => ({
-    calls: Number(calls),
-    query: query(q),
-  }));
+  const mostFrequent = (toplevel: boolean) =>
+    rows(`SELECT calls, ${normalised} FROM pg_stat_statements WHERE ${where} AND toplevel = ${toplevel} ORDER BY calls DESC LIMIT ${topN}`).map(([calls, q]) => ({
+      calls: Number(calls),
+      query: query(q),
+    }));
+  const [top, topInner] = [mostFrequent(true), mostFrequent(false)];
   const slowest = rows(
     `SELECT calls, round(total_exec_time::numeric, 1), NOT toplevel, ${normalised} FROM pg_stat_statements WHERE ${where} ORDER BY total_exec_time DESC LIMIT ${topN}`,
   ).map(([calls, ms, inner, q]) => ({ calls: Number(calls), totalMs: Number(ms), inner: inner === 't', query: query(q) }));
-  return { total, nested, top, slowest };
+  return { total, nested, top, topInner, slowest };
 }
 
 export function formatStatementCounts(c: StatementCounts, participants: number, replies: number): string[] {
@@ -55,6 +59,8 @@ export function formatStatementCounts(c: StatementCounts, participants: number, 
   return [
     `  PostgreSQL statements: ${c.total} (${per(c.total)} per participant, ${(c.total / Math.max(1, replies)).toFixed(1)} per reply; ${c.nested} more inside them); most frequent:`,
     ...c.top.map((t) => `    ${String(t.calls).padStart(7)} (${per(t.calls)}/participant)  ${t.query}`),
+    `  most frequent inside functions and triggers:`,
+    ...c.topInner.map((t) => `    ${String(t.calls).padStart(7)} (${per(t.calls)}/participant)  ${t.query}`),
     `  most execution time in PostgreSQL (ms in all; a function's includes its inner statements, marked "in"):`,
     ...c.slowest.map((t) => `    ${t.totalMs.toFixed(1).padStart(9)} ms ${String(t.calls).padStart(7)} calls ${t.inner ? 'in' : '  '}  ${t.query}`),
   ];

@@ -68,7 +68,7 @@ async function release(ctx: ServiceContext, tx: StoreTx, entries: readonly Lobby
     const s = await loadSession(ctx, e.sessionId, tx, true);
     if (s.session.status !== 'active') continue;
     if (s.session.step === 'workspace') await recordPendingDraft(tx, e.sessionId, now);
-    await endSession(tx, s, 'timed_out', now, { code: lobbyReleaseCode(s.study.completion), reason });
+    await endSession(tx, s, 'timed_out', now, { release: { code: lobbyReleaseCode(s.study.completion), reason } });
   }
   return ids;
 }

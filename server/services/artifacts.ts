@@ -93,8 +93,8 @@ export async function submitArtifact(ctx: ServiceContext, checked: SessionContex
     const s = await requireActiveIn(ctx, tx, sessionId, ['workspace']);
     await recordPendingDraft(tx, sessionId, now);
     const version = (await tx.artifacts.listVersions(sessionId)).length + 1;
-    const seq = await tx.events.append(sessionId, 'artifact.submitted', { version, fields: p.fields }, now, p.clientTs);
-    await tx.artifacts.insertVersion(sessionId, p.fields, seq, now);
-    await changeStep(tx, s, 'survey', now, p.clientTs, { submittedAt: now });
+    const submitted = { type: 'artifact.submitted', payload: { version, fields: p.fields }, clientTs: p.clientTs };
+    const [seq] = await changeStep(tx, s, 'survey', now, p.clientTs, { submittedAt: now }, [submitted]);
+    await tx.artifacts.insertVersion(sessionId, p.fields, seq!, now);
   });
 }

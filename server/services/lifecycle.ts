@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Step } from '../../common/session';
 import type { CompletionOutcome } from '../../common/study';
 import type { ConsentRespond, StepAdvance } from '../../common/events';
-import type { SessionPatch, StoreRepositories, StoreTx } from '../../lib/storage';
+import type { SessionChangeEvent, SessionPatch, StoreRepositories, StoreTx } from '../../lib/storage';
 import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { recordPendingDraft } from './pendingDraft';
 
@@ -11,23 +11,49 @@ export const STEP_ORDER: readonly Step[] = ['consent', 'instructions', 'workspac
 const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
 
 /**
- * Writes a step change event and the session's new step, with `also` (other columns the same change sets) in the
- * same update (inside the caller's transaction: pass its tx).
+ * Moves the session to step `to`: appends `before` (events the change records first), then `step.changed`, and
+ * sets the step with `also` (other columns the same change sets), in one store call inside the caller's
+ * transaction. Returns the seqs of the events, `before`'s first.
  */
-export async function changeStep(tx: StoreRepositories, s: SessionContext, to: Step, now: number, clientTs: number | null = null, also: SessionPatch = {}): Promise<void> {
-  await tx.events.append(s.session.id, 'step.changed', { from: s.session.step, to }, now, clientTs);
-  s.session = await tx.sessions.update(s.session.id, { ...also, step: to }, now);
+export async function changeStep(
+  tx: StoreRepositories,
+  s: SessionContext,
+  to: Step,
+  now: number,
+  clientTs: number | null = null,
+  also: SessionPatch = {},
+  before: readonly SessionChangeEvent[] = [],
+): Promise<number[]> {
+  const changed = await tx.sessions.change(s.session.id, [...before, { type: 'step.changed', payload: { from: s.session.step, to }, clientTs }], { ...also, step: to }, now);
+  s.session = changed.session;
+  return changed.seqs;
+}
+
+/** What else an ending records (endSession). */
+export interface EndingDetails {
+  /** A group lobby's release, whose code and reason the completion event carries instead. */
+  release?: { code: string; reason: string };
+  /** Events recorded first (the survey's answers, a time-out, a declined consent). */
+  before?: readonly SessionChangeEvent[];
+  /** Other columns the ending sets. */
+  also?: SessionPatch;
 }
 
 /**
- * Ends the session with an outcome: status, step complete, completion event with the code (inside a transaction: pass
- * its tx). `release`: a group lobby's release, whose code and reason the event carries instead.
+ * Ends the session with an outcome: status, step complete, completion event with the code, in one store call
+ * inside the caller's transaction. Returns the seqs of the events, `before`'s first.
  */
-export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, release?: { code: string; reason: string }): Promise<void> {
-  const ended: SessionPatch = { status: outcome === 'completed' ? 'completed' : outcome, endedAt: now };
-  if (s.session.step !== 'complete') await changeStep(tx, s, 'complete', now, null, ended);
-  else s.session = await tx.sessions.update(s.session.id, ended, now);
-  await tx.events.append(s.session.id, 'session.completed', { outcome, code: s.study.completion.codes[outcome], ...release }, now, null);
+export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): Promise<number[]> {
+  const events: SessionChangeEvent[] = [...(details.before ?? [])];
+  const patch: SessionPatch = { ...details.also, status: outcome === 'completed' ? 'completed' : outcome, endedAt: now };
+  if (s.session.step !== 'complete') {
+    events.push({ type: 'step.changed', payload: { from: s.session.step, to: 'complete' }, clientTs: null });
+    patch.step = 'complete';
+  }
+  events.push({ type: 'session.completed', payload: { outcome, code: s.study.completion.codes[outcome], ...details.release }, clientTs: null });
+  const changed = await tx.sessions.change(s.session.id, events, patch, now);
+  s.session = changed.session;
+  return changed.seqs;
 }
 
 /** Whether the session is active, still working (instructions or workspace) and past its deadline at `now`. */
@@ -53,8 +79,7 @@ export async function expireIfDue(ctx: ServiceContext, s: SessionContext): Promi
       return false;
     }
     if (locked.session.step === 'workspace') await recordPendingDraft(tx, locked.session.id, now);
-    await tx.events.append(locked.session.id, 'session.timed_out', { deadline: deadlineOf(locked) }, now, null);
-    await endSession(tx, locked, 'timed_out', now);
+    await endSession(tx, locked, 'timed_out', now, { before: [{ type: 'session.timed_out', payload: { deadline: deadlineOf(locked) }, clientTs: null }] });
     s.session = locked.session;
     return true;
   });
@@ -136,14 +161,9 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
     if (p.version !== s.study.consent.version)
       throw new ServiceError('conflict', `the consent text has changed (now version ${s.study.consent.version}); please reload`, 'version');
     const payload = { version: s.study.consent.version, textHash: sha256(s.study.consent.text) };
-    if (p.accept) {
-      await tx.events.append(sessionId, 'consent.accepted', payload, now, p.clientTs);
-      await changeStep(tx, s, 'instructions', now, p.clientTs, { consentVersion: payload.version, consentedAt: now });
-    } else {
-      await tx.events.append(sessionId, 'consent.declined', payload, now, p.clientTs);
-      s.session = await tx.sessions.update(sessionId, { consentVersion: payload.version }, now);
-      await endSession(tx, s, 'declined', now);
-    }
+    const answer: SessionChangeEvent = { type: p.accept ? 'consent.accepted' : 'consent.declined', payload, clientTs: p.clientTs };
+    if (p.accept) await changeStep(tx, s, 'instructions', now, p.clientTs, { consentVersion: payload.version, consentedAt: now }, [answer]);
+    else await endSession(tx, s, 'declined', now, { before: [answer], also: { consentVersion: payload.version } });
   });
 }
 

@@ -15,7 +15,8 @@ export async function submitSurvey(ctx: ServiceContext, sessionId: string, p: Su
   await ctx.store.transaction(async (tx) => {
     // Re-checked on the locked row: a second submit (another socket) finds the session completed.
     const locked = await requireActiveIn(ctx, tx, sessionId, ['survey']);
-    const seq = await tx.events.append(sessionId, 'survey.submitted', { surveyId: survey.id, answers: p.answers, attentionCheckPassed }, now, p.clientTs);
+    const submitted = { type: 'survey.submitted', payload: { surveyId: survey.id, answers: p.answers, attentionCheckPassed }, clientTs: p.clientTs };
+    const [seq] = await endSession(tx, locked, 'completed', now, { before: [submitted] });
     const answered = survey.items.filter((item) => p.answers[item.id] !== undefined);
     await tx.surveyAnswers.insert(
       answered.map((item) => {
@@ -27,11 +28,10 @@ export async function submitSurvey(ctx: ServiceContext, sessionId: string, p: Su
           itemKind: item.kind,
           valueNum: typeof value === 'number' ? value : null,
           valueText: typeof value === 'string' ? value : null,
-          eventSeq: seq,
+          eventSeq: seq!,
           createdAt: now,
         };
       }),
     );
-    await endSession(tx, locked, 'completed', now);
   });
 }

@@ -23,6 +23,13 @@ export interface SessionRow {
 
 export type SessionPatch = Partial<Pick<SessionRow, 'step' | 'status' | 'consentVersion' | 'consentedAt' | 'submittedAt' | 'endedAt'>>;
 
+/** One trajectory event of a state change (SessionsRepo.change); its server time is the change's `now`. */
+export interface SessionChangeEvent {
+  type: string;
+  payload: unknown;
+  clientTs: number | null;
+}
+
 export interface SessionsRepo {
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): Promise<SessionRow>;
   get(id: string): Promise<SessionRow | undefined>;
@@ -36,6 +43,13 @@ export interface SessionsRepo {
   getForUpdate(id: string): Promise<SessionRow | undefined>;
   listByStudy(studyId: string): Promise<SessionRow[]>;
   update(id: string, patch: SessionPatch, now: number): Promise<SessionRow>;
+  /**
+   * A state change in one store call: appends `events` in order (as events.append would, seqs consecutive, their
+   * payload bytes counted for storageBytes) and applies `patch` as update does (updated_at = now), the row
+   * updated once. Call inside the transaction that locked the session. Returns the events' seqs and the new row;
+   * throws if there is no such session. (PostgreSQL: tandem_change_session, migration 033, one round trip.)
+   */
+  change(id: string, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): Promise<{ seqs: number[]; session: SessionRow }>;
   /**
    * Number of non-pilot sessions per condition (conditions with none are absent). With
    * `unconsentedSince`, a session that has not consented counts only if it was created at or after that

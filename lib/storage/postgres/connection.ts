@@ -51,8 +51,8 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   return pool;
 }
 
-/** A statement parameter; a string array is sent as a PostgreSQL text[] (node-postgres's array literal). */
-type Param = string | number | boolean | null | Buffer | readonly string[];
+/** A statement parameter; an array is sent as a PostgreSQL array (node-postgres's array literal, null as NULL). */
+type Param = string | number | boolean | null | Buffer | readonly (string | number | null)[];
 
 /** What repositories need: rows of a statement, or the number of rows it changed. */
 export interface Runner {

@@ -1,6 +1,6 @@
 /** The `sessions` queries of both engines (see engineSql.ts for how a query is written once). */
 import type { SessionPatch } from '../contract/store';
-import { both, variant, type EngineSql } from './engineSql';
+import { both, postgresOnly, variant, type EngineSql } from './engineSql';
 
 export const SESSION_SQL = {
   /** Parameters: id, study, task, condition, is_pilot (0/1), created_at, updated_at. */
@@ -25,6 +25,11 @@ export const SESSION_SQL = {
     `SELECT s.stored_bytes + COALESCE((SELECT octet_length(d.fields) FROM artifact_drafts d WHERE d.session_id = s.id), 0) AS bytes
        FROM sessions s WHERE s.id = ?`,
   ),
+  /**
+   * SessionsRepo.change on PostgreSQL: session, event types, payloads (JSON texts), client times, patch (changePatch),
+   * now. SQLite runs EVENT_SQL's append statements and sessionUpdate in the caller's transaction.
+   */
+  change: postgresOnly('plpgsql', 'SELECT tandem_change_session($1, $2, $3, $4, $5, $6) AS answer'),
   /** The per-session storage budget's counter (sessions.storageBytes): bytes, session id. */
   addStoredBytes: both('UPDATE sessions SET stored_bytes = stored_bytes + ? WHERE id = ?'),
 } as const;
@@ -49,6 +54,12 @@ const PATCH_COLUMNS: Record<keyof SessionPatch, string> = {
   submittedAt: 'submitted_at',
   endedAt: 'ended_at',
 };
+
+/** A patch as tandem_change_session reads it: the patchable keys given, undefined sent as null (as sessionUpdate). */
+export function changePatch(patch: SessionPatch): string {
+  const keys = (Object.keys(patch) as (keyof SessionPatch)[]).filter((k) => k in PATCH_COLUMNS);
+  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, patch[k] ?? null])));
+}
 
 /**
  * The UPDATE of a patch (its keys in the order given, then updated_at, then the id) returning the row, and its

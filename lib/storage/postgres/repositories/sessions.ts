@@ -1,6 +1,6 @@
-import type { SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
+import type { SessionChangeEvent, SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
 import { toSessionRow, type SessionRaw } from '../../rows/sessions';
-import { SESSION_COUNT_BY, SESSION_SQL, sessionUpdate } from '../../sql/sessions';
+import { changePatch, SESSION_COUNT_BY, SESSION_SQL, sessionUpdate } from '../../sql/sessions';
 import type { EngineSql } from '../../sql/engineSql';
 import type { Runner } from '../connection';
 
@@ -36,6 +36,21 @@ export class PgSessions implements SessionsRepo {
     const r = await this.db.one<SessionRaw>(u.postgres, u.values);
     if (!r) throw new Error(`session ${id} does not exist`);
     return toSessionRow(r);
+  }
+
+  /** One call of tandem_change_session (migration 033): the events and the row's one update. */
+  async change(id: string, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): Promise<{ seqs: number[]; session: SessionRow }> {
+    const r = await this.db.one<{ answer: string | null }>(SESSION_SQL.change.postgres, [
+      id,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.payload ?? null)),
+      events.map((e) => e.clientTs),
+      changePatch(patch),
+      now,
+    ]);
+    if (!r?.answer) throw new Error(`session ${id} does not exist`);
+    const a = JSON.parse(r.answer) as { session: SessionRaw; firstSeq: number | null };
+    return { seqs: events.map((_, i) => a.firstSeq! + i), session: toSessionRow(a.session) };
   }
 
   private async countBy(q: { all: EngineSql; fresh: EngineSql }, studyId: string, unconsentedSince: number | undefined): Promise<Map<string, number>> {

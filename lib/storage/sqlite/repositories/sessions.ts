@@ -1,7 +1,8 @@
 import { SqliteRepository } from '../statements';
-import type { SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
+import type { SessionChangeEvent, SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
 import { toSessionRow, type SessionRaw } from '../../rows/sessions';
 import { SESSION_COUNT_BY, SESSION_SQL, sessionUpdate } from '../../sql/sessions';
+import { EVENT_SQL } from '../../sql/events';
 import type { EngineSql } from '../../sql/engineSql';
 import type { Sync } from '../sync';
 
@@ -30,6 +31,25 @@ export class SessionsRepository extends SqliteRepository implements Sync<Session
     const r = this.q.one<SessionRaw>(u, ...u.values);
     if (!r) throw new Error(`session ${id} does not exist`);
     return toSessionRow(r);
+  }
+
+  /** The update (which throws for an unknown session), then EventsRepository.append's statements with the counter added once, atomically. */
+  change(id: string, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): { seqs: number[]; session: SessionRow } {
+    return this.db.transaction(() => {
+      const session = this.update(id, patch, now);
+      const seqs: number[] = [];
+      if (events.length === 0) return { seqs, session };
+      let seq = this.q.one<{ last: number }>(EVENT_SQL.lastSeq, id)!.last;
+      let bytes = 0;
+      for (const e of events) {
+        const json = JSON.stringify(e.payload ?? null);
+        this.q.run(EVENT_SQL.insert, id, ++seq, e.type, json, now, e.clientTs);
+        seqs.push(seq);
+        bytes += Buffer.byteLength(json, 'utf8');
+      }
+      this.q.run(SESSION_SQL.addStoredBytes, bytes, id);
+      return { seqs, session };
+    })();
   }
 
   /** Number of non-pilot sessions per condition (conditions with none are absent); see SessionsRepo. */
