@@ -1,12 +1,15 @@
 import type { ArtifactDraft, ArtifactSubmit, ChatRetry, ChatSend, ChatStop, ConsentRespond, StepAdvance, SurveySubmit, Telemetry } from '../../common/events';
 import type { SessionState } from '../../common/session';
 import { ChatService, type ChatServiceOptions } from './chat';
-import { loadSession, type ServiceContext } from './serviceContext';
+import { deadlineOf, loadSession, type ServiceContext } from './serviceContext';
 import { advanceStep, expireIfDue, respondConsent } from './lifecycle';
 import { buildSessionState } from './sessionState';
 import { checkSubmission, saveDraft, submitArtifact } from './artifacts';
 import { submitSurvey } from './survey';
 import { recordTelemetry } from './telemetry';
+
+/** The part of a session's state its time limit depends on. */
+export type SessionTiming = Pick<SessionState, 'status' | 'step' | 'deadline'>;
 
 /**
  * One entry point per participant action, used by the socket handlers. Each takes the session id the
@@ -24,6 +27,12 @@ export class ParticipantService {
 
   async state(sessionId: string): Promise<SessionState> {
     return buildSessionState(this.ctx, sessionId, this.chat.inFlightView(sessionId));
+  }
+
+  /** What a time-limit timer needs (one row read, not the whole state): status, step and deadline. */
+  async timing(sessionId: string): Promise<SessionTiming> {
+    const s = await loadSession(this.ctx, sessionId);
+    return { status: s.session.status, step: s.session.step, deadline: deadlineOf(s) };
   }
 
   /** Applies the time limit; true when the session just timed out (the caller pushes the new state). */

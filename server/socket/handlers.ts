@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { clientEvents, SocketAuth, type ArtifactDraft, type ArtifactDraftAck, type ClientEventName, type ClientToServerEvents, type ServerToClientEvents } from '../../common/events';
 import { fail, failFromZod, ok, type Envelope } from '../../common/envelope';
 import type { SessionState } from '../../common/session';
-import type { ParticipantService } from '../services/participants';
+import type { ParticipantService, SessionTiming } from '../services/participants';
 import { ServiceError } from '../services/serviceContext';
 import { sessionForToken } from '../services/participantTokens';
 import { recordTelemetryBatch } from '../services/telemetry';
@@ -140,7 +140,7 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
         try {
           const data = await handlers[name](sessionId, parsed.data, socket);
           ack(ok(data));
-          if (name === 'consent:respond') timer.rearm();
+          if (name === 'consent:respond') timer.rearm(data as SessionState);
           // Other tabs of the same session follow step changes.
           if (STEP_CHANGING.has(name)) socket.to(sessionRoom(sessionId)).emit('session:state', data as SessionState);
           // ... and see a draft saved here as it is saved (draftSync.ts).
@@ -174,17 +174,18 @@ function scheduleTimeLimit(
   participants: ParticipantService,
   sessionId: string,
   log: Logger,
-): { cancel(): void; rearm(): void } {
+): { cancel(): void; rearm(known: SessionTiming): void } {
   let handle: NodeJS.Timeout | undefined;
   let cancelled = false;
   // Each arm() supersedes earlier ones still reading the state (only the latest may set the timer).
   let generation = 0;
-  const arm = async () => {
+  // `known`: the state an event just answered with (consent:respond), so nothing is read again.
+  const arm = async (known?: SessionTiming) => {
     clearTimeout(handle);
     handle = undefined;
     const mine = ++generation;
     try {
-      const state = await participants.state(sessionId);
+      const state = known ?? (await participants.timing(sessionId));
       if (cancelled || mine !== generation) return;
       if (state.status !== 'active' || state.deadline === null) return;
       if (state.step !== 'instructions' && state.step !== 'workspace') return;
@@ -208,6 +209,6 @@ function scheduleTimeLimit(
       cancelled = true;
       clearTimeout(handle);
     },
-    rearm: () => void arm(),
+    rearm: (known) => void arm(known),
   };
 }
