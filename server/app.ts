@@ -23,8 +23,9 @@ import { openaiApiKey, type ProviderConfig } from '../lib/llm/createProvider';
 import type { OfflineProviderOptions } from '../lib/llm/offlineProvider';
 import type { Condition } from '../common/study';
 import type { StudyStatus } from '../common/http';
-import { attachParticipantSockets, sessionRoom, type ParticipantServer } from './socket/handlers';
+import { attachParticipantSockets, type ParticipantServer } from './socket/handlers';
 import { liveSessions } from './socket/liveSessions';
+import { sessionPush } from './socket/sessionPush';
 import { participantRoutes } from './http/participantRoutes';
 import { finalErrorHandler } from './http/errorHandler';
 import { handshakeOriginAllowed, type TrustProxyFn } from './socket/origin';
@@ -236,10 +237,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     storage: { ...DEFAULT_STORAGE_POLICY, ...options.storage },
     log,
     providers,
-    push: (sessionId, event, payload) => {
-      // Generic emit: socket.io's typed emit cannot narrow a union of event names.
-      (io.to(sessionRoom(sessionId)).emit as (e: string, p: unknown) => boolean)(event, payload);
-    },
+    push: sessionPush(io, adapter.kind),
   };
   const participants = new ParticipantService(ctx, { coordination, ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}) });
   attachParticipantSockets(io, participants, rateLimits, log);

@@ -1,7 +1,8 @@
 /**
  * How streamed text reaches the participant: fragments that arrive in the same event-loop turn go out as
  * one chat:delta (fewer socket writes when many replies stream at once), every fragment arrives before
- * chat:done, and a reconnecting client's snapshot holds exactly the text pushed so far.
+ * chat:done, a reconnecting client's snapshot holds exactly the text pushed so far, and every open tab gets them
+ * (server/socket/sessionPush.ts: a direct emit for one tab, the room for more).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest, CompletionResult, LlmProvider } from '../../lib/llm/provider';
@@ -45,7 +46,7 @@ async function workspace(t: TestServer) {
   const j = await join(t, 'travel-planning', { PROLIFIC_PID: `delta-${Math.random().toString(36).slice(2, 10)}`, SESSION_ID: 'visit-1' });
   const socket = await connectSocket(t, j.token);
   await toWorkspace(socket);
-  return { socket, token: j.token };
+  return { socket, token: j.token, sessionId: j.sessionId };
 }
 
 describe('chat:delta pushes', () => {
@@ -82,5 +83,46 @@ describe('chat:delta pushes', () => {
     const done = nextPush(second, 'chat:done');
     release();
     expect((await done).message.text).toBe('Day one: Lisbon. Day two: Porto.');
+  });
+
+  it('reach every tab of the session as tabs open and close (one tab: a direct emit; two: the room)', async () => {
+    const gates = [0, 1, 2].map(() => {
+      let open!: () => void;
+      return { passed: new Promise<void>((r) => (open = r)), open: () => open() };
+    });
+    const provider: LlmProvider = {
+      name: 'scripted',
+      async complete(request: CompletionRequest) {
+        for (const [i, text] of ['Alone. ', 'Both. ', 'Second.'].entries()) {
+          await gates[i]!.passed;
+          request.onDelta?.(text);
+        }
+        return result('Alone. Both. Second.');
+      },
+    };
+    const t = await startTestServer({ providerFactory: () => provider });
+    open.push(t);
+    const { socket: first, token, sessionId } = await workspace(t);
+    const seenBy = { first: [] as string[], second: [] as string[] };
+    first.on('chat:delta', (d) => seenBy.first.push(d.text));
+    await callOk(first, 'chat:send', { clientId: 'delta-tabs-1', text: 'Go', clientTs: Date.now() });
+    let pushed = nextPush(first, 'chat:delta', (d) => d.text === 'Alone. ');
+    gates[0]!.open();
+    await pushed;
+
+    const second = await connectSocket(t, token);
+    second.on('chat:delta', (d) => seenBy.second.push(d.text));
+    await callOk(second, 'session:state', {});
+    const bothGot = [nextPush(first, 'chat:delta', (d) => d.text === 'Both. '), nextPush(second, 'chat:delta', (d) => d.text === 'Both. ')];
+    gates[1]!.open();
+    await Promise.all(bothGot);
+
+    first.disconnect();
+    // The server has seen the close when the first tab's connection.closed is in the trajectory.
+    await expect.poll(async () => (await t.server.store.events.listForSession(sessionId)).some((e) => e.type === 'connection.closed'), { timeout: 5_000 }).toBe(true);
+    const done = nextPush(second, 'chat:done');
+    gates[2]!.open();
+    expect((await done).message.text).toBe('Alone. Both. Second.');
+    expect(seenBy).toEqual({ first: ['Alone. ', 'Both. '], second: ['Both. ', 'Second.'] });
   });
 });
