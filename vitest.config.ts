@@ -40,6 +40,11 @@ export default defineConfig({
     // One throwaway PostgreSQL cluster per run for the PostgreSQL variants of the storage tests.
     globalSetup: ['./tests/support/postgresGlobalSetup.ts', './tests/support/entriesGlobalSetup.ts'],
     sequence: { sequencer: SlowFirstSequencer },
+    // vitest keeps each module's transform on disk (node_modules/.experimental-vitest-cache, keyed by the file's
+    // content and the config), so a run after the first transforms only what changed: on the 2-core box,
+    // 2026-12-03, research/analysis + common (157 tests) took 19–22 s of user CPU instead of 22–23 s.
+    // VITEST_FS_MODULE_CACHE=0 transforms everything afresh.
+    experimental: { fsModuleCache: process.env.VITEST_FS_MODULE_CACHE !== '0' },
     reporters: ['default', './tests/support/summaryReporter.ts'],
     projects: [
       {

@@ -39,7 +39,9 @@ afterEach(async () => {
 
 describe('teamwork CLI', () => {
   it('Ctrl-C keeps the finished runs; a rerun resumes; a third run makes no calls at all', async () => {
-    fake = await startScriptedServer({ judge: () => 'other', subject: () => 'FINAL: route 12' }, { delayMs: 40 });
+    // Paced so that Ctrl-C lands while runs remain; the resume and the third run need no pace (read per request).
+    const pace = { delayMs: 40 };
+    fake = await startScriptedServer({ judge: () => 'other', subject: () => 'FINAL: route 12' }, pace);
     const tasks = mkdtempSync(join(tmpdir(), 'tw-tasks-'));
     for (const f of ['info-flood-route.yaml', 'track-approved-budget.yaml']) copyFileSync(join(SUITE, f), join(tasks, f));
     const out = join(mkdtempSync(join(tmpdir(), 'tw-out-')), 'results');
@@ -60,6 +62,7 @@ describe('teamwork CLI', () => {
     const kept = lines(runs);
     expect(kept).toBeGreaterThanOrEqual(2);
     expect(kept).toBeLessThan(12);
+    pace.delayMs = 0;
 
     const resumed = await cli(args, env);
     expect(resumed.code).toBe(0);

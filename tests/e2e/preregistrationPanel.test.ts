@@ -13,7 +13,7 @@ import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer } from '../../server/app';
 import { startTandem } from '../../wiring/startTandem';
-import { startServerAndBrowser, type PageServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { FAST_OFFLINE_REPLIES, startServerAndBrowser, type PageServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 import { copyVisualizationStudy } from '../support/preregistrationFixture';
 import { TEST_ADMIN_PASSWORD } from '../support/adminTestServer';
 
@@ -30,7 +30,7 @@ const start = (dir = dataDir) =>
     studiesDir: files.studiesDir,
     surveysDir: files.surveysDir,
     initialStudyStatus: 'draft',
-    offlineReplyDelayMs: 0,
+    ...FAST_OFFLINE_REPLIES,
     env: {},
     logger: pino({ level: 'silent' }),
     ...(clientDir ? { clientDir } : {}),

@@ -12,14 +12,14 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { FAST_OFFLINE_REPLIES, startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 let t: ServerAndBrowser;
 
 beforeAll(async () => {
   t = await startServerAndBrowser({
     client: 'dist',
-    startServer: () => startTempDataDirServer('tandem-e2e-takeover-', { port: 0, env: {}, offlineReplyDelayMs: 0, logger: createLogger('error') }),
+    startServer: () => startTempDataDirServer('tandem-e2e-takeover-', { port: 0, env: {}, ...FAST_OFFLINE_REPLIES, logger: createLogger('error') }),
   });
 }, 180_000);
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
+import { FAST_OFFLINE_REPLIES, startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from '../support/serverAndBrowser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results');
@@ -24,7 +24,7 @@ beforeAll(async () => {
       startTempDataDirServer('tandem-e2e-two-tabs-', {
         port: 0,
         env: {},
-        offlineReplyDelayMs: 0,
+        ...FAST_OFFLINE_REPLIES,
         logger: createLogger('error'),
         studiesDir: path.join(ROOT, 'studies'),
         surveysDir: path.join(ROOT, 'surveys'),

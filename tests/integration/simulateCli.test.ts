@@ -47,11 +47,12 @@ describe('simulate --agent-participants', () => {
     expect(people).toHaveLength(3);
   }, 150_000);
 
+  // Three people fill the group at once (size 2–3), so the run does not wait out the 30 s lobby.
   it('warns that a live study\'s sessions are not flagged simulated', async () => {
     await t.server.store.studies.setStatus('group-release', 'live', Date.now());
     const { stderr } = await run(
       process.execPath,
-      [...nodeArgsFor('cli/simulate.ts'), '--url', t.server.url, '--study', 'group-release', '--participants', '2', '--turns', '1', '--think-ms', '0', '--group', '--timeout-s', '60'],
+      [...nodeArgsFor('cli/simulate.ts'), '--url', t.server.url, '--study', 'group-release', '--participants', '3', '--turns', '1', '--think-ms', '0', '--group', '--timeout-s', '60'],
       { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: '' }, timeout: 120_000 },
     ).catch((error: { stderr: string }) => error);
     expect(stderr).toContain('simulate: warning: study group-release is live, not pilot: its sessions are real data and are not flagged simulated');

@@ -77,7 +77,9 @@ describe.each(STORE_ENGINES)('crash and resume (%s)', (engine) => {
   // Start-up recovery (server/services/recovery.ts) stores replies left mid-stream as interrupted.
   it('a reply cut by SIGKILL is stored as interrupted; the session resumes and a retry completes it', async () => {
     const long = Array.from({ length: 80 }, (_, i) => ` w${i}`).join('');
-    fake = await startFakeOpenAI({ tokensPerSecond: 40, responder: () => reply(long) });
+    // The first reply streams slowly so the kill lands mid-stream; the retry after the restart need not.
+    let replies = 0;
+    fake = await startFakeOpenAI({ tokensPerSecond: 40, responder: () => (replies++ === 0 ? reply(long) : reply(long, { tokensPerSecond: 400 })) });
     const target = await createTestStoreTarget(engine, 'crash');
     dirs.push(target.dataDir);
     server = new ServerChild({ providerBaseURL: fake.url, dataDir: target.dataDir, databaseUrl: target.databaseUrl });
@@ -155,5 +157,7 @@ describe('crash and resume', () => {
     expect(r.check.acked).toBe(18);
     expect(r.resume.problems).toEqual([]);
     expect(r.resume.checked).toBe(6);
-  });
+    // Above the scenario's own bounds (60 s per session, plus the starts, restarts and the check), so a slow run on a
+    // busy box fails with the scenario's report rather than vitest's bare timeout (it timed out at 60 s at load 10).
+  }, 180_000);
 });

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { RunningServer } from '../../server/app';
-import { startTempDataDirServer } from './serverAndBrowser';
+import { FAST_OFFLINE_REPLIES, startTempDataDirServer } from './serverAndBrowser';
 
 /**
  * Helpers for admin integration and browser tests: a real server on a random port with a temp DATA_DIR,
@@ -23,7 +23,7 @@ export async function startAdminTestServer(env: Record<string, string> = {}, opt
   return startTempDataDirServer('tandem-admin-', {
     port: 0,
     host: '127.0.0.1',
-    offlineReplyDelayMs: 0,
+    ...FAST_OFFLINE_REPLIES,
     env: {},
     logger: pino({ level: 'silent' }),
     ...(options.clientDir ? { clientDir: options.clientDir } : {}),

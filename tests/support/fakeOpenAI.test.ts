@@ -84,8 +84,9 @@ describe('fake OpenAI server', () => {
     expect(err).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
     fake.script(hang());
     const pending = client(fake).chat.completions.create({ model: 'm', messages }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(fake.openResponses).toBe(1);
+    // The request reaches the server when it does (later on a loaded box): wait for it, not for a fixed 50 ms.
+    const open = fake;
+    await expect.poll(() => open.openResponses, { timeout: 10_000 }).toBe(1);
     await fake.close();
     fake = undefined;
     expect(await pending).toBeInstanceOf(Error);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createLogger } from '../../lib/logger';
 import type { groupStudyDirs } from './groupTestStudies';
-import { startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from './serverAndBrowser';
+import { FAST_OFFLINE_REPLIES, startServerAndBrowser, startTempDataDirServer, type ServerAndBrowser } from './serverAndBrowser';
 
 type StudyDirs = ReturnType<typeof groupStudyDirs>;
 
@@ -30,7 +30,7 @@ export function startGroupServer(prefix: string, dirs: StudyDirs, client: 'temp'
       startTempDataDirServer(prefix, {
         port: 0,
         env: {},
-        offlineReplyDelayMs: 0,
+        ...FAST_OFFLINE_REPLIES,
         logger: createLogger('error'),
         studiesDir: dirs.studiesDir,
         surveysDir: dirs.surveysDir,

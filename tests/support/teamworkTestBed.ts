@@ -32,6 +32,7 @@ export interface Script {
   subject: (request: RecordedRequest) => FakeBehaviour | string;
 }
 
+/** `options.delayMs` is read at each request, so a test may change the pace while the server runs. */
 export async function startScriptedServer(script: Script, options: { delayMs?: number } = {}): Promise<FakeOpenAI> {
   const fake = await startFakeOpenAI();
   fake.setResponder((request) => {

