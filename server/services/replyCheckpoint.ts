@@ -15,8 +15,18 @@ export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { intervalMs: 500, ma
 /** A reply whose checkpoint failed waits intervalMs × 2^failures before the next try, at most this long. */
 export const MAX_CHECKPOINT_BACKOFF_MS = 10_000;
 
+/** Checkpoint writes: rows written, store calls that wrote them, time in them, failed calls. */
+export interface CheckpointStats {
+  writes: number;
+  batches: number;
+  writeNs: bigint;
+  failures: number;
+}
+
+const noStats = (): CheckpointStats => ({ writes: 0, batches: 0, writeNs: 0n, failures: 0 });
+
 /** Process-wide counters, read by the overhead benchmark (tests/integration/checkpointOverhead.ts). */
-export const checkpointStats = { writes: 0, batches: 0, writeNs: 0n, failures: 0 };
+export const checkpointStats: CheckpointStats = noStats();
 
 /** One streaming reply's checkpoint (see ReplyCheckpoints.track). */
 export interface ReplyCheckpoint {
@@ -69,6 +79,8 @@ class Tracked implements ReplyCheckpoint {
  * most MAX_CHECKPOINT_BACKOFF_MS), also when its unsaved text keeps growing.
  */
 export class ReplyCheckpoints {
+  /** This instance's counters (checkpointStats sums every instance of the process). */
+  readonly stats: CheckpointStats = noStats();
   private readonly live = new Set<Tracked>();
   private timer: NodeJS.Timeout | undefined;
   private soon = false;
@@ -151,10 +163,13 @@ export class ReplyCheckpoints {
         r.failures = 0;
         r.notBefore = 0;
       }
-      checkpointStats.writes += part.length;
-      checkpointStats.batches++;
+      for (const stats of [this.stats, checkpointStats]) {
+        stats.writes += part.length;
+        stats.batches++;
+      }
     };
     const failed = (part: typeof batch, err: unknown) => {
+      this.stats.failures++;
       checkpointStats.failures++;
       for (const { r } of part) {
         r.failures++;
@@ -178,7 +193,9 @@ export class ReplyCheckpoints {
       }
     };
     const done = write().finally(() => {
-      checkpointStats.writeNs += process.hrtime.bigint() - started;
+      const ns = process.hrtime.bigint() - started;
+      this.stats.writeNs += ns;
+      checkpointStats.writeNs += ns;
       this.inFlight = undefined;
       // A reply that reached maxChars while this batch was out is not left for the timer (there may be none).
       const now = performance.now();
