@@ -71,6 +71,8 @@ export interface StartServerOptions {
   initialStudyStatus?: StudyStatus;
   /** Upper bound for one assistant reply (default 5 min). */
   replyTimeoutMs?: number;
+  /** How often the time-limit sweep ends overdue sessions (default 1000 ms; tests of the per-socket timer set it long). */
+  timeLimitSweepMs?: number;
   /**
    * Run OpenAI-compatible chat calls on a worker thread (default false: on the event loop). The thread
    * takes stream parsing off the event loop, but on a small machine its hop costs more latency than it
@@ -239,7 +241,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     providers,
     push: sessionPush(io, adapter.kind),
   };
-  const participants = new ParticipantService(ctx, { coordination, ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}) });
+  const participants = new ParticipantService(ctx, {
+    coordination,
+    ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}),
+    ...(options.timeLimitSweepMs !== undefined ? { timeLimitSweepMs: options.timeLimitSweepMs } : {}),
+  });
   attachParticipantSockets(io, participants, rateLimits, log);
   const groups = attachGroupRuntime(io as unknown as Server, ctx, log, options.groups);
   const live = liveSessions(io, participants.chat, log);

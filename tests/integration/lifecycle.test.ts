@@ -10,6 +10,7 @@ import { startTandem } from '../../wiring/startTandem';
 import { ConfigError } from '../../lib/studyFiles/studyConfig';
 import { createLogger } from '../../lib/logger';
 import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
+import { copyVisualizationStudy } from '../support/preregistrationFixture';
 import { callOk, connectSocket, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 
 const open: TestServer[] = [];
@@ -56,6 +57,28 @@ describe('time limit', () => {
     const again = await connectSocket(t, j.token);
     const pushed = await nextPush(again, 'session:state', (s) => s.status === 'timed_out', 5_000);
     expect(pushed.completion?.code).toBe('T0TRV2026');
+  });
+
+  it('arms the time limit from the consent answer itself: the time-out is pushed with no further read or reconnect', async () => {
+    // A copy of the study whose limit is 1.8 s, so the timer the consent answer arms is the one that fires (the
+    // server's sweep, which would also end the session, runs only every minute here).
+    const files = copyVisualizationStudy();
+    try {
+      files.edit(files.studyFile, 'time_limit_minutes: 30', 'time_limit_minutes: 0.03');
+      const t = await server({ studiesDir: files.studiesDir, surveysDir: files.surveysDir, timeLimitSweepMs: 60_000 });
+      const j = await join(t, 'visualization', { PROLIFIC_PID: 'timer-consent' });
+      const socket = await connectSocket(t, j.token);
+      const before = await callOk(socket, 'session:state', {});
+      expect(before.deadline).toBeNull(); // nothing to arm at connect: the clock starts at consent
+      const timedOut = nextPush(socket, 'session:state', (s) => s.status === 'timed_out', 8_000);
+      const consented = await callOk(socket, 'consent:respond', { accept: true, version: before.consent.version, clientTs: Date.now() });
+      expect(consented.deadline! - consented.serverNow).toBeLessThanOrEqual(1_800);
+      const pushed = await timedOut;
+      expect(pushed.step).toBe('complete');
+      expect(Date.now()).toBeGreaterThanOrEqual(consented.deadline! - 50);
+    } finally {
+      files.remove();
+    }
   });
 
   it('lets a participant who already submitted finish the survey after the deadline', async () => {
