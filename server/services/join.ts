@@ -106,6 +106,7 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
     await tx.sessions.insert({ id: sessionId, studyId: study.id, taskId, conditionId, isPilot, createdAt: now });
     // The simulator's own sessions (common/simulatedParticipant.ts): honoured in a pilot study only, never in a live one.
     if (isPilot && req.params[SIMULATED_PARAM] === '1') await tx.sessions.markSimulated(sessionId);
+    const resumeCode = newResumeCode();
     await tx.identities.insert({
       sessionId,
       studyId: study.id,
@@ -115,9 +116,7 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
       platformSessionId,
       urlParams: req.params,
       createdAt: now,
-    });
-    const resumeCode = newResumeCode();
-    await tx.identities.setResumeCodeHash(sessionId, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
+    }, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
     await checkStoppingRuleAtJoin(ctx.store, tx, { studyId: study.id, conditionId, isPilot, now }, ctx.log);
     await tx.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
     const token = await issueToken(tx, sessionId, now);

@@ -16,7 +16,8 @@ export interface IdentityRow {
 }
 
 export interface IdentitiesRepo {
-  insert(row: IdentityRow): Promise<void>;
+  /** `resumeCodeHash`: the session's resume code hash, stored with the row (what setResumeCodeHash would set). */
+  insert(row: IdentityRow, resumeCodeHash?: string): Promise<void>;
   /** The session a platform user already has in this study, if any. */
   findSessionId(studyId: string, platform: string, platformUserId: string): Promise<string | undefined>;
   get(sessionId: string): Promise<IdentityRow | undefined>;

@@ -14,9 +14,9 @@ export const STUDY_SQL = {
 } as const;
 
 export const IDENTITY_SQL = {
-  /** Parameters: identityValues(row). */
-  insert: both(`INSERT INTO identities (session_id, study_id, platform, platform_user_id, platform_study_id, platform_session_id, url_params, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+  /** Parameters: identityValues(row), then the resume code hash or null. */
+  insert: both(`INSERT INTO identities (session_id, study_id, platform, platform_user_id, platform_study_id, platform_session_id, url_params, created_at, resume_code_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   findSessionId: both('SELECT session_id FROM identities WHERE study_id = ? AND platform = ? AND platform_user_id = ?'),
   get: both('SELECT * FROM identities WHERE session_id = ?'),
   countByPlatformUserId: both('SELECT COUNT(*) AS n FROM identities WHERE platform_user_id = ?'),

@@ -6,8 +6,8 @@ import type { Runner } from '../connection';
 export class PgIdentities implements IdentitiesRepo {
   constructor(private readonly db: Runner) {}
 
-  async insert(row: IdentityRow): Promise<void> {
-    await this.db.run(IDENTITY_SQL.insert.postgres, identityValues(row));
+  async insert(row: IdentityRow, resumeCodeHash?: string): Promise<void> {
+    await this.db.run(IDENTITY_SQL.insert.postgres, [...identityValues(row), resumeCodeHash ?? null]);
   }
 
   async findSessionId(studyId: string, platform: string, platformUserId: string): Promise<string | undefined> {

@@ -5,8 +5,8 @@ import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
 
 export class IdentitiesRepository extends SqliteRepository implements Sync<IdentitiesRepo> {
-  insert(row: IdentityRow): void {
-    this.q.run(IDENTITY_SQL.insert, ...identityValues(row));
+  insert(row: IdentityRow, resumeCodeHash?: string): void {
+    this.q.run(IDENTITY_SQL.insert, ...identityValues(row), resumeCodeHash ?? null);
   }
 
   /** The session a platform user already has in this study, if any. */
