@@ -10,6 +10,9 @@ export const STEP_ORDER: readonly Step[] = ['consent', 'instructions', 'workspac
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
 
+/** The trajectory event of a step change. */
+const stepChanged = (from: Step, to: Step, clientTs: number | null): SessionChangeEvent => ({ type: 'step.changed', payload: { from, to }, clientTs });
+
 /**
  * Moves the session to step `to`: appends `before` (events the change records first), then `step.changed`, and
  * sets the step with `also` (other columns the same change sets), in one store call inside the caller's
@@ -24,7 +27,7 @@ export async function changeStep(
   also: SessionPatch = {},
   before: readonly SessionChangeEvent[] = [],
 ): Promise<number[]> {
-  const changed = await tx.sessions.change(s.session.id, [...before, { type: 'step.changed', payload: { from: s.session.step, to }, clientTs }], { ...also, step: to }, now);
+  const changed = await tx.sessions.change(s.session.id, [...before, stepChanged(s.session.step, to, clientTs)], { ...also, step: to }, now);
   s.session = changed.session;
   return changed.seqs;
 }
@@ -47,7 +50,7 @@ export async function endSession(tx: StoreRepositories, s: SessionContext, outco
   const events: SessionChangeEvent[] = [...(details.before ?? [])];
   const patch: SessionPatch = { ...details.also, status: outcome === 'completed' ? 'completed' : outcome, endedAt: now };
   if (s.session.step !== 'complete') {
-    events.push({ type: 'step.changed', payload: { from: s.session.step, to: 'complete' }, clientTs: null });
+    events.push(stepChanged(s.session.step, 'complete', null));
     patch.step = 'complete';
   }
   events.push({ type: 'session.completed', payload: { outcome, code: s.study.completion.codes[outcome], ...details.release }, clientTs: null });

@@ -17,13 +17,14 @@ export function sessionPush(io: ParticipantServer, adapterKind: SocketAdapterHan
   if (adapterKind !== 'none') return (sessionId, event, payload) => void (io.to(sessionRoom(sessionId)).emit as Emit)(event, payload);
   const nsp = io.of('/');
   return (sessionId, event, payload) => {
-    const room = nsp.adapter.rooms.get(sessionRoom(sessionId));
-    if (room === undefined) return;
-    if (room.size === 1) {
-      const [only] = room;
+    const room = sessionRoom(sessionId);
+    const members = nsp.adapter.rooms.get(room);
+    if (members === undefined) return;
+    if (members.size === 1) {
+      const [only] = members;
       const socket = nsp.sockets.get(only!);
       if (socket) return void (socket.emit as Emit)(event, payload);
     }
-    (io.to(sessionRoom(sessionId)).emit as Emit)(event, payload);
+    (io.to(room).emit as Emit)(event, payload);
   };
 }

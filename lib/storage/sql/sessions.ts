@@ -55,9 +55,12 @@ const PATCH_COLUMNS: Record<keyof SessionPatch, string> = {
   endedAt: 'ended_at',
 };
 
+/** The patch's keys that are patchable columns, in the order given. */
+const patchKeys = (patch: SessionPatch) => (Object.keys(patch) as (keyof SessionPatch)[]).filter((k) => k in PATCH_COLUMNS);
+
 /** A patch as tandem_change_session reads it: the patchable keys given, undefined sent as null (as sessionUpdate). */
 export function changePatch(patch: SessionPatch): string {
-  const keys = (Object.keys(patch) as (keyof SessionPatch)[]).filter((k) => k in PATCH_COLUMNS);
+  const keys = patchKeys(patch);
   return JSON.stringify(Object.fromEntries(keys.map((k) => [k, patch[k] ?? null])));
 }
 
@@ -66,7 +69,7 @@ export function changePatch(patch: SessionPatch): string {
  * values. Keys that are not patchable columns are ignored. (A text per set of keys; both engines cache it.)
  */
 export function sessionUpdate(patch: SessionPatch, now: number, id: string): EngineSql & { values: (string | number | null)[] } {
-  const keys = (Object.keys(patch) as (keyof SessionPatch)[]).filter((k) => k in PATCH_COLUMNS);
+  const keys = patchKeys(patch);
   const q = both(`UPDATE sessions SET ${[...keys.map((k) => `${PATCH_COLUMNS[k]} = ?`), 'updated_at = ?'].join(', ')} WHERE id = ? RETURNING *`);
   return { ...q, values: [...keys.map((k) => patch[k] ?? null), now, id] };
 }

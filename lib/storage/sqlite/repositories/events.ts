@@ -1,21 +1,39 @@
-import { SqliteRepository } from '../statements';
-import type { EventRow, EventsRepo, UnfinishedReply } from '../../contract/store';
+import { SqliteRepository, type Statements } from '../statements';
+import type { EventRow, EventsRepo, SessionChangeEvent, UnfinishedReply } from '../../contract/store';
 import { toEventRow, type EventRaw } from '../../rows/events';
 import { EVENT_SQL } from '../../sql/events';
 import { SESSION_SQL } from '../../sql/sessions';
 import type { Sync } from '../sync';
 
+/**
+ * Inserts events at the session's next seqs (1, 2, …), in order, and adds their payload bytes to the storage budget's
+ * counter (sessions.storageBytes) once; returns the seqs. Call inside the store's transaction (events.append,
+ * sessions.change).
+ */
+export function insertEvents(
+  q: Statements,
+  sessionId: string,
+  events: readonly SessionChangeEvent[],
+  serverTs: number,
+): number[] {
+  let seq = q.one<{ last: number }>(EVENT_SQL.lastSeq, sessionId)!.last;
+  let bytes = 0;
+  const seqs: number[] = [];
+  for (const e of events) {
+    const json = JSON.stringify(e.payload ?? null);
+    q.run(EVENT_SQL.insert, sessionId, ++seq, e.type, json, serverTs, e.clientTs);
+    seqs.push(seq);
+    bytes += Buffer.byteLength(json, 'utf8');
+  }
+  q.run(SESSION_SQL.addStoredBytes, bytes, sessionId);
+  return seqs;
+}
+
 /** The append-only trajectory. There is no update or delete here on purpose. */
 export class EventsRepository extends SqliteRepository implements Sync<EventsRepo> {
   /** Appends an event with the session's next seq (1, 2, …) and returns that seq. Call inside the store's transaction. */
   append(sessionId: string, type: string, payload: unknown, serverTs: number, clientTs: number | null): number {
-    const r = this.q.one<{ last: number }>(EVENT_SQL.lastSeq, sessionId)!;
-    const seq = r.last + 1;
-    const json = JSON.stringify(payload ?? null);
-    this.q.run(EVENT_SQL.insert, sessionId, seq, type, json, serverTs, clientTs);
-    // The per-session storage budget's counter (sessions.storageBytes).
-    this.q.run(SESSION_SQL.addStoredBytes, Buffer.byteLength(json, 'utf8'), sessionId);
-    return seq;
+    return insertEvents(this.q, sessionId, [{ type, payload, clientTs }], serverTs)[0]!;
   }
 
   listForSession(sessionId: string): EventRow[] {

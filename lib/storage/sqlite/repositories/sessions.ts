@@ -2,7 +2,7 @@ import { SqliteRepository } from '../statements';
 import type { SessionChangeEvent, SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
 import { toSessionRow, type SessionRaw } from '../../rows/sessions';
 import { SESSION_COUNT_BY, SESSION_SQL, sessionUpdate } from '../../sql/sessions';
-import { EVENT_SQL } from '../../sql/events';
+import { insertEvents } from './events';
 import type { EngineSql } from '../../sql/engineSql';
 import type { Sync } from '../sync';
 
@@ -34,26 +34,15 @@ export class SessionsRepository extends SqliteRepository implements Sync<Session
   }
 
   /**
-   * The update (which throws for an unknown session), then EventsRepository.append's statements with the counter
-   * added once. Inside the caller's transaction, as the contract asks, the statements run in it directly (a nested
+   * The update (which throws for an unknown session), then the events (insertEvents, as events.append writes them,
+   * the counter added once). Inside the caller's transaction, as the contract asks, the statements run in it directly (a nested
    * better-sqlite3 transaction would add a savepoint per call; a failure rolls back the caller's whole transaction);
    * called alone, they get a transaction of their own.
    */
   change(id: string, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): { seqs: number[]; session: SessionRow } {
     if (!this.db.inTransaction) return this.db.transaction(() => this.change(id, events, patch, now))();
     const session = this.update(id, patch, now);
-    const seqs: number[] = [];
-    if (events.length === 0) return { seqs, session };
-    let seq = this.q.one<{ last: number }>(EVENT_SQL.lastSeq, id)!.last;
-    let bytes = 0;
-    for (const e of events) {
-      const json = JSON.stringify(e.payload ?? null);
-      this.q.run(EVENT_SQL.insert, id, ++seq, e.type, json, now, e.clientTs);
-      seqs.push(seq);
-      bytes += Buffer.byteLength(json, 'utf8');
-    }
-    this.q.run(SESSION_SQL.addStoredBytes, bytes, id);
-    return { seqs, session };
+    return { seqs: events.length === 0 ? [] : insertEvents(this.q, id, events, now), session };
   }
 
   /** Number of non-pilot sessions per condition (conditions with none are absent); see SessionsRepo. */
