@@ -123,7 +123,9 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
         (err: unknown) => log.warn({ err, sessionId }, 'could not count the session sockets again'),
       );
     }
-    safely(() => participants.connectionOpened(sessionId));
+    // Every event this socket sends is handled after its connection.opened is stored, so the trajectory
+    // (and a session:state read) never shows a reconnect's actions before the reconnect itself.
+    const opened = safely(() => participants.connectionOpened(sessionId));
     const timer = scheduleTimeLimit(io, participants, sessionId, log);
 
     const limiter = eventRateLimiter();
@@ -138,6 +140,7 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
         const parsed = (clientEvents[name].payload as z.ZodType).safeParse(raw ?? (name === 'session:state' ? {} : raw));
         if (!parsed.success) return ack(failFromZod(parsed.error, name));
         try {
+          await opened;
           const data = await handlers[name](sessionId, parsed.data, socket);
           ack(ok(data));
           if (name === 'consent:respond') timer.rearm(data as SessionState);
@@ -153,12 +156,12 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
 
     socket.on('disconnect', (reason) => {
       timer.cancel();
-      safely(() => participants.connectionClosed(sessionId, reason));
+      void safely(() => participants.connectionClosed(sessionId, reason));
     });
   });
 
-  function safely(fn: () => Promise<void>): void {
-    fn().catch((err: unknown) => log.warn({ err }, 'could not record connection event'));
+  function safely(fn: () => Promise<void>): Promise<void> {
+    return fn().catch((err: unknown) => log.warn({ err }, 'could not record connection event'));
   }
 }
 
