@@ -17,7 +17,7 @@
  *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
  *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
  *                   openai docs write it), tandem = the platform's own reader, to isolate the platform's work per token
- *   --profile: V8 CPU profiles of the server, one per thread
+ *   --profile: V8 CPU profiles of the server, one per thread, and of the relay in <dir>/relay
  *   --database: the server's store (default sqlite); postgres starts a throwaway local cluster for the run
  *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
  *   --statements on|off: with postgres, count the server's statements with pg_stat_statements (default on); off runs
@@ -195,7 +195,7 @@ for (let round = 1; round <= f.rounds; round++) {
   allOk &&= p.ok;
 
   if (f['skip-relay']) continue;
-  const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, schedule: p.sendSchedule, reader: f['relay-reader'], onRelay: (kill) => killers.push(kill) });
+  const r: RelayRound = await runRelayRound({ providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, schedule: p.sendSchedule, reader: f['relay-reader'], onRelay: (kill) => killers.push(kill), ...(f.profile ? { profileDir: path.join(f.profile, 'relay') } : {}) });
   console.log('bare socket.io relay (same provider and openai client, same send times; no DB, no validation):');
   console.log(`  replies ${r.traffic.replies}, failed ${r.traffic.failedReplies}, wall ${(r.traffic.wallMs / 1000).toFixed(1)} s, timed tokens ${r.tokens.count}/${expectedTokens}, replies streaming at once (mean) ${r.traffic.meanConcurrentReplies.toFixed(0)}`);
   console.log(`  relay:chat ack (on receipt): ${formatSummary(r.acks)}`);

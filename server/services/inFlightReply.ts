@@ -18,6 +18,11 @@ export interface InFlight extends InFlightView {
   finished: boolean;
   /** How much of `text` has been pushed to the participant as chat:delta. */
   pushed: number;
+  /**
+   * The end of `text` not pushed yet (what the next chat:delta carries), kept apart so that a push never slices
+   * `text`: slicing a string built with += flattens (copies) all of it, once per push, O(n²) per reply.
+   */
+  unpushed: string;
   /** A push of the text not yet sent is scheduled for the end of this event-loop turn. */
   pushScheduled: boolean;
   /** How long the reply waited for an unavailable store (its history read, its outcome's write): in reply.finished. */
@@ -36,6 +41,7 @@ export function newInFlight(sessionId: string, replyId: string, replyTo: string,
     abortedBy: null,
     finished: false,
     pushed: 0,
+    unpushed: '',
     pushScheduled: false,
     storeWaitMs: 0,
     done: Promise.resolve(),

@@ -113,6 +113,7 @@ export async function streamFromProvider(
         if (f.finished || text.length === 0) return;
         firstDeltaAt ??= ctx.now();
         f.text += text;
+        f.unpushed += text;
         sink.onText();
         if (f.deadline !== null && ctx.now() >= f.deadline) abortReply(f, 'time_limit');
       },
@@ -144,9 +145,10 @@ function scheduleDeltaPush(ctx: ServiceContext, f: InFlight): void {
 
 function pushPendingDelta(ctx: ServiceContext, f: InFlight): void {
   f.pushScheduled = false;
-  if (f.pushed >= f.text.length) return;
-  const text = f.text.slice(f.pushed);
-  f.pushed = f.text.length;
+  const text = f.unpushed;
+  if (text.length === 0) return;
+  f.unpushed = '';
+  f.pushed += text.length;
   ctx.push(f.sessionId, 'chat:delta', { replyId: f.replyId, text });
 }
 

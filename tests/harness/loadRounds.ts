@@ -102,7 +102,7 @@ export async function runPlatformRound(o: PlatformTrafficOptions & {
     providerBaseURL: o.providerBaseURL,
     databaseUrl: o.databaseUrl,
     env: { REPLY_TIMEOUT_MS: '120000', PROVIDER_TIMEOUT_MS: '30000', ...o.serverEnv },
-    ...(o.profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, '--cpu-prof-interval=500'] } : {}),
+    ...(o.profileDir ? { nodeArgs: cpuProfileArgs(o.profileDir) } : {}),
   });
   o.onServer?.(() => server.dispose());
   const databaseCpu = o.postgresDir ? postgresCpuReader(() => postgresPids(o.postgresDir!)) : undefined;
@@ -199,9 +199,12 @@ export async function runRelayRound(o: {
   /** How the relay reads the provider's stream (relay.ts). Default sdk. */
   reader?: StreamReader;
   onRelay?: (kill: () => Promise<void>) => void;
+  /** Write V8 CPU profiles of the relay to this folder (beside the server's, to compare the two). */
+  profileDir?: string;
 }): Promise<RelayRound> {
   const relay = await startChild<{ url: string }>(new URL('./relayProcess.ts', import.meta.url), {
     env: { PROVIDER_BASE_URL: o.providerBaseURL, RELAY_READER: o.reader ?? 'sdk' },
+    ...(o.profileDir ? { nodeArgs: cpuProfileArgs(o.profileDir) } : {}),
   });
   o.onRelay?.(() => relay.kill('SIGKILL'));
   try {
@@ -224,6 +227,11 @@ export async function runRelayRound(o: {
   } finally {
     await relay.kill('SIGTERM');
   }
+}
+
+/** Node flags for V8 CPU profiles (one file per thread) sampled every 0.5 ms into `dir`. */
+function cpuProfileArgs(dir: string): string[] {
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=500'];
 }
 
 const LAG_RESOLUTION_MS = 10;
