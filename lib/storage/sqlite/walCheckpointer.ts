@@ -15,7 +15,9 @@
  * as before, so the WAL never grows without bound.
  *
  * Left on the event loop: the first commit after a checkpoint that caught up starts the WAL over and
- * fsyncs its 32-byte header (SQLite does that in the committing connection, to stay crash-safe).
+ * fsyncs its 32-byte header (SQLite does that in the committing connection, to stay crash-safe). The
+ * worker catches up with steady commits (walCheckpointWorker.ts), so under load this happens every few
+ * seconds: at 500 participants, 3 such fsyncs in 10 s of 0.4–0.7 ms each (strace, 2026-12-04).
  */
 import fs from 'node:fs';
 import type { Worker } from 'node:worker_threads';
