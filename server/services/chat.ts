@@ -87,7 +87,7 @@ export class ChatService {
   inFlightView(sessionId: string): InFlightView | null {
     const f = this.inFlight.get(sessionId);
     // Only the text already pushed: the deltas still to come continue exactly from there.
-    return f ? { replyId: f.replyId, replyTo: f.replyTo, text: f.text.slice(0, f.pushed) } : null;
+    return f ? { replyId: f.replyId, replyTo: f.replyTo, text: f.text.slice(0, f.text.length - f.unpushed.length) } : null;
   }
 
   async send(sessionId: string, p: ChatSend): Promise<ChatSendAck> {

@@ -16,11 +16,10 @@ export interface InFlight extends InFlightView {
   abortedBy: AbortCause | null;
   /** Set once the reply's outcome is decided: later deltas (from a provider we gave up on) are dropped. */
   finished: boolean;
-  /** How much of `text` has been pushed to the participant as chat:delta. */
-  pushed: number;
   /**
-   * The end of `text` not pushed yet (what the next chat:delta carries), kept apart so that a push never slices
-   * `text`: slicing a string built with += flattens (copies) all of it, once per push, O(n²) per reply.
+   * The end of `text` not pushed to the participant yet (what the next chat:delta carries; the rest of `text` was
+   * pushed), kept apart so that a push never slices `text`: slicing a string built with += flattens (copies) all
+   * of it, once per push, O(n²) per reply.
    */
   unpushed: string;
   /** A push of the text not yet sent is scheduled for the end of this event-loop turn. */
@@ -40,7 +39,6 @@ export function newInFlight(sessionId: string, replyId: string, replyTo: string,
     abort: new AbortController(),
     abortedBy: null,
     finished: false,
-    pushed: 0,
     unpushed: '',
     pushScheduled: false,
     storeWaitMs: 0,

@@ -148,7 +148,6 @@ function pushPendingDelta(ctx: ServiceContext, f: InFlight): void {
   const text = f.unpushed;
   if (text.length === 0) return;
   f.unpushed = '';
-  f.pushed += text.length;
   ctx.push(f.sessionId, 'chat:delta', { replyId: f.replyId, text });
 }
 
