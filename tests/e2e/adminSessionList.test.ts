@@ -225,7 +225,22 @@ describe('the sessions page and dashboard in Chromium', () => {
     const plots = page.frameLocator('iframe[title="Dashboard plots"]');
     const marks = (plot: string, mark: string) => plots.locator(`figure[data-plot="${plot}"] svg g.mark-${mark}.role-mark > path`).count();
     // The plots render on a worker thread that first loads vega-lite (seconds on a busy box): wait generously.
-    await plots.locator('figure[data-plot="enrolment"] svg').waitFor({ timeout: 45_000 });
+    await plots
+      .locator('figure[data-plot="enrolment"] svg')
+      .waitFor({ timeout: 45_000 })
+      .catch(async (err: Error) => {
+        // This wait has timed out now and then in clean-clone CI runs only: say what the frame showed and what its URL answers now.
+        const src = await page.locator('iframe[title="Dashboard plots"]').getAttribute('src').catch((e: Error) => `(no iframe: ${e.message})`);
+        const frame = page.frames().find((f) => f.url().includes('/dashboard/plots'));
+        const shown = frame ? (await frame.content().catch((e: Error) => `(unreadable: ${e.message})`)).slice(0, 600) : '(no frame with the plots URL)';
+        const started = Date.now();
+        const again = src?.startsWith('/') ? await admin.get(src) : null;
+        const body = again ? await again.text() : '';
+        throw new Error(
+          `${err.message}\n iframe src: ${src}\n frames: ${page.frames().map((f) => f.url()).join(' | ')}\n frame showed: ${shown}\n` +
+            ` the src fetched again: ${again ? `${again.status} in ${Date.now() - started} ms, ${body.length} chars, <svg ${body.includes('<svg') ? 'present' : 'absent'}: ${body.slice(0, 300)}` : '(not fetched)'}`,
+        );
+      });
     expect(await marks('enrolment', 'line')).toBe(3); // started, completed, timed out
     expect(await marks('enrolment', 'symbol')).toBe(3 * data.enrolment.rows.length);
     expect(await marks('conditions', 'rect')).toBe(data.conditions.length);
