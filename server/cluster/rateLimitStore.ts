@@ -54,11 +54,20 @@ export async function openRateLimitStores(redisUrl: string | undefined, log: Log
  * `hit(key)` counts one event and says whether it is within `max` per window. Store errors allow the event.
  */
 export function windowCounter(store: RateLimitStore, max: number, windowMs: number, log: Logger): (key: string) => Promise<boolean> {
-  const ready = Promise.resolve(store.init?.({ windowMs } as Parameters<NonNullable<RateLimitStore['init']>>[0]));
+  // The store loads its scripts at init. A failed init (the node closed, or Redis went away, before the answer) is
+  // tried again at the next event; started now, so the first handshake does not wait for it, and observed, so a
+  // failure nobody awaits yet is not an unhandled rejection.
+  let ready: Promise<void> | undefined;
+  const initialised = (): Promise<void> =>
+    (ready ??= Promise.resolve(store.init?.({ windowMs } as Parameters<NonNullable<RateLimitStore['init']>>[0])).catch((err: unknown) => {
+      ready = undefined;
+      throw err;
+    }));
+  initialised().catch(() => {});
   let warnedAt = 0;
   return async (key) => {
     try {
-      await ready;
+      await initialised();
       const { totalHits } = await store.increment(key);
       return totalHits <= max;
     } catch (err) {

@@ -4,6 +4,7 @@ import type { Namespace, ServerOptions } from 'socket.io';
 import type { Adapter, BroadcastOptions } from 'socket.io-adapter';
 import { createAdapter as createRedisStreamsAdapter } from '@socket.io/redis-streams-adapter';
 import type { ClusterOptions, SocketAdapterKind } from './clusterOptions';
+import { observingUnawaited } from './observedRedis';
 import { openRedis } from './redisConnection';
 
 /** How long a client may be away and still get the events it missed replayed (socket.io connection-state recovery). */
@@ -84,29 +85,4 @@ function localWhileAway(factory: AdapterFactory, connected: () => boolean): Adap
     adapter.disconnectSockets = (opts, close) => disconnectSockets.call(adapter, scoped(opts), close);
     return adapter;
   };
-}
-
-/** The commands the streams adapter sends without awaiting them (see observingUnawaited). */
-const UNAWAITED_COMMANDS = new Set<string | symbol>(['set', 'publish', 'spublish']);
-
-/**
- * The Redis client as the streams adapter gets it: the commands it sends and never awaits — the SET that keeps a
- * disconnecting socket's session for connection-state recovery, the PUBLISH of a fetchSockets or serverSideEmit — get
- * a rejection handler, which logs at debug. ioredis rejects a command still awaiting its answer when the connection
- * closes ("Connection is closed."), as it does when a node shuts down right after its sockets dropped; unobserved,
- * that was an unhandled rejection (a CI run of tests/integration/groupCluster.test.ts,
- * tests/cluster/socketAdapterShutdown.test.ts). A caller that awaits the command still gets the error.
- */
-function observingUnawaited(redis: Redis, log: Logger): Redis {
-  return new Proxy(redis, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver);
-      if (!UNAWAITED_COMMANDS.has(name) || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const sent = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        sent.catch((err: Error) => log.debug({ err: err.message, command: String(name) }, 'socket adapter: a Redis command failed'));
-        return sent;
-      };
-    },
-  });
 }

@@ -39,6 +39,7 @@ export const TEST_ENTRY_FILES: readonly string[] = [
   'tests/harness/relayProcess.ts',
   'tests/harness/timedProviderProcess.ts',
   'tests/integration/crashServerProcess.ts',
+  'tests/cluster/redisShutdownProcess.ts',
   'tests/harness/exportMemoryCheck.ts',
   'bench/cluster/reaperProcess.ts',
 ];
