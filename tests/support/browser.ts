@@ -26,6 +26,11 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // A sandboxed iframe (the dashboard plots, the analysis report) gets a renderer process of its own by default. In
+  // clean-clone CI runs Playwright now and then never saw that frame: after 45 s page.frames() held only the page
+  // (tests/e2e/adminSessionList.test.ts, 2026-12-06). In the page's process it is an ordinary child frame; its
+  // sandbox (no scripts, an opaque origin) is the same either way.
+  '--disable-features=IsolateSandboxedIframes',
 ];
 
 export interface LaunchedBrowser {

@@ -6,17 +6,19 @@
  * on the thread that committed. On the server that is the event loop: under load one such fsync took
  * ~100 ms and every participant's socket traffic waited for it.
  *
- * `startWalCheckpointer` moves them to a worker thread (walCheckpointWorker.ts) with its own connection
+ * `startWalCheckpointer` moves them to a worker thread (walCheckpointWorker.mjs) with its own connection
  * to the same file, running `wal_checkpoint(PASSIVE)` every `intervalMs`; once the worker is ready, the
- * server's connection gets wal_autocheckpoint = 0. Starting a worker costs ~240 ms of CPU (mostly tsx
- * registering inside it), so it starts lazily, when the WAL file first reaches `startAtWalBytes`
- * (checked with fs.stat on the same interval): the ~150 servers of the test suite mostly never get there.
+ * server's connection gets wal_autocheckpoint = 0. The worker is JavaScript checked against
+ * walCheckpointProtocol.ts, so it starts without tsx: 66–79 ms of CPU, ready in 58–72 ms, against 300–440 ms
+ * and 210–306 ms as TypeScript booted through tsx (plain node, 3 starts each, 2-core box, 2026-12-06). It
+ * still starts lazily, when the WAL file first reaches `startAtWalBytes` (checked with fs.stat on the same
+ * interval): the ~150 servers of the test suite mostly never get there.
  * Until the worker is ready, and for good after it fails or stops, the connection checkpoints itself
  * as before, so the WAL never grows without bound.
  *
  * Left on the event loop: the first commit after a checkpoint that caught up starts the WAL over and
  * fsyncs its 32-byte header (SQLite does that in the committing connection, to stay crash-safe). The
- * worker catches up with steady commits (walCheckpointWorker.ts), so under load this happens every few
+ * worker catches up with steady commits (walCheckpointWorker.mjs), so under load this happens every few
  * seconds: at 500 participants, 3 such fsyncs in 10 s of 0.4–0.7 ms each (strace, 2026-12-04).
  */
 import fs from 'node:fs';
@@ -25,9 +27,9 @@ import type { Logger } from 'pino';
 import { createLogger } from '../../logger';
 import { spawnWorker } from '../../threads/spawnWorker';
 import type { SqliteDatabase } from './database';
-import type { CheckpointWorkerData, CheckpointWorkerToMain, MainToCheckpointWorker } from './walCheckpointWorker';
+import type { CheckpointWorkerData, CheckpointWorkerToMain, MainToCheckpointWorker } from './walCheckpointProtocol';
 
-const WORKER_MODULE = new URL('./walCheckpointWorker.ts', import.meta.url);
+const WORKER_MODULE = new URL('./walCheckpointWorker.mjs', import.meta.url);
 
 /** SQLite's default wal_autocheckpoint (pages), restored when the connection had none. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;

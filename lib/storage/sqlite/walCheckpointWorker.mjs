@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The WAL checkpoint worker thread, started by walCheckpointer.ts. It opens its own connection to the
  * server's SQLite file and runs `PRAGMA wal_checkpoint(PASSIVE)` on a timer, so the fsyncs a checkpoint
@@ -6,45 +7,30 @@
  * while a checkpoint copies older frames into the database file.
  *
  * It touches nothing but checkpoints: no migrations, no writes, no other pragmas that change the file.
+ * JavaScript checked by tsc against walCheckpointProtocol.ts, so that it starts without tsx (see there).
+ *
+ * @import { CheckpointRow, CheckpointWorkerData, CheckpointWorkerToMain, MainToCheckpointWorker } from './walCheckpointProtocol'
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
-/** Settings the main thread passes (spawnWorker's `data`). */
-export interface CheckpointWorkerData {
-  /** Absolute path of the SQLite file (the one the server has open). */
-  file: string;
-  intervalMs: number;
-}
-
-export type MainToCheckpointWorker = { type: 'stop' };
-
-export type CheckpointWorkerToMain =
-  /** The connection is open and the file is a WAL database: the main connection may stop checkpointing. */
-  | { type: 'ready' }
-  /** One `wal_checkpoint(PASSIVE)`: the frames it copied into the database file, its row, and how long it took. */
-  | { type: 'checkpoint'; framesCopied: number; walFrames: number; backfilledFrames: number; busy: boolean; ms: number };
-
-interface CheckpointRow {
-  busy: number;
-  log: number;
-  checkpointed: number;
-}
-
 const port = parentPort;
-if (!port) throw new Error('walCheckpointWorker.ts must run as a worker thread');
-const { file, intervalMs } = (workerData as { data: CheckpointWorkerData }).data;
+if (!port) throw new Error('walCheckpointWorker.mjs must run as a worker thread');
+const { file, intervalMs } = /** @type {{ data: CheckpointWorkerData }} */ (workerData).data;
 
 /**
  * Runs `fn`; what it throws is rethrown as a plain Error. The worker's uncaught exception reaches the
  * main thread's 'error' event by structured clone, which keeps only `code` of better-sqlite3's SqliteError.
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
  */
-const withPlainErrors = <T>(fn: () => T): T => {
+const withPlainErrors = (fn) => {
   try {
     return fn();
   } catch (err) {
     if (!(err instanceof Error)) throw new Error(String(err));
-    const code = (err as { code?: unknown }).code;
+    const code = /** @type {{ code?: unknown }} */ (err).code;
     throw new Error(typeof code === 'string' ? `${err.message} (${code})` : err.message);
   }
 };
@@ -67,10 +53,12 @@ const db = withPlainErrors(() => {
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const dataVersion = db.prepare('PRAGMA data_version').pluck();
 
-const post = (message: CheckpointWorkerToMain): void => port.postMessage(message);
+/** @param {CheckpointWorkerToMain} message */
+const post = (message) => port.postMessage(message);
 
-let previous: CheckpointRow = { busy: 0, log: 0, checkpointed: 0 };
-let versionAfterPrevious = dataVersion.get() as number;
+/** @type {CheckpointRow} */
+let previous = { busy: 0, log: 0, checkpointed: 0 };
+let versionAfterPrevious = /** @type {number} */ (dataVersion.get());
 
 /**
  * How many frames this checkpoint copied. SQLite reports the WAL's size and how much of it is backfilled,
@@ -80,26 +68,31 @@ let versionAfterPrevious = dataVersion.get() as number;
  * exact while this worker is the only checkpointer, except for commits landing in the microseconds
  * between a checkpoint and its data_version reads, or a reader in another process that keeps the WAL
  * from starting over. The first checkpoint counts every backfilled frame of the WAL it finds.
+ * @param {CheckpointRow} row
+ * @param {boolean} committedSince
+ * @returns {number}
  */
-const framesCopiedBy = (row: CheckpointRow, committedSince: boolean): number => {
+const framesCopiedBy = (row, committedSince) => {
   const startedOver =
     row.log < previous.log || row.checkpointed < previous.checkpointed || (committedSince && previous.checkpointed === previous.log);
   return startedOver ? row.checkpointed : row.checkpointed - previous.checkpointed;
 };
 
-const runCheckpoint = (): { row: CheckpointRow; committedDuring: boolean } => withPlainErrors(() => {
-  const versionBefore = dataVersion.get() as number;
-  const committedSince = versionBefore !== versionAfterPrevious;
-  const started = performance.now();
-  const row = checkpoint.get() as CheckpointRow;
-  const ms = performance.now() - started;
-  versionAfterPrevious = dataVersion.get() as number;
-  // Another connection checkpointing at this moment: SQLite reports busy with -1 for both counts.
-  const framesCopied = row.log < 0 ? 0 : framesCopiedBy(row, committedSince);
-  if (row.log >= 0) previous = row;
-  post({ type: 'checkpoint', framesCopied, walFrames: row.log, backfilledFrames: row.checkpointed, busy: row.busy !== 0, ms });
-  return { row, committedDuring: versionAfterPrevious !== versionBefore };
-});
+/** @returns {{ row: CheckpointRow, committedDuring: boolean }} */
+const runCheckpoint = () =>
+  withPlainErrors(() => {
+    const versionBefore = /** @type {number} */ (dataVersion.get());
+    const committedSince = versionBefore !== versionAfterPrevious;
+    const started = performance.now();
+    const row = /** @type {CheckpointRow} */ (checkpoint.get());
+    const ms = performance.now() - started;
+    versionAfterPrevious = /** @type {number} */ (dataVersion.get());
+    // Another connection checkpointing at this moment: SQLite reports busy with -1 for both counts.
+    const framesCopied = row.log < 0 ? 0 : framesCopiedBy(row, committedSince);
+    if (row.log >= 0) previous = row;
+    post({ type: 'checkpoint', framesCopied, walFrames: row.log, backfilledFrames: row.checkpointed, busy: row.busy !== 0, ms });
+    return { row, committedDuring: versionAfterPrevious !== versionBefore };
+  });
 
 /** Passes one tick may add to catch up with the WAL's end (each copies what commits added during the last). */
 const MAX_CATCH_UP_PASSES = 16;
@@ -111,7 +104,7 @@ const MAX_CATCH_UP_PASSES = 16;
  * 500-participant bench) and every commit appended to new blocks of the file, which costs the committing
  * thread 2–3× the CPU of rewriting blocks already in the page cache (ext4 zeroes each new block first).
  */
-const checkpointAndCatchUp = (): void => {
+const checkpointAndCatchUp = () => {
   for (let pass = 0; pass < MAX_CATCH_UP_PASSES; pass++) {
     const { row, committedDuring } = runCheckpoint();
     if (row.log < 0 || !committedDuring) return;
@@ -122,7 +115,7 @@ const checkpointAndCatchUp = (): void => {
 // thread falls back to SQLite's own checkpoints.
 const timer = setInterval(checkpointAndCatchUp, intervalMs);
 
-port.on('message', (message: MainToCheckpointWorker) => {
+port.on('message', (/** @type {MainToCheckpointWorker} */ message) => {
   if (message.type !== 'stop') return;
   clearInterval(timer);
   db.close();
