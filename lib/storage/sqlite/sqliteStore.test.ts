@@ -95,6 +95,24 @@ describe('SQLite database', () => {
   });
 });
 
+describe('SQLite event appends', () => {
+  it('writes an event outside a transaction together with its storage count, or not at all', async () => {
+    const s = await store();
+    await s.events.append('a', 'kept', { n: 1 }, 1, null);
+    // A second connection makes the counter's update fail: the event before it must not stay behind.
+    const other = openDatabase(s.file);
+    try {
+      other.exec("CREATE TRIGGER refuse_bytes BEFORE UPDATE OF stored_bytes ON sessions BEGIN SELECT RAISE(ABORT, 'no budget'); END");
+      await expect(s.events.append('a', 'lost', { n: 2 }, 2, null)).rejects.toThrow(/no budget/);
+      expect((await s.events.listForSession('a')).map((e) => e.type)).toEqual(['kept']);
+      other.exec('DROP TRIGGER refuse_bytes');
+      expect(await s.events.append('a', 'next', { n: 3 }, 3, null)).toBe(2);
+    } finally {
+      other.close();
+    }
+  });
+});
+
 describe('SQLite transaction gate', () => {
   it('makes a Store call wait while a transaction is open across awaits, and run after its COMMIT', async () => {
     const s = await store();

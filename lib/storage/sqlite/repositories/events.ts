@@ -31,9 +31,20 @@ export function insertEvents(
 
 /** The append-only trajectory. There is no update or delete here on purpose. */
 export class EventsRepository extends SqliteRepository implements Sync<EventsRepo> {
-  /** Appends an event with the session's next seq (1, 2, …) and returns that seq. Call inside the store's transaction. */
+  /** insertEvents in a transaction of its own (BEGIN IMMEDIATE … COMMIT), for an append made outside one. */
+  private readonly appendAlone = this.db.transaction((sessionId: string, event: SessionChangeEvent, serverTs: number) =>
+    insertEvents(this.q, sessionId, [event], serverTs)[0]!,
+  );
+
+  /**
+   * Appends an event with the session's next seq (1, 2, …) and returns that seq, inside the store's transaction or
+   * in one of its own. Outside a transaction the event and the storage counter's update used to commit apart: two
+   * WAL commits where one does (connection.opened and .closed, twice per participant), and a crash between them
+   * left the counter short.
+   */
   append(sessionId: string, type: string, payload: unknown, serverTs: number, clientTs: number | null): number {
-    return insertEvents(this.q, sessionId, [{ type, payload, clientTs }], serverTs)[0]!;
+    const event = { type, payload, clientTs };
+    return this.db.inTransaction ? insertEvents(this.q, sessionId, [event], serverTs)[0]! : this.appendAlone.immediate(sessionId, event, serverTs);
   }
 
   listForSession(sessionId: string): EventRow[] {
