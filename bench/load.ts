@@ -13,7 +13,7 @@
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
  *                    [--rounds 3] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
  *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>] [--database sqlite|postgres] [--statements on|off]
- *                    [--groups 3 --agents 1]
+ *                    [--split-cpu] [--groups 3 --agents 1]
  *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
  *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
  *                   openai docs write it), tandem = the platform's own reader, to isolate the platform's work per token
@@ -22,6 +22,8 @@
  *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
  *   --statements on|off: with postgres, count the server's statements with pg_stat_statements (default on); off runs
  *               the cluster without the extension, whose per-statement bookkeeping the backends' CPU would include
+ *   --split-cpu: after the rounds, a platform and a relay run whose replies are one token each, to split the CPU
+ *               into a session's own part and each streamed token's (bench/cpuSplit.ts)
  *   --groups G: group mode instead (bench/groupLoad.ts): people in groups of G with --agents K agents each (default 1),
  *               message fan-out p50/p99 to every member and messages lost (must be 0); --participants a multiple of G
  *   --nodes N:  multi-node comparison instead (bench/cluster/clusterBench.ts): through the cluster harness (HAProxy,
@@ -44,6 +46,7 @@ import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresC
 import type { AdapterKind } from './cluster/cluster';
 import { runClusterBench } from './cluster/clusterBench';
 import { runGroupBench } from './groupLoad';
+import { formatCpuSplit, runOneTokenRounds, splitCpu, type CpuRun } from './cpuSplit';
 import { formatStatementCounts, resetStatementCounts, statementCounts, type StatementCounts } from './statementCounts';
 
 const Flags = z.object({
@@ -58,6 +61,7 @@ const Flags = z.object({
   log: z.string().optional(),
   'max-seconds': z.coerce.number().positive().max(3600).default(900),
   'skip-relay': z.boolean().default(false),
+  'split-cpu': z.boolean().default(false),
   'provider-thread': z.enum(['on', 'off']).default('off'),
   'relay-reader': z.enum(['sdk', 'tandem']).default('sdk'),
   profile: z.string().optional(),
@@ -75,7 +79,7 @@ const { values } = parseArgs({
   options: {
     participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
     'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
-    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
+    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'split-cpu': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
     profile: { type: 'string' }, database: { type: 'string' }, statements: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
     groups: { type: 'string' }, agents: { type: 'string' },
   },
@@ -160,6 +164,8 @@ const ratios: Array<{ p50: number; p99: number }> = [];
 const ackRatios: Array<{ p50: number; p99: number }> = [];
 /** CPU per delivered token, server ÷ relay, per round (the issue's "store adds no per-token work" figure). */
 const cpuRatios: number[] = [];
+/** Each round's CPU and tokens delivered, for --split-cpu. */
+const fullRuns: Array<{ platform: CpuRun; relay: CpuRun }> = [];
 let allOk = true;
 
 for (let round = 1; round <= f.rounds; round++) {
@@ -208,6 +214,8 @@ for (let round = 1; round <= f.rounds; round++) {
   const ratio = { p50: p.tokens.p50 / r.tokens.p50, p99: p.tokens.p99 / r.tokens.p99 };
   ratios.push(ratio);
   if (serverCpu !== null && r.cpuSeconds !== null) cpuRatios.push(cpuPerToken(serverCpu, tokensDelivered) / cpuPerToken(r.cpuSeconds, relayTokensDelivered));
+  if (p.cpuSeconds !== null && r.cpuSeconds !== null)
+    fullRuns.push({ platform: { cpuSeconds: p.cpuSeconds, tokens: tokensDelivered }, relay: { cpuSeconds: r.cpuSeconds, tokens: relayTokensDelivered } });
   console.log(`  round ${round} ratio platform/relay: p50 ${ratio.p50.toFixed(2)}×, p99 ${ratio.p99.toFixed(2)}×`);
   const ackRatio = { p50: s.chatAck.p50 / r.acks.p50, p99: s.chatAck.p99 / r.acks.p99 };
   ackRatios.push(ackRatio);
@@ -215,6 +223,22 @@ for (let round = 1; round <= f.rounds; round++) {
 }
 await fileLog?.close();
 await provider.kill('SIGTERM');
+let split: string[] = [];
+if (f['split-cpu'] && fullRuns.length > 0) {
+  console.log(`\n=== one-token run for --split-cpu — load average ${load()}`);
+  const one = await runOneTokenRounds({
+    studyId: f.study, participants: f.participants, turns: f.turns, think, sessionDeadlineMs: (f['max-seconds'] - 10) * 1000,
+    serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, relayReader: f['relay-reader'], onStop: (stop) => killers.push(stop),
+    ...(cluster ? { database: { url: roundDatabase(f.rounds + 1)!, postgresDir: cluster.dir } } : {}),
+  });
+  allOk &&= one.ok;
+  const mean = (runs: CpuRun[]): CpuRun => ({ cpuSeconds: runs.reduce((a, x) => a + x.cpuSeconds, 0) / runs.length, tokens: runs.reduce((a, x) => a + x.tokens, 0) / runs.length });
+  split = formatCpuSplit(
+    splitCpu(mean(fullRuns.map((x) => x.platform)), one.platform, f.participants),
+    splitCpu(mean(fullRuns.map((x) => x.relay)), one.relay, f.participants),
+    cluster ? ' + PostgreSQL backends' : '',
+  );
+} else if (f['split-cpu']) console.log('--split-cpu: no round with the relay and CPU figures to split');
 await cluster?.stop();
 
 if (ratios.length > 0) {
@@ -226,6 +250,7 @@ if (ratios.length > 0) {
   if (cpuRatios.length > 0)
     console.log(`CPU per token delivered, server ÷ relay (median of ${cpuRatios.length}): ${median(cpuRatios).toFixed(2)}× (rounds: ${cpuRatios.map((x) => x.toFixed(2)).join(', ')}); goal ≤ 1.15× (issue 12)`);
 }
+for (const line of split) console.log(line);
 console.log(`zero lost / zero duplicated / all completed in every round: ${allOk ? 'yes — PASS' : 'NO — FAIL'}`);
 console.log(`load average at end: ${load()}`);
 process.exitCode = allOk ? 0 : 1;

@@ -25,7 +25,7 @@ import type { Condition } from '../common/study';
 import type { StudyStatus } from '../common/http';
 import { attachParticipantSockets, type ParticipantServer } from './socket/handlers';
 import { liveSessions } from './socket/liveSessions';
-import { sessionPush } from './socket/sessionPush';
+import { otherTabsMayListen, sessionPush } from './socket/sessionPush';
 import { participantRoutes } from './http/participantRoutes';
 import { finalErrorHandler } from './http/errorHandler';
 import { handshakeOriginAllowed, type TrustProxyFn } from './socket/origin';
@@ -160,8 +160,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let adapter: SocketAdapterHandle | undefined;
   let rateLimits: RateLimitStores | undefined;
   let coordination: Coordination;
+  let pseudonymKey: Buffer;
   try {
-    await openPseudonymKey(store, dataDir, now()); // a DATA_DIR without this database's key stops here (lib/pseudonym.ts)
+    pseudonymKey = await openPseudonymKey(store, dataDir, now()); // a DATA_DIR without this database's key stops here (lib/pseudonym.ts)
     // A node alone on its store (SQLite, or PostgreSQL without a node name) takes over every earlier process's
     // replies at once; a named node only its own previous run's and those whose lease expired.
     coordination = coordinationFromEnv(process.env, {
@@ -234,6 +235,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     store,
     config,
     dataDir,
+    pseudonymKey,
     now,
     rng: options.rng ?? Math.random,
     storage: { ...DEFAULT_STORAGE_POLICY, ...options.storage },
@@ -246,7 +248,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.replyTimeoutMs !== undefined ? { replyTimeoutMs: options.replyTimeoutMs } : {}),
     ...(options.timeLimitSweepMs !== undefined ? { timeLimitSweepMs: options.timeLimitSweepMs } : {}),
   });
-  attachParticipantSockets(io, participants, rateLimits, log);
+  attachParticipantSockets(io, participants, rateLimits, log, otherTabsMayListen(io, adapter.kind));
   const groups = attachGroupRuntime(io as unknown as Server, ctx, log, options.groups);
   const live = liveSessions(io, participants.chat, log);
   ctx.sessionSockets = live;

@@ -6,7 +6,7 @@ import { ServiceError, type ServiceContext } from './serviceContext';
 import { identityFromParams, isMturkPreview } from './identity';
 import { issueToken } from './participantTokens';
 import { displayResumeCode, hashResumeCode, newResumeCode, normalizeResumeCode, RESUME_CODE_LENGTH, resumeCodeMatches } from './resumeCode';
-import { loadOrCreatePseudonymKey, participantTombstone } from '../../lib/pseudonym';
+import { participantTombstone } from '../../lib/pseudonym';
 import { checkStoppingRuleAtJoin } from '../../lib/preregistration';
 import { SIMULATED_PARAM } from '../../common/simulatedParticipant';
 
@@ -116,7 +116,7 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
       platformSessionId,
       urlParams: req.params,
       createdAt: now,
-    }, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
+    }, hashResumeCode(ctx.pseudonymKey, sessionId, resumeCode));
     await checkStoppingRuleAtJoin(ctx.store, tx, { studyId: study.id, conditionId, isPilot, now }, ctx.log);
     await tx.events.append(sessionId, 'session.created', { studyId: study.id, taskId, conditionId, isPilot }, now, null);
     const token = await issueToken(tx, sessionId, now);
@@ -155,7 +155,7 @@ export async function resumeWithCode(ctx: ServiceContext, req: ResumeRequest): P
   const known = await ctx.store.identities.listForPlatformUser(req.studyId, identity.platform, identity.userId);
   let match: string | undefined;
   for (const k of known) {
-    if (resumeCodeMatches(ctx.dataDir, k.sessionId, req.code, await ctx.store.identities.resumeCodeHash(k.sessionId))) match = k.sessionId;
+    if (resumeCodeMatches(ctx.pseudonymKey, k.sessionId, req.code, await ctx.store.identities.resumeCodeHash(k.sessionId))) match = k.sessionId;
   }
   if (!match) throw wrong();
   const sessionId = match;
@@ -181,7 +181,7 @@ async function reopenSession(
   let resumeCode = knownCode;
   if (resumeCode === null && !(await tx.identities.resumeCodeHash(sessionId))) {
     resumeCode = newResumeCode();
-    await tx.identities.setResumeCodeHash(sessionId, hashResumeCode(ctx.dataDir, sessionId, resumeCode));
+    await tx.identities.setResumeCodeHash(sessionId, hashResumeCode(ctx.pseudonymKey, sessionId, resumeCode));
   }
   await tx.tokens.deleteForSession(sessionId);
   await tx.events.append(sessionId, 'session.resumed', { via }, now, null);
@@ -190,6 +190,6 @@ async function reopenSession(
 
 /** Whether this platform id withdrew from the study (matched by its tombstone, never by the stored id). */
 async function hasWithdrawn(ctx: ServiceContext, studyId: string, platformUserId: string): Promise<boolean> {
-  const tombstone = participantTombstone(loadOrCreatePseudonymKey(ctx.dataDir), studyId, platformUserId);
+  const tombstone = participantTombstone(ctx.pseudonymKey, studyId, platformUserId);
   return ctx.store.withdrawals.isWithdrawn(studyId, tombstone);
 }

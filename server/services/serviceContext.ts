@@ -26,6 +26,8 @@ export interface ServiceContext {
   store: Store;
   config: LoadedConfig;
   dataDir: string;
+  /** The pseudonym key of DATA_DIR, checked against the database's fingerprint at start-up (lib/pseudonym.ts). */
+  pseudonymKey: Buffer;
   now: () => number;
   rng: () => number;
   log: Logger;

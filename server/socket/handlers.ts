@@ -64,7 +64,13 @@ async function sessionStateForTab(io: ParticipantServer, participants: Participa
  * gets an error envelope naming the event and field and nothing is written. `rateLimits` holds the
  * per-session connection budget (shared by the nodes of a cluster).
  */
-export function attachParticipantSockets(io: ParticipantServer, participants: ParticipantService, rateLimits: RateLimitStores, log: Logger): void {
+export function attachParticipantSockets(
+  io: ParticipantServer,
+  participants: ParticipantService,
+  rateLimits: RateLimitStores,
+  log: Logger,
+  othersMayListen: (sessionId: string) => boolean = () => true,
+): void {
   const { store } = participants.ctx;
   answerClusterQueries(io, (sessionId) => participants.chat.inFlightView(sessionId), log);
 
@@ -144,10 +150,11 @@ export function attachParticipantSockets(io: ParticipantServer, participants: Pa
           const data = await handlers[name](sessionId, parsed.data, socket);
           ack(ok(data));
           if (name === 'consent:respond') timer.rearm(data as SessionState);
-          // Other tabs of the same session follow step changes.
-          if (STEP_CHANGING.has(name)) socket.to(sessionRoom(sessionId)).emit('session:state', data as SessionState);
-          // ... and see a draft saved here as it is saved (draftSync.ts).
-          if (name === 'artifact:draft') mirrorDraftToOtherTabs(socket, sessionRoom(sessionId), parsed.data as ArtifactDraft, data as ArtifactDraftAck);
+          // Other tabs of the same session follow step changes, and see a draft saved here as it is saved (draftSync.ts).
+          if ((STEP_CHANGING.has(name) || name === 'artifact:draft') && othersMayListen(sessionId)) {
+            if (name === 'artifact:draft') mirrorDraftToOtherTabs(socket, sessionRoom(sessionId), parsed.data as ArtifactDraft, data as ArtifactDraftAck);
+            else socket.to(sessionRoom(sessionId)).emit('session:state', data as SessionState);
+          }
         } catch (err) {
           ack(errorEnvelope(err, log, { event: name, sessionId }));
         }

@@ -28,3 +28,15 @@ export function sessionPush(io: ParticipantServer, adapterKind: SocketAdapterHan
     (io.to(room).emit as Emit)(event, payload);
   };
 }
+
+/**
+ * Whether a session may have another tab to tell about what one of its sockets just did (a step change, a saved
+ * draft). On a single node, only when the session's room holds another socket; with a cluster adapter always,
+ * since the other tabs may be on other nodes. A room broadcast with nobody to hear it still encodes its packet
+ * (a whole SessionState after each step change), so the handlers ask first.
+ */
+export function otherTabsMayListen(io: ParticipantServer, adapterKind: SocketAdapterHandle['kind']): (sessionId: string) => boolean {
+  if (adapterKind !== 'none') return () => true;
+  const nsp = io.of('/');
+  return (sessionId) => (nsp.adapter.rooms.get(sessionRoom(sessionId))?.size ?? 0) > 1;
+}

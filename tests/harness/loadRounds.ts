@@ -230,7 +230,7 @@ export async function runRelayRound(o: {
 }
 
 /** Node flags for V8 CPU profiles (one file per thread) sampled every 0.5 ms into `dir`. */
-function cpuProfileArgs(dir: string): string[] {
+export function cpuProfileArgs(dir: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=500'];
 }
 

@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:phases` — what each step of a session costs the server, in CPU per participant. N participants
+ * (default 500) go through a session one step at a time, all of them finishing a step before any starts the
+ * next: join (HTTP), socket connect, session:state, consent, instructions, then per turn a chat:send answered
+ * with a one-token reply and an artifact:draft, then artifact:submit, the survey and the disconnect. The server
+ * (a child process on a fresh SQLite DATA_DIR, or --database postgres on a throwaway cluster) is read from
+ * /proc before and after each step (all its threads; with PostgreSQL the backends too), after a quiet
+ * period so that work a step leaves behind (commits, checkpoints) counts to it. A bare socket.io relay's
+ * connect and one-token reply are measured the same way, for the parts both do.
+ *
+ *   npm run bench:phases -- [--participants 500] [--turns 3] [--concurrency 50] [--database sqlite|postgres] [--study travel-planning]
+ *                           [--profile <dir>]   (V8 CPU profiles of the server, one per thread)
+ *
+ * /proc counts CPU in 10 ms ticks: with 500 participants a step is resolved to 0.02 ms per participant.
+ */
+import { parseArgs } from 'node:util';
+import { io as connect, type Socket } from 'socket.io-client';
+import { z } from 'zod';
+import type { SessionState } from '../common/session';
+import { cpuSecondsOf, startChild } from '../tests/harness/childProcess';
+import { ServerChild } from '../tests/harness/serverChild';
+import { cpuProfileArgs } from '../tests/harness/loadRounds';
+import { postgresCpuReader, postgresPids } from '../tests/harness/postgresCpu';
+import { startPostgresCluster } from '../tests/support/postgresCluster';
+import { joinStudy, visitLinkParams } from '../research/simulation/http';
+import { artifactValues, surveyAnswers } from '../research/simulation/participantInputs';
+import { seededRandom } from '../lib/stats/seededRandom';
+
+const Flags = z.object({
+  participants: z.coerce.number().int().min(10).max(5000).default(500),
+  turns: z.coerce.number().int().min(1).max(10).default(3),
+  concurrency: z.coerce.number().int().min(1).max(1000).default(50),
+  database: z.enum(['sqlite', 'postgres']).default('sqlite'),
+  study: z.string().default('travel-planning'),
+  profile: z.string().optional(),
+});
+const { values } = parseArgs({
+  options: { participants: { type: 'string' }, turns: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, study: { type: 'string' }, profile: { type: 'string' } },
+  strict: true,
+});
+const parsed = Flags.safeParse(values);
+if (!parsed.success) {
+  const issue = parsed.error.issues[0]!;
+  console.error(`bench:phases: --${String(issue.path[0])}: ${issue.message}`);
+  process.exit(2);
+}
+const f = parsed.data;
+const QUIET_MS = 400;
+const random = seededRandom(7);
+
+/** Runs `step` for every item, `concurrency` at a time. */
+async function each<T>(items: readonly T[], step: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await step(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(f.concurrency, items.length) }, worker));
+}
+
+type Envelope = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string } };
+function request<T>(socket: Socket, event: string, payload: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    socket.timeout(30_000).emit(event, payload, (err: Error | null, reply: Envelope) => {
+      if (err) return reject(err);
+      if (!reply.ok) return reject(new Error(`${event}: ${reply.error.code} ${reply.error.message}`));
+      resolve(reply.data as T);
+    });
+  });
+}
+
+function opened(url: string, auth: Record<string, unknown> | undefined): Promise<Socket> {
+  const socket = connect(url, { ...(auth ? { auth } : {}), transports: ['websocket'], forceNew: true, reconnection: false });
+  return new Promise((resolve, reject) => socket.once('connect', () => resolve(socket)).once('connect_error', reject));
+}
+
+/** CPU seconds of the measured processes now. */
+type CpuReader = () => number;
+const rows: Array<{ step: string; ms: number; relayMs?: number }> = [];
+/** Each step's start and end on the monotonic clock (µs, the clock of V8's CPU profiles), printed with --profile. */
+const windows: Array<{ step: string; fromUs: number; toUs: number }> = [];
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+async function measure(step: string, cpu: CpuReader, run: () => Promise<void>): Promise<number> {
+  await new Promise((r) => setTimeout(r, QUIET_MS));
+  const before = cpu();
+  const fromUs = monotonicUs();
+  await run();
+  await new Promise((r) => setTimeout(r, QUIET_MS));
+  windows.push({ step, fromUs, toUs: monotonicUs() });
+  const ms = ((cpu() - before) * 1000) / f.participants;
+  rows.push({ step, ms });
+  return ms;
+}
+
+const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
+  env: { TOKENS_PER_REPLY: '1', TOKENS_PER_SECOND: '1000', MARK_EVERY: '1' },
+});
+const cluster = f.database === 'postgres' ? await startPostgresCluster() : undefined;
+const server = new ServerChild({ providerBaseURL: provider.ready.baseURL, ...(cluster ? { databaseUrl: cluster.url } : {}), env: { REPLY_TIMEOUT_MS: '120000' }, ...(f.profile ? { nodeArgs: cpuProfileArgs(f.profile) } : {}) });
+try {
+  await server.start();
+  const backends = cluster ? postgresCpuReader(() => postgresPids(cluster.dir)) : undefined;
+  const cpu: CpuReader = () => (cpuSecondsOf(server.pid) ?? NaN) + (backends?.() ?? 0);
+  console.log(`bench:phases: ${f.participants} participants × ${f.turns} turns, study ${f.study}, ${cluster ? 'PostgreSQL (server + backends)' : 'SQLite'}, ${f.concurrency} at a time`);
+  const ids = Array.from({ length: f.participants }, (_, i) => i);
+  const tokens: string[] = [];
+  const sockets: Socket[] = [];
+  const states: SessionState[] = [];
+  const replyDone = (socket: Socket) => new Promise<void>((resolve) => socket.once('chat:done', () => resolve()));
+
+  await measure('join (POST /api/join)', cpu, () =>
+    each(ids, async (i) => void (tokens[i] = (await joinStudy(server.url, f.study, visitLinkParams(`phase-${process.pid}-${i}`), 60_000)).token)),
+  );
+  await measure('socket connect (+ connection.opened)', cpu, () => each(ids, async (i) => void (sockets[i] = await opened(server.url, { token: tokens[i] }))));
+  await measure('session:state', cpu, () => each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'session:state', { clientTs: Date.now() }))));
+  await measure('consent:respond', cpu, () =>
+    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'consent:respond', { accept: true, version: states[i]!.consent.version, clientTs: Date.now() }))),
+  );
+  await measure('step:advance (instructions)', cpu, () =>
+    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'step:advance', { from: 'instructions', clientTs: Date.now() }))),
+  );
+  for (let turn = 0; turn < f.turns; turn++) {
+    await measure(`chat:send + one-token reply (turn ${turn + 1})`, cpu, () =>
+      each(ids, async (i) => {
+        const done = replyDone(sockets[i]!);
+        await request(sockets[i]!, 'chat:send', { clientId: `phase-${i}-t${turn}`, text: `Plan day ${turn + 1} for me, please.`, clientTs: Date.now() });
+        await done;
+      }),
+    );
+    await measure(`artifact:draft (turn ${turn + 1})`, cpu, () =>
+      each(ids, async (i) => void (await request(sockets[i]!, 'artifact:draft', { fields: artifactValues(states[i]!, {}, turn), clientTs: Date.now() }))),
+    );
+  }
+  await measure('artifact:submit', cpu, () =>
+    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'artifact:submit', { fields: artifactValues(states[i]!, {}, f.turns), clientTs: Date.now() }))),
+  );
+  await measure('survey:submit', cpu, () =>
+    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'survey:submit', { answers: surveyAnswers(states[i]!, random), clientTs: Date.now() }))),
+  );
+  await measure('disconnect (+ connection.closed)', cpu, async () => {
+    for (const s of sockets) s.close();
+  });
+  const incomplete = states.filter((s) => s.step !== 'complete').length;
+  if (incomplete > 0) throw new Error(`${incomplete} sessions did not reach the end`);
+  // A graceful stop: the CPU profiles (--profile) are written at exit.
+  await server.stop();
+} finally {
+  await server.dispose();
+  await cluster?.stop();
+}
+
+// The relay: its connect and a one-token reply, the parts of a session it also does.
+const relay = await startChild<{ url: string }>(new URL('../tests/harness/relayProcess.ts', import.meta.url), {
+  env: { PROVIDER_BASE_URL: provider.ready.baseURL, RELAY_READER: 'tandem' },
+});
+try {
+  const relayCpu: CpuReader = () => cpuSecondsOf(relay.child.pid) ?? NaN;
+  const ids = Array.from({ length: f.participants }, (_, i) => i);
+  const sockets: Socket[] = [];
+  const connectMs = await measure('relay: socket connect', relayCpu, () => each(ids, async (i) => void (sockets[i] = await opened(relay.ready.url, undefined))));
+  const replyMs = await measure('relay: message + one-token reply', relayCpu, () =>
+    each(ids, async (i) => {
+      const done = new Promise<void>((resolve) => sockets[i]!.once('relay:done', () => resolve()));
+      await request(sockets[i]!, 'relay:chat', { id: `r${i}`, text: 'Plan day 1 for me, please.' }).catch(() => {});
+      await done;
+    }),
+  );
+  for (const s of sockets) s.close();
+  rows.splice(rows.length - 2, 2);
+  for (const r of rows) if (r.step.startsWith('socket connect')) r.relayMs = connectMs;
+  for (const r of rows) if (r.step.startsWith('chat:send')) r.relayMs = replyMs;
+} finally {
+  await relay.kill('SIGTERM');
+  await provider.kill('SIGTERM');
+}
+
+const total = rows.reduce((a, r) => a + r.ms, 0);
+const relayTotal = rows.reduce((a, r) => a + (r.relayMs ?? 0), 0);
+console.log('\nserver CPU per participant, by step (relay: the same step through the bare relay, where it has one)');
+for (const r of rows) console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
+if (f.profile) console.log(`\nstep windows for the profiles in ${f.profile} (monotonic µs): ${JSON.stringify(windows)}`);
+console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
