@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
+import { STORE_ENGINES, openTestStoreWithSessions } from '../../tests/support/testStores';
 import type { Store } from '.';
 import type { DraftMeta, ReviewResolution } from './contract/reviews';
 
@@ -34,10 +34,8 @@ const sent = (actor: string | null, at = 50): ReviewResolution => ({
 
 describe.each(STORE_ENGINES)('reply reviews (%s)', (engine) => {
   async function store(): Promise<Store> {
-    const s = await openTestStore(engine, 'reviews');
+    const s = await openTestStoreWithSessions(engine, 'reviews', ['sess-1']);
     stores.push(s);
-    await s.studies.upsertLoaded('study', 'A study', 'hash', 'live', 1);
-    await s.sessions.insert({ id: 'sess-1', studyId: 'study', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 1 });
     return s;
   }
   const open = (s: Store, replyId = 'r1', createdAt = 10) =>

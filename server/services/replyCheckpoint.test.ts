@@ -49,6 +49,26 @@ describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
     checkpoints.stop();
   });
 
+  it("writes a reply's text once: its first checkpoint the text so far, each later one a part with only what is new", async () => {
+    const store = await storeWithSessions(1);
+    const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 20, maxChars: Number.POSITIVE_INFINITY });
+    let text = '';
+    const reply = checkpoints.track({ replyId: 'long', sessionId: 's0', provider: 'p' }, () => text);
+    for (let i = 0; i < 5; i++) {
+      text += ` chunk ${i}`.repeat(50);
+      reply.onText();
+      await sleep(60);
+    }
+    const { writes } = checkpoints.stats;
+    expect(writes).toBeGreaterThanOrEqual(4);
+    expect((await store.replyProgress.get('long'))?.text).toBe(text);
+    // One row for the reply, and a part for every write after its first (one write of each part).
+    expect(await store.replyProgress.count()).toBe(1);
+    expect((await store.countRows()).reply_progress_parts).toBe(writes - 1);
+    await reply.close();
+    checkpoints.stop();
+  });
+
   it('one bad row never fails the batch, and its retries back off while its text keeps growing', async () => {
     const store = await storeWithSessions(4);
     const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 50, maxChars: 20 });
@@ -78,7 +98,7 @@ describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
     checkpoints.stop();
   });
 
-  it('checkpoints a text that ends in half of a surrogate pair (the other half still to stream) with U+FFFD there', async () => {
+  it('leaves half of a surrogate pair (the other half still to stream) for the next part, and a lone one from the model as U+FFFD', async () => {
     const store = await storeWithSessions(2);
     const checkpoints = new ReplyCheckpoints(store, () => 1_000, log, { intervalMs: 20, maxChars: Number.POSITIVE_INFINITY });
     const texts = ['Smile \ud83d', 'plain'];
@@ -86,8 +106,20 @@ describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
     replies.forEach((r) => r.onText());
     await sleep(150);
     expect(checkpoints.stats.failures).toBe(0);
-    expect((await store.replyProgress.get('h0'))?.text).toBe('Smile \ufffd');
+    expect((await store.replyProgress.get('h0'))?.text).toBe('Smile ');
     expect((await store.replyProgress.get('h1'))?.text).toBe('plain');
+    // The pair completes in the next part: the checkpoint reads back whole, not with a U+FFFD where it was cut.
+    texts[0] += '\ude00 and';
+    // A lone low surrogate (a model's broken text) is stored as U+FFFD, one code unit for one: later parts still join.
+    texts[1] += ' \udc00 x';
+    replies.forEach((r) => r.onText());
+    await sleep(150);
+    texts[1] += ' y';
+    replies[1]!.onText();
+    await sleep(150);
+    expect(checkpoints.stats.failures).toBe(0);
+    expect((await store.replyProgress.get('h0'))?.text).toBe('Smile \ud83d\ude00 and');
+    expect((await store.replyProgress.get('h1'))?.text).toBe('plain \ufffd x y');
     await Promise.all(replies.map((r) => r.close()));
     checkpoints.stop();
   });

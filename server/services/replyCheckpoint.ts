@@ -1,6 +1,6 @@
 import { wellFormed } from './textBoundary';
 import type { Logger } from 'pino';
-import { isStoreUnavailable, type ReplyProgressRow, type Store } from '../../lib/storage';
+import { isStoreUnavailable, type ReplyProgressWrite, type Store } from '../../lib/storage';
 
 /** How often a streaming reply's text is checkpointed: whichever of the two comes first. */
 export interface CheckpointPolicy {
@@ -11,6 +11,9 @@ export interface CheckpointPolicy {
 }
 
 export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { intervalMs: 500, maxChars: 400 };
+
+/** Batches begin at least this far apart when replies reach maxChars between two of the timer's ticks. */
+export const MIN_BATCH_GAP_MS = 100;
 
 /** A reply whose checkpoint failed waits intervalMs × 2^failures before the next try, at most this long. */
 export const MAX_CHECKPOINT_BACKOFF_MS = 10_000;
@@ -71,7 +74,8 @@ class Tracked implements ReplyCheckpoint {
  * the process dies mid-reply, start-up recovery can store what the participant had already seen. One timer
  * for all replies: every intervalMs / 4 the replies whose checkpoint is due (intervalMs after their first delta
  * or last write, or maxChars new characters) are written with one store call (`replyProgress.saveMany`: one
- * statement on PostgreSQL, one transaction on SQLite). A checkpoint therefore lags the participant's screen by
+ * statement on PostgreSQL, one transaction on SQLite). A reply's first checkpoint writes its text so far and each later
+ * one appends what streamed since (a part, migration 034), so a reply's checkpoints cost linearly in its length. A checkpoint therefore lags the participant's screen by
  * at most ~1.25 × intervalMs, a reply that ends within intervalMs costs no write, and 200 concurrent replies cost
  * at most 8 statements a second instead of 400 (BENCHMARKS.md, 2026-12-01). At most one batch is in flight; a failed
  * batch is logged, never thrown. A batch refused for its content (not an outage) is written again row by row, so
@@ -84,6 +88,8 @@ export class ReplyCheckpoints {
   private readonly live = new Set<Tracked>();
   private timer: NodeJS.Timeout | undefined;
   private soon = false;
+  /** performance.now() when the last batch began. */
+  private lastBatchAt = Number.NEGATIVE_INFINITY;
   /** The batch on its way to the store, and the replies in it. */
   private inFlight: { done: Promise<void>; replies: Set<Tracked> } | undefined;
 
@@ -112,14 +118,22 @@ export class ReplyCheckpoints {
     if (r.currentText().length >= this.policy.maxChars) this.flushSoon();
   }
 
-  /** (Called by a tracked reply.) It reached maxChars unsaved characters: write the due ones once this tick's other deltas are in. */
+  /**
+   * (Called by a tracked reply.) It reached maxChars unsaved characters: write the due ones once this tick's other
+   * deltas are in, and no sooner than MIN_BATCH_GAP_MS after the last batch began. Replies cross maxChars one by one:
+   * at 200 tokens/s each did every ~0.3 s, and a batch for each crossing made 70 streaming replies cost a commit every
+   * few ms (most of what checkpoints cost; BENCHMARKS.md, 2026-12-06). Waiting for the gap lets them share one.
+   */
   flushSoon(): void {
     if (this.soon) return;
     this.soon = true;
-    setImmediate(() => {
+    const run = () => {
       this.soon = false;
       this.flush();
-    });
+    };
+    const wait = this.lastBatchAt + MIN_BATCH_GAP_MS - performance.now();
+    if (wait > 0) setTimeout(run, wait).unref();
+    else setImmediate(run);
   }
 
   /** (Called by a tracked reply's close().) */
@@ -143,23 +157,29 @@ export class ReplyCheckpoints {
   private flush(): void {
     if (this.inFlight || this.live.size === 0) return;
     const at = performance.now();
-    const batch: Array<{ r: Tracked; text: string }> = [];
+    // Each reply's text from its last checkpoint on (the whole text at its first): a checkpoint appends only what is new.
+    const batch: Array<{ r: Tracked; text: string; to: number }> = [];
     for (const r of this.live) {
       const text = r.currentText();
       const unsaved = text.length - r.savedChars;
-      if (unsaved > 0 && at >= r.notBefore && (at >= r.dueAt! || unsaved >= this.policy.maxChars)) batch.push({ r, text });
+      if (!(unsaved > 0 && at >= r.notBefore && (at >= r.dueAt! || unsaved >= this.policy.maxChars))) continue;
+      const to = endOfWholeCharacters(text);
+      if (to > r.savedChars) batch.push({ r, text: text.slice(r.savedChars, to), to });
     }
     if (batch.length === 0) return;
+    this.lastBatchAt = at;
     const updatedAt = this.now();
-    // wellFormed: the text so far may end in half of a surrogate pair whose other half is still to stream; the row's
-    // JSON would keep it as a `\ud83d` escape, which PostgreSQL's jsonb (the batch's cast) refuses.
-    const rowOf = ({ r, text }: { r: Tracked; text: string }): ReplyProgressRow => ({ ...r.reply, text: wellFormed(text), firstDeltaAt: r.firstDeltaAt, updatedAt });
+    // wellFormed: a lone surrogate from the model would stay a `\ud83d` escape in the batch's JSON, which PostgreSQL's
+    // jsonb (the batch's cast) refuses; it becomes U+FFFD, one code unit for one, so the parts' offsets still add up.
+    const rowOf = ({ r, text }: { r: Tracked; text: string }): ReplyProgressWrite => ({
+      ...r.reply, text: wellFormed(text), textFrom: r.savedChars, firstDeltaAt: r.firstDeltaAt, updatedAt,
+    });
     // Set before the write starts, also after a failure, so a broken database is not hammered on every tick.
     for (const { r } of batch) r.dueAt = at + this.policy.intervalMs;
     const started = process.hrtime.bigint();
     const succeeded = (part: typeof batch) => {
-      for (const { r, text } of part) {
-        r.savedChars = text.length;
+      for (const { r, to } of part) {
+        r.savedChars = to;
         r.failures = 0;
         r.notBefore = 0;
       }
@@ -203,4 +223,13 @@ export class ReplyCheckpoints {
     });
     this.inFlight = { done, replies: new Set(batch.map((b) => b.r)) };
   }
+}
+
+/**
+ * Where a checkpoint of `text` ends: its length, or one less when it ends in the first half of a surrogate pair whose
+ * second half is still to stream. A part cut there would keep that half as U+FFFD for good; it goes with the next part.
+ */
+export function endOfWholeCharacters(text: string): number {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? text.length - 1 : text.length;
 }

@@ -40,6 +40,14 @@ export async function openTestStore(engine: StoreEngine, label: string): Promise
   return openStore(target);
 }
 
+/** A fresh store holding study `study` and a session of it (task t, condition c) for each of `sessionIds`. */
+export async function openTestStoreWithSessions(engine: StoreEngine, label: string, sessionIds: readonly string[]): Promise<Store> {
+  const store = await openTestStore(engine, label);
+  await store.studies.upsertLoaded('study', 'A study', 'hash', 'live', 1);
+  for (const id of sessionIds) await store.sessions.insert({ id, studyId: 'study', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 1 });
+  return store;
+}
+
 /** A new session of study `studyId` (task t, condition c) in the workspace step, consented at `consentedAt`. */
 export async function insertWorkspaceSession(store: Store, studyId: string, consentedAt: number): Promise<string> {
   const id = crypto.randomUUID();

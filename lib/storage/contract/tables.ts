@@ -16,6 +16,8 @@ export const STORE_TABLES = [
   'uploads',
   'survey_answers',
   'reply_progress',
+  // A checkpoint's later text (migration 034), after its reply_progress row.
+  'reply_progress_parts',
   'judgements',
   'judge_quality',
   'annotations',

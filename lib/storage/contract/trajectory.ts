@@ -63,6 +63,13 @@ export interface ReplyProgressRow {
   updatedAt: number;
 }
 
+/**
+ * A checkpoint to write: with `textFrom` 0 (or absent) `text` is the reply's whole text so far; with `textFrom` n > 0 it
+ * is what streamed since the reply's last checkpoint, which ended at character n (UTF-16 code units). Writing only the
+ * new text keeps a reply's checkpoints linear in its length (migration 034).
+ */
+export type ReplyProgressWrite = ReplyProgressRow & { textFrom?: number };
+
 /** The append-only trajectory. There is no update or delete here on purpose. */
 export interface EventsRepo {
   /** Appends an event with the session's next seq (1, 2, …) and returns that seq. */
@@ -95,13 +102,16 @@ export interface MessagesRepo {
  * finished reply.
  */
 export interface ReplyProgressRepo {
-  /** Writes (or overwrites) the checkpoint of a reply. `firstDeltaAt` is kept from the first write. */
+  /** Writes (or overwrites) the checkpoint of a reply with its whole text (saveMany of one row). */
   save(p: ReplyProgressRow): Promise<void>;
   /**
-   * Writes (or overwrites) the checkpoints of several replies (distinct reply ids) in one call: one statement on
-   * PostgreSQL, one transaction on SQLite. A row whose session no longer exists (withdrawn meanwhile) is skipped.
+   * Writes the checkpoints of several replies (distinct reply ids) in one call: one statement on PostgreSQL, one
+   * transaction on SQLite. A whole text overwrites the reply's checkpoint (`firstDeltaAt` is kept from the first
+   * write); a later part is appended to it, and skipped when the reply has no checkpoint. A row whose session no
+   * longer exists (withdrawn meanwhile) is skipped.
    */
-  saveMany(rows: readonly ReplyProgressRow[]): Promise<void>;
+  saveMany(rows: readonly ReplyProgressWrite[]): Promise<void>;
+  /** The checkpoint with its whole text (the first write's text and every later part, in order). */
   get(replyId: string): Promise<ReplyProgressRow | undefined>;
   delete(replyId: string): Promise<void>;
   /** Removes checkpoints whose reply is already stored (left behind by a crash between the two writes). Returns how many. */

@@ -49,6 +49,8 @@ async function seedEverything(store: Store, dataDir: string): Promise<string[]> 
   await store.tokens.insert('f'.repeat(64), s1, 1_796_000_000_000);
   await store.artifacts.saveDraft({ sessionId: s1, fields: { text: 'draft ✎' }, eventSeq: 1, savedAt: 1_796_000_000_001, version: 3, recordedVersion: 2, recordedAt: 1_796_000_000_000 });
   await store.replyProgress.save({ replyId: 'reply-1', sessionId: s1, text: 'partial', provider: 'fake', firstDeltaAt: 10, updatedAt: 20 });
+  // A later checkpoint's part: the copy must keep it, or the recovered text would end at 'partial'.
+  await store.replyProgress.saveMany([{ replyId: 'reply-1', sessionId: s1, text: ' text', textFrom: 7, provider: 'fake', firstDeltaAt: 10, updatedAt: 30 }]);
   await store.judgements.upsert({
     sessionId: s1, artifactVersion: 1, rubricId: 'r', rubricVersion: '1', rubricHash: 'rh', templateHash: 'th', parserVersion: 'p1',
     sample: 0, requestedModel: 'm', reportedModel: 'm-2026', systemFingerprint: null, provider: 'fake', providerUrl: null,

@@ -27,6 +27,7 @@ const PRIMARY_KEYS: Record<StoreTable, readonly string[]> = {
   uploads: ['id'],
   survey_answers: ['session_id', 'item_id'],
   reply_progress: ['reply_id'],
+  reply_progress_parts: ['reply_id', 'text_from'],
   judgements: ['id'],
   judge_quality: ['session_id'],
   annotations: ['session_id', 'turn'],

@@ -10,11 +10,24 @@ export interface ReplyProgressRaw {
   updated_at: number;
 }
 
-export const toReplyProgress = (r: ReplyProgressRaw): ReplyProgressRow => ({
-  replyId: r.reply_id,
-  sessionId: r.session_id,
-  text: r.text,
-  provider: r.provider,
-  firstDeltaAt: r.first_delta_at,
-  updatedAt: r.updated_at,
-});
+/** A `reply_progress_parts` row: text a later checkpoint appended, from `text_from` on. */
+export interface ReplyProgressPartRaw {
+  text_from: number;
+  text: string;
+  updated_at: number;
+}
+
+/**
+ * The checkpoint with its whole text: the row's text, then each part that starts where the text so far ends. A part
+ * after a gap (which the writer never leaves: a part is written only after everything before it was) is not joined.
+ */
+export function toReplyProgress(r: ReplyProgressRaw, parts: readonly ReplyProgressPartRaw[] = []): ReplyProgressRow {
+  let text = r.text;
+  let updatedAt = r.updated_at;
+  for (const part of parts) {
+    if (part.text_from !== text.length) break;
+    text += part.text;
+    updatedAt = Math.max(updatedAt, part.updated_at);
+  }
+  return { replyId: r.reply_id, sessionId: r.session_id, text, provider: r.provider, firstDeltaAt: r.first_delta_at, updatedAt };
+}

@@ -81,28 +81,45 @@ export const TELEMETRY_SQL = {
 } as const;
 
 const CHECKPOINT_UPSERT = 'ON CONFLICT (reply_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at';
+const PART_UPSERT = 'ON CONFLICT (reply_id, text_from) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at';
 
 export const REPLY_PROGRESS_SQL = {
-  /** Parameters: reply, session, text, provider, first_delta_at, updated_at. firstDeltaAt is kept from the first write. */
-  save: both(`INSERT INTO reply_progress (reply_id, session_id, text, provider, first_delta_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ${CHECKPOINT_UPSERT}`),
   /**
-   * A batch of checkpoints, skipping rows of sessions withdrawn meanwhile. SQLite: one row per statement (the session
-   * once more as the 7th parameter), all in one transaction. PostgreSQL: all rows as one JSON parameter.
+   * A batch of checkpoints (ReplyProgressWrite: a reply's whole text so far, or the part streamed since its last
+   * checkpoint), skipping rows of sessions withdrawn meanwhile and parts of replies without a checkpoint (withdrawn,
+   * or stored meanwhile). A whole text removes the reply's earlier parts. SQLite: a whole text per statement (the
+   * session once more as the 7th parameter), with deleteParts and savePart, all in one transaction. PostgreSQL: the
+   * whole batch as one JSON parameter of one statement.
    */
   saveMany: variant('json', {
     sqlite: `INSERT INTO reply_progress (reply_id, session_id, text, provider, first_delta_at, updated_at)
        SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)
        ${CHECKPOINT_UPSERT}`,
-    postgres: `INSERT INTO reply_progress (reply_id, session_id, text, provider, first_delta_at, updated_at)
-       SELECT r.reply_id, r.session_id, r.text, r.provider, r.first_delta_at, r.updated_at
-         FROM jsonb_to_recordset($1::jsonb)
-              AS r(reply_id TEXT, session_id TEXT, text TEXT, provider TEXT, first_delta_at BIGINT, updated_at BIGINT)
-        WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.id = r.session_id)
-       ${CHECKPOINT_UPSERT}`,
+    postgres: `WITH r AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb)
+           AS r(reply_id TEXT, session_id TEXT, text TEXT, provider TEXT, first_delta_at BIGINT, updated_at BIGINT, text_from INTEGER)
+       ), whole AS (
+         INSERT INTO reply_progress (reply_id, session_id, text, provider, first_delta_at, updated_at)
+         SELECT r.reply_id, r.session_id, r.text, r.provider, r.first_delta_at, r.updated_at FROM r
+          WHERE r.text_from = 0 AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = r.session_id)
+         ${CHECKPOINT_UPSERT}
+       ), stale AS (
+         DELETE FROM reply_progress_parts p USING r WHERE r.text_from = 0 AND p.reply_id = r.reply_id
+       )
+       INSERT INTO reply_progress_parts (reply_id, text_from, text, updated_at)
+       SELECT r.reply_id, r.text_from, r.text, r.updated_at FROM r
+        WHERE r.text_from > 0 AND EXISTS (SELECT 1 FROM reply_progress h WHERE h.reply_id = r.reply_id)
+       ${PART_UPSERT}`,
   }),
+  /** A part of a checkpoint: reply, where it starts, its text, updated_at, and the reply once more. A part written again (a retry) takes the new text. */
+  savePart: both(`INSERT INTO reply_progress_parts (reply_id, text_from, text, updated_at)
+       SELECT ?, CAST(? AS INTEGER), ?, CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM reply_progress WHERE reply_id = ?)
+       ${PART_UPSERT}`),
+  /** The parts of a reply's earlier checkpoints, removed when its whole text is written again. */
+  deleteParts: both('DELETE FROM reply_progress_parts WHERE reply_id = ?'),
   get: both('SELECT * FROM reply_progress WHERE reply_id = ?'),
+  /** A checkpoint's later parts, in order (ReplyProgressRepo.get joins them to the row's text). */
+  parts: both('SELECT text_from, text, updated_at FROM reply_progress_parts WHERE reply_id = ? ORDER BY text_from'),
   delete: both('DELETE FROM reply_progress WHERE reply_id = ?'),
   /** Checkpoints whose reply is already stored (left behind by a crash between the two writes). */
   deleteStored: both('DELETE FROM reply_progress WHERE reply_id IN (SELECT id FROM messages)'),
