@@ -74,10 +74,11 @@ class Tracked implements ReplyCheckpoint {
  * the process dies mid-reply, start-up recovery can store what the participant had already seen. One timer
  * for all replies: every intervalMs / 4 the replies whose checkpoint is due (intervalMs after their first delta
  * or last write, or maxChars new characters) are written with one store call (`replyProgress.saveMany`: one
- * statement on PostgreSQL, one transaction on SQLite). A reply's first checkpoint writes its text so far and each later
- * one appends what streamed since (a part, migration 034), so a reply's checkpoints cost linearly in its length. A checkpoint therefore lags the participant's screen by
- * at most ~1.25 × intervalMs, a reply that ends within intervalMs costs no write, and 200 concurrent replies cost
- * at most 8 statements a second instead of 400 (BENCHMARKS.md, 2026-12-01). At most one batch is in flight; a failed
+ * statement on PostgreSQL, one transaction on SQLite). A reply's first checkpoint writes its text so far and each
+ * later one appends what streamed since (a part, migration 034), so its checkpoints write its text once. A checkpoint
+ * lags the participant's screen by at most ~1.25 × intervalMs, a reply that ends within intervalMs costs no write, and
+ * 200 concurrent replies cost at most 8 statements a second instead of 400 (BENCHMARKS.md, 2026-12-01), more batches
+ * only when replies reach maxChars, at most one per MIN_BATCH_GAP_MS. At most one batch is in flight; a failed
  * batch is logged, never thrown. A batch refused for its content (not an outage) is written again row by row, so
  * one bad row never costs the others their checkpoint; a reply whose write failed backs off (intervalMs × 2^n, at
  * most MAX_CHECKPOINT_BACKOFF_MS), also when its unsaved text keeps growing.

@@ -17,7 +17,7 @@ export const RESUME_CODE_LENGTH = 8;
 export function newResumeCode(): string {
   let raw = '';
   // randomInt is uniform (it rejects the biased draws itself) and reads a cached pool of random bytes, where a
-  // randomBytes(1) per letter cost a call into OpenSSL and a Buffer each (~45 µs of every join).
+  // randomBytes(1) per letter cost a call into OpenSSL and a Buffer each (17 µs a code against 0.3 µs, 2026-12-06).
   while (raw.length < RESUME_CODE_LENGTH) raw += RESUME_CODE_ALPHABET[crypto.randomInt(RESUME_CODE_ALPHABET.length)];
   return `${raw.slice(0, 4)}-${raw.slice(4)}`;
 }

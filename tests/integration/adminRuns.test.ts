@@ -15,6 +15,7 @@ import type { RunProgress } from '../../common/admin';
 import { AdminRuns } from '../../server/admin/runs';
 import { withClusterPseudonymKey } from '../support/clusterKey';
 import { researchTools } from '../../wiring/researchTools';
+import type { ResearchTools } from '../../server/admin/researchTools';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const config = loadConfig({ studiesDir: path.join(ROOT, 'studies'), surveysDir: path.join(ROOT, 'surveys') });
@@ -27,15 +28,29 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
+/** The real research tools, with the analysis held until `release()`: a test can look at a run while it surely runs. */
+function heldAnalysis(): { tools: ResearchTools; release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { tools: { ...researchTools, analyseDataset: (...args) => held.then(() => researchTools.analyseDataset(...args)) }, release };
+}
+
 /** A node's AdminRuns over its own store on the shared database, with its own data folder. */
-async function nodeRuns(engine: StoreEngine, target: { dataDir: string; databaseUrl: string | undefined }, name: string, incarnation: string, now = Date.now) {
+async function nodeRuns(
+  engine: StoreEngine,
+  target: { dataDir: string; databaseUrl: string | undefined },
+  name: string,
+  incarnation: string,
+  now = Date.now,
+  tools: ResearchTools = researchTools,
+) {
   const store: Store = await openStore(target);
   open.push(store);
   const dataDir = withClusterPseudonymKey(fs.mkdtempSync(path.join(target.dataDir, `${name}-`)));
   dirs.push(dataDir);
   const emitted: RunProgress[] = [];
   const runs = new AdminRuns(
-    { store, config, dataDir, log, now, env: {}, tools: researchTools, owner: { node: name, incarnation }, timings: { heartbeatMs: 100, staleMs: 1_000, sweepMs: 0 } },
+    { store, config, dataDir, log, now, env: {}, tools, owner: { node: name, incarnation }, timings: { heartbeatMs: 100, staleMs: 1_000, sweepMs: 0 } },
     (p) => emitted.push(p),
   );
   open.push(runs);
@@ -64,7 +79,9 @@ describe.each(STORE_ENGINES)('dashboard runs as jobs (%s)', (engine) => {
 
   it('run once: refused on another node while running, the outcome visible from every node', async () => {
     const target = await createTestStoreTarget(engine, 'runs once');
-    const a = await nodeRuns(engine, target, 'node-a', 'a1');
+    // An empty study's analysis can end before another node looks: it is held until the checks below are done.
+    const analysis = heldAnalysis();
+    const a = await nodeRuns(engine, target, 'node-a', 'a1', Date.now, analysis.tools);
     // SQLite serves one node: the second "node" is the same store (a second AdminRuns of it).
     const b = engine === 'postgres' ? await nodeRuns(engine, target, 'node-b', 'b1') : a;
     await a.store.studies.upsertLoaded('visualization', 'Vis', 'h', 'live', 1);
@@ -78,6 +95,7 @@ describe.each(STORE_ENGINES)('dashboard runs as jobs (%s)', (engine) => {
     const judge = await b.runs.start({ kind: 'judge', images: 'describe' }, 'visualization', 'researcher');
     expect(judge.started).toBe(true);
 
+    analysis.release();
     const ended = await first.finished;
     expect(ended.state, ended.message).toBe('done');
     await judge.finished;
