@@ -3,13 +3,18 @@
  * from its streamed tokens and what each streamed token costs, so a change (and the goal of ≤ 1.15× CPU per token)
  * can be read against the part it touches.
  *
- * After the rounds, one more platform round and relay round run with the same participants, turns and think times
- * against a provider that answers every message with a single token. Its CPU is the "session" part: for the
+ * After the rounds, one more platform round and relay round run with the same participants and turns, without think
+ * times, against a provider that answers every message with a single token. Its CPU is the "session" part: for the
  * platform the join, consent, instructions, every socket event, the drafts, the submission, the survey, the
  * connection events and each reply's provider call and stored outcome; for the relay, its connections and each
  * reply's provider call. What the full rounds used beyond it, over the tokens they delivered beyond it, is the
- * "streaming" part per token. Both are estimates from two runs on a shared machine: the one-token run is not as busy
- * as a full round, and a saturated loop costs more per event, so read them as ±10 %.
+ * "streaming" part per token.
+ *
+ * Why no think times: in a full round the streaming tokens keep the loop awake, so a session's events are handled by
+ * a loop that is already running. With think times and one-token replies the loop sleeps between them, and waking it
+ * for each event cost ~0.25 ms more on the 2-core VM (a session 15.6 ms of server CPU with think times of 1–3 s, 11.8
+ * ms with none; `npm run bench:phases` 11.5 ms; 2026-12-06), which the split would have charged to sessions instead
+ * of tokens. Both parts are estimates from two runs on a shared machine: read them as ±10 %.
  */
 import { startChild } from '../tests/harness/childProcess';
 import { runPlatformRound, runRelayRound } from '../tests/harness/loadRounds';
@@ -39,7 +44,6 @@ export interface OneTokenRoundOptions {
   studyId: string;
   participants: number;
   turns: number;
-  think: { min: number; max: number };
   sessionDeadlineMs: number;
   serverEnv: Record<string, string>;
   relayReader: 'sdk' | 'tandem';
@@ -57,7 +61,7 @@ export async function runOneTokenRounds(o: OneTokenRoundOptions): Promise<{ plat
   try {
     const p = await runPlatformRound({
       providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, studyId: o.studyId, participants: o.participants, turns: o.turns,
-      think: o.think, sessionDeadlineMs: o.sessionDeadlineMs, onServer: o.onStop, serverEnv: o.serverEnv,
+      think: { min: 0, max: 0 }, sessionDeadlineMs: o.sessionDeadlineMs, onServer: o.onStop, serverEnv: o.serverEnv,
       ...(o.database ? { databaseUrl: o.database.url, postgresDir: o.database.postgresDir } : {}),
     });
     const r = await runRelayRound({ providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, schedule: p.sendSchedule, reader: o.relayReader, onRelay: o.onStop });

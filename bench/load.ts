@@ -22,8 +22,8 @@
  *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
  *   --statements on|off: with postgres, count the server's statements with pg_stat_statements (default on); off runs
  *               the cluster without the extension, whose per-statement bookkeeping the backends' CPU would include
- *   --split-cpu: after the rounds, a platform and a relay run whose replies are one token each, to split the CPU
- *               into a session's own part and each streamed token's (bench/cpuSplit.ts)
+ *   --split-cpu: after the rounds, a platform and a relay run whose replies are one token each (no think times), to
+ *               split the CPU into a session's own part and each streamed token's (bench/cpuSplit.ts)
  *   --groups G: group mode instead (bench/groupLoad.ts): people in groups of G with --agents K agents each (default 1),
  *               message fan-out p50/p99 to every member and messages lost (must be 0); --participants a multiple of G
  *   --nodes N:  multi-node comparison instead (bench/cluster/clusterBench.ts): through the cluster harness (HAProxy,
@@ -227,7 +227,7 @@ let split: string[] = [];
 if (f['split-cpu'] && fullRuns.length > 0) {
   console.log(`\n=== one-token run for --split-cpu — load average ${load()}`);
   const one = await runOneTokenRounds({
-    studyId: f.study, participants: f.participants, turns: f.turns, think, sessionDeadlineMs: (f['max-seconds'] - 10) * 1000,
+    studyId: f.study, participants: f.participants, turns: f.turns, sessionDeadlineMs: (f['max-seconds'] - 10) * 1000,
     serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, relayReader: f['relay-reader'], onStop: (stop) => killers.push(stop),
     ...(cluster ? { database: { url: roundDatabase(f.rounds + 1)!, postgresDir: cluster.dir } } : {}),
   });

@@ -4,8 +4,8 @@
  * next: join (HTTP), socket connect, session:state, consent, instructions, then per turn a chat:send answered
  * with a one-token reply and an artifact:draft, then artifact:submit, the survey and the disconnect. The server
  * (a child process on a fresh SQLite DATA_DIR, or --database postgres on a throwaway cluster) is read from
- * /proc before and after each step (all its threads; with PostgreSQL the backends too), after a quiet
- * period so that work a step leaves behind (commits, checkpoints) counts to it. A bare socket.io relay's
+ * /proc at the end of each step, a quiet period after its last request (all its threads; with PostgreSQL the
+ * backends too): the steps' windows are back to back, so they add up to the whole run's CPU. A bare socket.io relay's
  * connect and one-token reply are measured the same way, for the parts both do.
  *
  *   npm run bench:phases -- [--participants 500] [--turns 3] [--concurrency 50] [--database sqlite|postgres] [--study travel-planning]
@@ -82,14 +82,23 @@ const rows: Array<{ step: string; ms: number; relayMs?: number }> = [];
 /** Each step's start and end on the monotonic clock (µs, the clock of V8's CPU profiles), printed with --profile. */
 const windows: Array<{ step: string; fromUs: number; toUs: number }> = [];
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+/**
+ * The measured processes' CPU since the last reading, per participant, charged to `step`. The windows are back to
+ * back (each ends QUIET_MS after its step), so every tick of the run is charged to some step: work a step leaves
+ * behind (a WAL checkpoint, a collection) lands in it or in the next one, and the steps add up to the whole run.
+ */
+const lastReading = new Map<CpuReader, { cpu: number; atUs: number }>();
+function startMeasuring(cpu: CpuReader): void {
+  lastReading.set(cpu, { cpu: cpu(), atUs: monotonicUs() });
+}
 async function measure(step: string, cpu: CpuReader, run: () => Promise<void>): Promise<number> {
-  await new Promise((r) => setTimeout(r, QUIET_MS));
-  const before = cpu();
-  const fromUs = monotonicUs();
   await run();
   await new Promise((r) => setTimeout(r, QUIET_MS));
-  windows.push({ step, fromUs, toUs: monotonicUs() });
-  const ms = ((cpu() - before) * 1000) / f.participants;
+  const before = lastReading.get(cpu)!;
+  const now = { cpu: cpu(), atUs: monotonicUs() };
+  lastReading.set(cpu, now);
+  windows.push({ step, fromUs: before.atUs, toUs: now.atUs });
+  const ms = ((now.cpu - before.cpu) * 1000) / f.participants;
   rows.push({ step, ms });
   return ms;
 }
@@ -103,6 +112,9 @@ try {
   await server.start();
   const backends = cluster ? postgresCpuReader(() => postgresPids(cluster.dir)) : undefined;
   const cpu: CpuReader = () => (cpuSecondsOf(server.pid) ?? NaN) + (backends?.() ?? 0);
+  // Start-up (migrations, the first study load) is over once the server answers; what follows is the session's.
+  await new Promise((r) => setTimeout(r, QUIET_MS));
+  startMeasuring(cpu);
   console.log(`bench:phases: ${f.participants} participants × ${f.turns} turns, study ${f.study}, ${cluster ? 'PostgreSQL (server + backends)' : 'SQLite'}, ${f.concurrency} at a time`);
   const ids = Array.from({ length: f.participants }, (_, i) => i);
   const tokens: string[] = [];
@@ -157,6 +169,8 @@ const relay = await startChild<{ url: string }>(new URL('../tests/harness/relayP
 });
 try {
   const relayCpu: CpuReader = () => cpuSecondsOf(relay.child.pid) ?? NaN;
+  await new Promise((r) => setTimeout(r, QUIET_MS));
+  startMeasuring(relayCpu);
   const ids = Array.from({ length: f.participants }, (_, i) => i);
   const sockets: Socket[] = [];
   const connectMs = await measure('relay: socket connect', relayCpu, () => each(ids, async (i) => void (sockets[i] = await opened(relay.ready.url, undefined))));
