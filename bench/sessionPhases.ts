@@ -25,6 +25,7 @@ import { startPostgresCluster } from '../tests/support/postgresCluster';
 import { joinStudy, visitLinkParams } from '../research/simulation/http';
 import { artifactValues, surveyAnswers } from '../research/simulation/participantInputs';
 import { seededRandom } from '../lib/stats/seededRandom';
+import { callOk, type ParticipantClient } from '../tests/support/integrationHarness';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(10).max(5000).default(500),
@@ -60,48 +61,38 @@ async function each<T>(items: readonly T[], step: (item: T, i: number) => Promis
   await Promise.all(Array.from({ length: Math.min(f.concurrency, items.length) }, worker));
 }
 
-type Envelope = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string } };
-function request<T>(socket: Socket, event: string, payload: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    socket.timeout(30_000).emit(event, payload, (err: Error | null, reply: Envelope) => {
-      if (err) return reject(err);
-      if (!reply.ok) return reject(new Error(`${event}: ${reply.error.code} ${reply.error.message}`));
-      resolve(reply.data as T);
-    });
-  });
-}
-
 function opened(url: string, auth: Record<string, unknown> | undefined): Promise<Socket> {
   const socket = connect(url, { ...(auth ? { auth } : {}), transports: ['websocket'], forceNew: true, reconnection: false });
   return new Promise((resolve, reject) => socket.once('connect', () => resolve(socket)).once('connect_error', reject));
 }
 
-/** CPU seconds of the measured processes now. */
-type CpuReader = () => number;
-const rows: Array<{ step: string; ms: number; relayMs?: number }> = [];
-/** Each step's start and end on the monotonic clock (µs, the clock of V8's CPU profiles), printed with --profile. */
-const windows: Array<{ step: string; fromUs: number; toUs: number }> = [];
+const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+/** Each step's window on the monotonic clock (µs, the clock of V8's CPU profiles), printed with --profile. */
+const windows: Array<{ step: string; fromUs: number; toUs: number }> = [];
+
 /**
- * The measured processes' CPU since the last reading, per participant, charged to `step`. The windows are back to
- * back (each ends QUIET_MS after its step), so every tick of the run is charged to some step: work a step leaves
- * behind (a WAL checkpoint, a collection) lands in it or in the next one, and the steps add up to the whole run.
+ * Measures steps of one process (`cpu` reads its CPU seconds, all parts): each step's CPU per participant, from the
+ * previous reading to QUIET_MS after the step's last request. The windows are back to back from the first reading on,
+ * so every tick is charged to some step: work a step leaves behind (a WAL checkpoint, a collection) lands in it or in
+ * the next one, and the steps add up to the whole run.
  */
-const lastReading = new Map<CpuReader, { cpu: number; atUs: number }>();
-function startMeasuring(cpu: CpuReader): void {
-  lastReading.set(cpu, { cpu: cpu(), atUs: monotonicUs() });
+async function meter(cpu: () => number): Promise<(step: string, run: () => Promise<void>) => Promise<number>> {
+  // Start-up (migrations, the first study load) is over once the process answers; what follows is the steps'.
+  await quiet();
+  let last = { cpu: cpu(), atUs: monotonicUs() };
+  return async (step, run) => {
+    await run();
+    await quiet();
+    const now = { cpu: cpu(), atUs: monotonicUs() };
+    windows.push({ step, fromUs: last.atUs, toUs: now.atUs });
+    const ms = ((now.cpu - last.cpu) * 1000) / f.participants;
+    last = now;
+    return ms;
+  };
 }
-async function measure(step: string, cpu: CpuReader, run: () => Promise<void>): Promise<number> {
-  await run();
-  await new Promise((r) => setTimeout(r, QUIET_MS));
-  const before = lastReading.get(cpu)!;
-  const now = { cpu: cpu(), atUs: monotonicUs() };
-  lastReading.set(cpu, now);
-  windows.push({ step, fromUs: before.atUs, toUs: now.atUs });
-  const ms = ((now.cpu - before.cpu) * 1000) / f.participants;
-  rows.push({ step, ms });
-  return ms;
-}
+
+const rows: Array<{ step: string; ms: number; relayMs?: number }> = [];
 
 const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
   env: { TOKENS_PER_REPLY: '1', TOKENS_PER_SECOND: '1000', MARK_EVERY: '1' },
@@ -111,47 +102,45 @@ const server = new ServerChild({ providerBaseURL: provider.ready.baseURL, ...(cl
 try {
   await server.start();
   const backends = cluster ? postgresCpuReader(() => postgresPids(cluster.dir)) : undefined;
-  const cpu: CpuReader = () => (cpuSecondsOf(server.pid) ?? NaN) + (backends?.() ?? 0);
-  // Start-up (migrations, the first study load) is over once the server answers; what follows is the session's.
-  await new Promise((r) => setTimeout(r, QUIET_MS));
-  startMeasuring(cpu);
+  const step = await meter(() => (cpuSecondsOf(server.pid) ?? NaN) + (backends?.() ?? 0));
+  const measure = async (name: string, run: () => Promise<void>) => void rows.push({ step: name, ms: await step(name, run) });
   console.log(`bench:phases: ${f.participants} participants × ${f.turns} turns, study ${f.study}, ${cluster ? 'PostgreSQL (server + backends)' : 'SQLite'}, ${f.concurrency} at a time`);
   const ids = Array.from({ length: f.participants }, (_, i) => i);
   const tokens: string[] = [];
-  const sockets: Socket[] = [];
+  const sockets: ParticipantClient[] = [];
   const states: SessionState[] = [];
   const replyDone = (socket: Socket) => new Promise<void>((resolve) => socket.once('chat:done', () => resolve()));
 
-  await measure('join (POST /api/join)', cpu, () =>
+  await measure('join (POST /api/join)', () =>
     each(ids, async (i) => void (tokens[i] = (await joinStudy(server.url, f.study, visitLinkParams(`phase-${process.pid}-${i}`), 60_000)).token)),
   );
-  await measure('socket connect (+ connection.opened)', cpu, () => each(ids, async (i) => void (sockets[i] = await opened(server.url, { token: tokens[i] }))));
-  await measure('session:state', cpu, () => each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'session:state', { clientTs: Date.now() }))));
-  await measure('consent:respond', cpu, () =>
-    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'consent:respond', { accept: true, version: states[i]!.consent.version, clientTs: Date.now() }))),
+  await measure('socket connect (+ connection.opened)', () => each(ids, async (i) => void (sockets[i] = await opened(server.url, { token: tokens[i] }))));
+  await measure('session:state', () => each(ids, async (i) => void (states[i] = await callOk(sockets[i]!, 'session:state', { clientTs: Date.now() }))));
+  await measure('consent:respond', () =>
+    each(ids, async (i) => void (states[i] = await callOk(sockets[i]!, 'consent:respond', { accept: true, version: states[i]!.consent.version, clientTs: Date.now() }))),
   );
-  await measure('step:advance (instructions)', cpu, () =>
-    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'step:advance', { from: 'instructions', clientTs: Date.now() }))),
+  await measure('step:advance (instructions)', () =>
+    each(ids, async (i) => void (states[i] = await callOk(sockets[i]!, 'step:advance', { from: 'instructions', clientTs: Date.now() }))),
   );
   for (let turn = 0; turn < f.turns; turn++) {
-    await measure(`chat:send + one-token reply (turn ${turn + 1})`, cpu, () =>
+    await measure(`chat:send + one-token reply (turn ${turn + 1})`, () =>
       each(ids, async (i) => {
         const done = replyDone(sockets[i]!);
-        await request(sockets[i]!, 'chat:send', { clientId: `phase-${i}-t${turn}`, text: `Plan day ${turn + 1} for me, please.`, clientTs: Date.now() });
+        await callOk(sockets[i]!, 'chat:send', { clientId: `phase-${i}-t${turn}`, text: `Plan day ${turn + 1} for me, please.`, clientTs: Date.now() });
         await done;
       }),
     );
-    await measure(`artifact:draft (turn ${turn + 1})`, cpu, () =>
-      each(ids, async (i) => void (await request(sockets[i]!, 'artifact:draft', { fields: artifactValues(states[i]!, {}, turn), clientTs: Date.now() }))),
+    await measure(`artifact:draft (turn ${turn + 1})`, () =>
+      each(ids, async (i) => void (await callOk(sockets[i]!, 'artifact:draft', { fields: artifactValues(states[i]!, {}, turn), clientTs: Date.now() }))),
     );
   }
-  await measure('artifact:submit', cpu, () =>
-    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'artifact:submit', { fields: artifactValues(states[i]!, {}, f.turns), clientTs: Date.now() }))),
+  await measure('artifact:submit', () =>
+    each(ids, async (i) => void (states[i] = await callOk(sockets[i]!, 'artifact:submit', { fields: artifactValues(states[i]!, {}, f.turns), clientTs: Date.now() }))),
   );
-  await measure('survey:submit', cpu, () =>
-    each(ids, async (i) => void (states[i] = await request<SessionState>(sockets[i]!, 'survey:submit', { answers: surveyAnswers(states[i]!, random), clientTs: Date.now() }))),
+  await measure('survey:submit', () =>
+    each(ids, async (i) => void (states[i] = await callOk(sockets[i]!, 'survey:submit', { answers: surveyAnswers(states[i]!, random), clientTs: Date.now() }))),
   );
-  await measure('disconnect (+ connection.closed)', cpu, async () => {
+  await measure('disconnect (+ connection.closed)', async () => {
     for (const s of sockets) s.close();
   });
   const incomplete = states.filter((s) => s.step !== 'complete').length;
@@ -168,21 +157,15 @@ const relay = await startChild<{ url: string }>(new URL('../tests/harness/relayP
   env: { PROVIDER_BASE_URL: provider.ready.baseURL, RELAY_READER: 'tandem' },
 });
 try {
-  const relayCpu: CpuReader = () => cpuSecondsOf(relay.child.pid) ?? NaN;
-  await new Promise((r) => setTimeout(r, QUIET_MS));
-  startMeasuring(relayCpu);
+  const step = await meter(() => cpuSecondsOf(relay.child.pid) ?? NaN);
   const ids = Array.from({ length: f.participants }, (_, i) => i);
   const sockets: Socket[] = [];
-  const connectMs = await measure('relay: socket connect', relayCpu, () => each(ids, async (i) => void (sockets[i] = await opened(relay.ready.url, undefined))));
-  const replyMs = await measure('relay: message + one-token reply', relayCpu, () =>
-    each(ids, async (i) => {
-      const done = new Promise<void>((resolve) => sockets[i]!.once('relay:done', () => resolve()));
-      await request(sockets[i]!, 'relay:chat', { id: `r${i}`, text: 'Plan day 1 for me, please.' }).catch(() => {});
-      await done;
-    }),
+  const connectMs = await step('relay: socket connect', () => each(ids, async (i) => void (sockets[i] = await opened(relay.ready.url, undefined))));
+  const replyMs = await step('relay: message + one-token reply', () =>
+    // With an ack, as the load bench's relay clients send it (the relay acks on receipt); relay:done ends the reply.
+    each(ids, (i) => new Promise<void>((resolve) => void sockets[i]!.once('relay:done', () => resolve()).emit('relay:chat', { id: `r${i}`, text: 'Plan day 1 for me, please.' }, () => {}))),
   );
   for (const s of sockets) s.close();
-  rows.splice(rows.length - 2, 2);
   for (const r of rows) if (r.step.startsWith('socket connect')) r.relayMs = connectMs;
   for (const r of rows) if (r.step.startsWith('chat:send')) r.relayMs = replyMs;
 } finally {
@@ -194,5 +177,5 @@ const total = rows.reduce((a, r) => a + r.ms, 0);
 const relayTotal = rows.reduce((a, r) => a + (r.relayMs ?? 0), 0);
 console.log('\nserver CPU per participant, by step (relay: the same step through the bare relay, where it has one)');
 for (const r of rows) console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
-if (f.profile) console.log(`\nstep windows for the profiles in ${f.profile} (monotonic µs): ${JSON.stringify(windows)}`);
 console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
+if (f.profile) console.log(`\nstep windows for the profiles in ${f.profile} (monotonic µs): ${JSON.stringify(windows)}`);
