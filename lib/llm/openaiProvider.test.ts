@@ -118,6 +118,16 @@ describe.each(implementations)('OpenAIProvider %s', (_where, makeProvider) => {
     expect(res.attempts).toBe(1);
   });
 
+  it('does not time out a stream that is slower in all than the timeout but never silent for that long', async () => {
+    const { fake, provider } = await setup({ timeoutMs: 150 });
+    // 8 chunks 80 ms apart: 640 ms in all.
+    fake.script(reply(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], { tokensPerSecond: 12.5 }));
+    const res = await provider.complete(ask({ onDelta: () => {} }));
+    expect(res.error).toBeUndefined();
+    expect(res.text).toBe('abcdefgh');
+    expect(res.latencyMs).toBeGreaterThanOrEqual(450);
+  });
+
   it('returns an interrupted result with partial text when a stream is cut mid-reply (no silent retry)', async () => {
     const { fake, provider } = await setup();
     fake.script(cutStream(['The ', 'first ', 'half', ' and more'], 3), reply('a retry would say this'));

@@ -17,6 +17,7 @@ import type { CompletionRequest, CompletionResult, LlmProvider, ProviderError, T
 import { readChatCompletionStream } from './chatCompletionStream';
 import { messageToolCalls, ToolCallAccumulator } from './toolCallDeltas';
 import { backoffDelayMs, classifyError, sleepUnlessAborted } from './retryPolicy';
+import { SilenceTimer } from './silenceTimer';
 
 export interface OpenAIProviderOptions {
   /** e.g. "https://api.openai.com/v1" or a local server's ".../v1". Default: the openai package default. */
@@ -149,15 +150,15 @@ export class OpenAIProvider implements LlmProvider {
     const timeoutMs = Math.max(1, Math.round(request.timeoutMs ?? this.timeoutMs));
     const controller = new AbortController();
     let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    // Re-armed on every chunk: refresh() restarts the same timer instead of allocating one per token.
-    const armTimer = (): void => {
-      if (timer) timer.refresh();
+    let silence: SilenceTimer | undefined;
+    // Started with the request; the response's headers and every chunk count as a sign of life.
+    const markAlive = (): void => {
+      if (silence) silence.touch();
       else
-        timer = setTimeout(() => {
+        silence = new SilenceTimer(timeoutMs, () => {
           timedOut = true;
           controller.abort();
-        }, timeoutMs);
+        });
     };
     const onUserAbort = (): void => controller.abort();
     request.signal?.addEventListener('abort', onUserAbort, { once: true });
@@ -183,17 +184,17 @@ export class OpenAIProvider implements LlmProvider {
         out.aborted = true;
         return out;
       }
-      armTimer();
+      markAlive();
       if (request.onDelta) {
         const onDelta = request.onDelta;
         const response = await this.client.chat.completions
           .create({ ...params, stream: true, stream_options: { include_usage: true } }, requestOptions)
           .asResponse();
         out.responseStarted = true;
-        armTimer();
+        markAlive();
         const tools = new ToolCallAccumulator();
         await readChatCompletionStream(response, (chunk) => {
-          armTimer();
+          markAlive();
           if (chunk.model) out.model = chunk.model;
           if (chunk.system_fingerprint) out.systemFingerprint = chunk.system_fingerprint;
           if (chunk.usage) out.usage = toUsage(chunk.usage);
@@ -240,7 +241,7 @@ export class OpenAIProvider implements LlmProvider {
         // The reply was complete (finish reason seen); only the trailing usage chunk or [DONE] was lost.
       } else Object.assign(out, classifyError(err, { timedOut, responseStarted: out.responseStarted, streaming: request.onDelta !== undefined }));
     } finally {
-      clearTimeout(timer);
+      silence?.clear();
       request.signal?.removeEventListener('abort', onUserAbort);
     }
     return out;

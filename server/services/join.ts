@@ -26,6 +26,8 @@ export async function studyPublic(ctx: ServiceContext, studyId: string): Promise
 export const GENERATED_VISIT_PREFIX = 'tandem-visit:';
 
 const notFound = (studyId: string) => new ServiceError('not_found', `no study "${studyId}"`);
+/** The counts of an option that is the only one: nothing to balance. */
+const NO_COUNTS: ReadonlyMap<string, number> = new Map();
 
 async function studyInfo(ctx: ServiceContext, studyId: string): Promise<StudyPublic> {
   const study = ctx.config.studies.get(studyId);
@@ -95,8 +97,11 @@ export async function joinStudy(ctx: ServiceContext, req: JoinRequest): Promise<
     // Pilot sessions do not count towards balance; they are assigned against the same counts. Unconsented
     // visits hold a slot only for a few minutes (services/assignment.ts).
     const since = balanceCountsUnconsentedSince(now);
-    const taskId = assignCondition(study.tasks.map((t) => t.id), await tx.sessions.countByTask(study.id, since), ctx.rng);
-    const conditionId = assignCondition(study.conditions.map((c) => c.id), await tx.sessions.countByCondition(study.id, since), ctx.rng);
+    // A single task or condition needs no count (the count reads every session of the study).
+    const taskIds = study.tasks.map((t) => t.id);
+    const taskId = assignCondition(taskIds, taskIds.length > 1 ? await tx.sessions.countByTask(study.id, since) : NO_COUNTS, ctx.rng);
+    const conditionIds = study.conditions.map((c) => c.id);
+    const conditionId = assignCondition(conditionIds, conditionIds.length > 1 ? await tx.sessions.countByCondition(study.id, since) : NO_COUNTS, ctx.rng);
     const sessionId = crypto.randomUUID();
     // A second session of a PID-only link gets a per-visit id of its own (identities are unique per platform
     // id and per-visit id); the prefix marks it as made here, and no link carries it.

@@ -140,7 +140,7 @@ export async function streamFromProvider(
 function scheduleDeltaPush(ctx: ServiceContext, f: InFlight): void {
   if (f.pushScheduled) return;
   f.pushScheduled = true;
-  process.nextTick(() => pushPendingDelta(ctx, f));
+  process.nextTick(pushPendingDelta, ctx, f);
 }
 
 function pushPendingDelta(ctx: ServiceContext, f: InFlight): void {
