@@ -6,13 +6,13 @@
  * (postgres: the server runs on a throwaway local cluster, tests/support/postgresCluster.ts, stopped at the end).
  * Bounded: at most `kills` kills; each participant gives up after 3 minutes. Loopback only.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { runCrashScenario } from '../tests/harness/crashRun';
 import { faultRunPassed, formatFaultOutcome } from '../tests/harness/faultTraffic';
 import { JsonlLog } from '../research/simulation/jsonlLog';
 import { formatSummary, summarizeLatencies } from '../research/simulation/latencyStats';
 import { startPostgresCluster } from '../tests/support/postgresCluster';
+import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(500).default(40),
@@ -24,17 +24,7 @@ const Flags = z.object({
   database: z.enum(['sqlite', 'postgres']).default('sqlite'),
 });
 
-const { values } = parseArgs({
-  options: { participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' }, 'kill-every-ms': { type: 'string' }, study: { type: 'string' }, log: { type: 'string' }, database: { type: 'string' } },
-  strict: true,
-});
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`fault:crash: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const flags = parsed.data;
+const flags = benchFlags('fault:crash', { participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' }, 'kill-every-ms': { type: 'string' }, study: { type: 'string' }, log: { type: 'string' }, database: { type: 'string' } }, Flags);
 const log = flags.log ? new JsonlLog(flags.log) : undefined;
 console.log(`fault:crash: ${flags.participants} participants × ${flags.turns} turns, ${flags.kills} SIGKILLs about every ${flags['kill-every-ms']} ms, store ${flags.database}`);
 const cluster = flags.database === 'postgres' ? await startPostgresCluster() : undefined;

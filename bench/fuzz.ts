@@ -5,22 +5,15 @@
  * no row written. Options: --runs 2000 (socket cases; HTTP cases get a quarter each) --seed N
  * Bounded by the number of runs; each case waits at most 5 s. Loopback only.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { runFuzz } from '../tests/harness/fuzzRun';
+import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
   runs: z.coerce.number().int().min(1).max(100_000).default(2000),
   seed: z.coerce.number().int().optional(),
 });
-const { values } = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' } }, strict: true });
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`fuzz: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const { runs, seed } = parsed.data;
+const { runs, seed } = benchFlags('fuzz', { runs: { type: 'string' }, seed: { type: 'string' } }, Flags);
 const started = performance.now();
 const report = await runFuzz({
   socketRuns: runs,

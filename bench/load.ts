@@ -35,7 +35,6 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
 import { JsonlLog } from '../research/simulation/jsonlLog';
@@ -48,6 +47,7 @@ import { runClusterBench } from './cluster/clusterBench';
 import { runGroupBench } from './groupLoad';
 import { formatCpuSplit, runOneTokenRounds, splitCpu, type CpuRun } from './cpuSplit';
 import { formatStatementCounts, resetStatementCounts, statementCounts, type StatementCounts } from './statementCounts';
+import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(2000).default(500),
@@ -75,23 +75,13 @@ const Flags = z.object({
     .regex(/^(none|redis|postgres)(,(none|redis|postgres))*$/, 'a comma list of none, redis, postgres')
     .default('none,redis,postgres'),
 });
-const { values } = parseArgs({
-  options: {
-    participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
-    'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
-    'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'split-cpu': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
-    profile: { type: 'string' }, database: { type: 'string' }, statements: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
-    groups: { type: 'string' }, agents: { type: 'string' },
-  },
-  strict: true,
-});
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`bench: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const f = parsed.data;
+const f = benchFlags('bench', {
+  participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
+  'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
+  'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'split-cpu': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
+  profile: { type: 'string' }, database: { type: 'string' }, statements: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
+  groups: { type: 'string' }, agents: { type: 'string' },
+}, Flags);
 if (f.groups !== undefined && f.participants % f.groups !== 0) {
   console.error(`bench: --participants: ${f.participants} people do not fill groups of ${f.groups} (use a multiple of --groups)`);
   process.exit(2);

@@ -12,13 +12,13 @@
  * Bounded: at most `kills` kills; each participant gives up after 5 minutes. Loopback only.
  */
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { faultRunPassed, formatFaultOutcome } from '../tests/harness/faultTraffic';
 import { JsonlLog } from '../research/simulation/jsonlLog';
 import { formatSummary, summarizeLatencies } from '../research/simulation/latencyStats';
 import { runNodeFaultScenario } from './cluster/nodeFaultRun';
 import { formatGroupFaultOutcome, groupFaultRunPassed, runGroupNodeFaultScenario } from './cluster/groupFaultRun';
+import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
   nodes: z.coerce.number().int().min(2).max(16).default(3),
@@ -31,21 +31,11 @@ const Flags = z.object({
   log: z.string().optional(),
   groups: z.coerce.number().int().min(1).max(100).optional(),
 });
-const { values } = parseArgs({
-  options: {
-    nodes: { type: 'string' }, participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' },
-    'kill-every-ms': { type: 'string' }, adapter: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
-    groups: { type: 'string' },
-  },
-  strict: true,
-});
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`fault:node: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const f = parsed.data;
+const f = benchFlags('fault:node', {
+  nodes: { type: 'string' }, participants: { type: 'string' }, turns: { type: 'string' }, kills: { type: 'string' },
+  'kill-every-ms': { type: 'string' }, adapter: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
+  groups: { type: 'string' },
+}, Flags);
 if (f.groups !== undefined) {
   console.log(`fault:node --groups: ${f.nodes} nodes (adapter ${f.adapter}), ${f.groups} groups of 3, ${f.kills} node SIGKILLs about every ${f['kill-every-ms']} ms; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const t0 = performance.now();

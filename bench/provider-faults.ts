@@ -6,11 +6,11 @@
  * Options: --participants 30 --turns 5 --rate 0.2 --seed 42 --study travel-planning
  * Bounded: each participant gives up after 2 minutes. Loopback only.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { formatReport, isClean } from '../tests/harness/checkLog';
 import { runFaultScenario } from '../tests/harness/faultRun';
 import { formatSummary } from '../research/simulation/latencyStats';
+import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(500).default(30),
@@ -19,17 +19,7 @@ const Flags = z.object({
   seed: z.coerce.number().int().default(42),
   study: z.string().default('travel-planning'),
 });
-const { values } = parseArgs({
-  options: { participants: { type: 'string' }, turns: { type: 'string' }, rate: { type: 'string' }, seed: { type: 'string' }, study: { type: 'string' } },
-  strict: true,
-});
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`fault:provider: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const flags = parsed.data;
+const flags = benchFlags('fault:provider', { participants: { type: 'string' }, turns: { type: 'string' }, rate: { type: 'string' }, seed: { type: 'string' }, study: { type: 'string' } }, Flags);
 let allOk = true;
 for (const attempts of [3, 1]) {
   console.log(`\nfault:provider: ${flags.participants} participants × ${flags.turns} turns, ${Math.round(flags.rate * 100)}% of provider calls failing, platform provider attempts = ${attempts}`);

@@ -13,7 +13,6 @@
  *
  * /proc counts CPU in 10 ms ticks: with 500 participants a step is resolved to 0.02 ms per participant.
  */
-import { parseArgs } from 'node:util';
 import { io as connect, type Socket } from 'socket.io-client';
 import { z } from 'zod';
 import type { SessionState } from '../common/session';
@@ -25,7 +24,9 @@ import { startPostgresCluster } from '../tests/support/postgresCluster';
 import { joinStudy, visitLinkParams } from '../research/simulation/http';
 import { artifactValues, surveyAnswers } from '../research/simulation/participantInputs';
 import { seededRandom } from '../lib/stats/seededRandom';
+import { runPool } from '../research/judge/workPool';
 import { callOk, type ParticipantClient } from '../tests/support/integrationHarness';
+import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(10).max(5000).default(500),
@@ -35,30 +36,13 @@ const Flags = z.object({
   study: z.string().default('travel-planning'),
   profile: z.string().optional(),
 });
-const { values } = parseArgs({
-  options: { participants: { type: 'string' }, turns: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, study: { type: 'string' }, profile: { type: 'string' } },
-  strict: true,
-});
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`bench:phases: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const f = parsed.data;
+const f = benchFlags('bench:phases', { participants: { type: 'string' }, turns: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, study: { type: 'string' }, profile: { type: 'string' } }, Flags);
 const QUIET_MS = 400;
 const random = seededRandom(7);
 
-/** Runs `step` for every item, `concurrency` at a time. */
+/** Runs `step` for every item, `--concurrency` at a time. */
 async function each<T>(items: readonly T[], step: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await step(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(f.concurrency, items.length) }, worker));
+  await runPool(items, f.concurrency, step);
 }
 
 function opened(url: string, auth: Record<string, unknown> | undefined): Promise<Socket> {

@@ -7,12 +7,12 @@
  *
  *   npm run bench:stream-reader -- [--streams 200] [--tokens 200] [--tps 50] [--rounds 3]
  */
-import { parseArgs } from 'node:util';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
 import { median } from '../research/simulation/latencyStats';
 import { forEachContentFragment, type StreamReader } from '../tests/harness/streamReaders';
+import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
   streams: z.coerce.number().int().min(1).max(2000).default(200),
@@ -20,17 +20,7 @@ const Flags = z.object({
   tps: z.coerce.number().positive().max(10_000).default(50),
   rounds: z.coerce.number().int().min(1).max(20).default(3),
 });
-const { values } = parseArgs({
-  options: { streams: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, rounds: { type: 'string' } },
-  strict: true,
-});
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`bench:stream-reader: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const f = parsed.data;
+const f = benchFlags('bench:stream-reader', { streams: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, rounds: { type: 'string' } }, Flags);
 
 const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
   env: { TOKENS_PER_REPLY: String(f.tokens), TOKENS_PER_SECOND: String(f.tps), MARK_EVERY: '10' },

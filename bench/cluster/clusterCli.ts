@@ -7,11 +7,11 @@
  * the nodes' assistant is a local OpenAI-compatible stand-in (tests/support/fakeOpenAI.ts) that streams a short
  * canned reply at --tps tokens/s. For benchmarks and fault runs use bench/load.ts --nodes and bench/node-faults.ts.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { reply, startFakeOpenAI } from '../../tests/support/fakeOpenAI';
 import { startCluster } from './cluster';
 import { testStudyLink } from '../../common/studyLink';
+import { benchFlags } from '../benchFlags';
 
 const Flags = z.object({
   nodes: z.coerce.number().int().min(1).max(16).default(3),
@@ -20,17 +20,7 @@ const Flags = z.object({
   'provider-url': z.string().url().optional(),
   tps: z.coerce.number().positive().max(10_000).default(30),
 });
-const { values } = parseArgs({
-  options: { nodes: { type: 'string' }, port: { type: 'string' }, adapter: { type: 'string' }, 'provider-url': { type: 'string' }, tps: { type: 'string' } },
-  strict: true,
-});
-const parsed = Flags.safeParse(values);
-if (!parsed.success) {
-  const issue = parsed.error.issues[0]!;
-  console.error(`cluster: --${String(issue.path[0])}: ${issue.message}`);
-  process.exit(2);
-}
-const f = parsed.data;
+const f = benchFlags('cluster', { nodes: { type: 'string' }, port: { type: 'string' }, adapter: { type: 'string' }, 'provider-url': { type: 'string' }, tps: { type: 'string' } }, Flags);
 const fake = f['provider-url']
   ? null
   : await startFakeOpenAI({ tokensPerSecond: f.tps, responder: () => reply('This is the cluster harness stand-in assistant answering through the real openai client.') });

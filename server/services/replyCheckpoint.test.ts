@@ -4,7 +4,7 @@
  * a write in flight so that it cannot re-create a row the reply's transaction deletes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORE_ENGINES, openTestStore } from '../../tests/support/testStores';
+import { STORE_ENGINES, openTestStoreWithSessions } from '../../tests/support/testStores';
 import type { Store } from '../../lib/storage';
 import { createLogger } from '../../lib/logger';
 import { ReplyCheckpoints } from './replyCheckpoint';
@@ -18,10 +18,8 @@ const log = createLogger('silent');
 
 describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
   async function storeWithSessions(n: number): Promise<Store> {
-    const s = await openTestStore(engine, 'checkpoints');
+    const s = await openTestStoreWithSessions(engine, 'checkpoints', Array.from({ length: n }, (_, i) => `s${i}`));
     stores.push(s);
-    await s.studies.upsertLoaded('study', 'A study', 'hash', 'live', 1);
-    for (let i = 0; i < n; i++) await s.sessions.insert({ id: `s${i}`, studyId: 'study', taskId: 't', conditionId: 'c', isPilot: false, createdAt: 1 });
     return s;
   }
 
