@@ -13,7 +13,7 @@
  *   npm run bench -- [--participants 500] [--turns 3] [--tokens 200] [--tps 50] [--mark-every 10] [--think-ms 1000-3000]
  *                    [--rounds 3] [--study travel-planning] [--log load.jsonl] [--max-seconds 900] [--skip-relay]
  *                    [--provider-thread on|off] [--relay-reader sdk|tandem] [--profile <dir>] [--database sqlite|postgres] [--statements on|off]
- *                    [--split-cpu] [--groups 3 --agents 1]
+ *                    [--split-cpu] [--sqlite-meter] [--groups 3 --agents 1]
  *   --provider-thread: on = provider calls on a worker thread (default off: on the event loop)
  *   --relay-reader: how the relay reads provider streams: sdk = the openai client's Stream (default, a relay as the
  *                   openai docs write it), tandem = the platform's own reader, to isolate the platform's work per token
@@ -22,6 +22,8 @@
  *               (tests/support/postgresCluster.ts: fsync off, like the test cluster) with a fresh database per round
  *   --statements on|off: with postgres, count the server's statements with pg_stat_statements (default on); off runs
  *               the cluster without the extension, whose per-statement bookkeeping the backends' CPU would include
+ *   --sqlite-meter: SQLite only: each round, the server's event-loop time in SQLite statements, by statement
+ *               (tests/harness/sqliteMeter.ts)
  *   --split-cpu: after the rounds, a platform and a relay run whose replies are one token each (no think times), to
  *               split the CPU into a session's own part and each streamed token's (bench/cpuSplit.ts)
  *   --groups G: group mode instead (bench/groupLoad.ts): people in groups of G with --agents K agents each (default 1),
@@ -33,7 +35,8 @@
  * Stops by itself: every participant has a deadline and a watchdog ends the run after --max-seconds.
  */
 import { execFileSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
@@ -48,6 +51,7 @@ import { runGroupBench } from './groupLoad';
 import { formatCpuSplit, runOneTokenRounds, splitCpu, type CpuRun } from './cpuSplit';
 import { formatStatementCounts, resetStatementCounts, statementCounts, type StatementCounts } from './statementCounts';
 import { benchFlags } from './benchFlags';
+import { formatMeterRows, lastMeterSnapshot } from '../tests/harness/sqliteMeter';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(1).max(2000).default(500),
@@ -62,6 +66,7 @@ const Flags = z.object({
   'max-seconds': z.coerce.number().positive().max(3600).default(900),
   'skip-relay': z.boolean().default(false),
   'split-cpu': z.boolean().default(false),
+  'sqlite-meter': z.boolean().default(false),
   'provider-thread': z.enum(['on', 'off']).default('off'),
   'relay-reader': z.enum(['sdk', 'tandem']).default('sdk'),
   profile: z.string().optional(),
@@ -78,12 +83,16 @@ const Flags = z.object({
 const f = benchFlags('bench', {
   participants: { type: 'string' }, turns: { type: 'string' }, tokens: { type: 'string' }, tps: { type: 'string' }, 'mark-every': { type: 'string' },
   'think-ms': { type: 'string' }, rounds: { type: 'string' }, study: { type: 'string' }, log: { type: 'string' },
-  'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'split-cpu': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
+  'max-seconds': { type: 'string' }, 'skip-relay': { type: 'boolean' }, 'split-cpu': { type: 'boolean' }, 'sqlite-meter': { type: 'boolean' }, 'provider-thread': { type: 'string' }, 'relay-reader': { type: 'string' },
   profile: { type: 'string' }, database: { type: 'string' }, statements: { type: 'string' }, nodes: { type: 'string' }, adapters: { type: 'string' },
   groups: { type: 'string' }, agents: { type: 'string' },
 }, Flags);
 if (f.groups !== undefined && f.participants % f.groups !== 0) {
   console.error(`bench: --participants: ${f.participants} people do not fill groups of ${f.groups} (use a multiple of --groups)`);
+  process.exit(2);
+}
+if (f['sqlite-meter'] && (f.database !== 'sqlite' || f.nodes !== undefined || f.groups !== undefined)) {
+  console.error('bench: --sqlite-meter: only for a single SQLite server (no --database postgres, --nodes or --groups)');
   process.exit(2);
 }
 const [thinkMin, thinkMax] = f['think-ms'].split('-').map(Number) as [number, number | undefined];
@@ -162,10 +171,11 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`\n=== round ${round}/${f.rounds} — load average ${load()}`);
   const databaseUrl = roundDatabase(round);
   let counts: StatementCounts | null = null;
+  const meterFile = f['sqlite-meter'] ? path.join(mkdtempSync(path.join(tmpdir(), 'tandem-sqlite-meter-')), 'meter.jsonl') : undefined;
   const p = await runPlatformRound({
     providerBaseURL: provider.ready.baseURL, providerPid: provider.child.pid, studyId: f.study, participants: f.participants, turns: f.turns, think,
     sessionDeadlineMs: (f['max-seconds'] - 10) * 1000, ...(fileLog ? { log: fileLog } : {}), onServer: (kill) => killers.push(kill),
-    serverEnv: { PROVIDER_THREAD: f['provider-thread'] }, ...(f.profile ? { profileDir: f.profile } : {}),
+    serverEnv: { PROVIDER_THREAD: f['provider-thread'], ...(meterFile ? { TANDEM_SQLITE_METER: meterFile } : {}) }, ...(f.profile ? { profileDir: f.profile } : {}),
     ...(cluster ? { databaseUrl: databaseUrl!, postgresDir: cluster.dir } : {}),
     // The server's statements only: counted from when it serves (migrations done) to when it stops (before the check reads the store).
     ...(cluster && f.statements === 'on' ? { onServing: () => resetStatementCounts(cluster), onStopped: () => (counts = statementCounts(cluster, new URL(databaseUrl!).pathname.slice(1))) } : {}),
@@ -188,6 +198,10 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  machine: ${machineUse(serverCpu, p.rig, s.wallMs, databaseCpu)}`);
   console.log(`  log vs database: ${formatReport(p.check)}`);
   if (counts) for (const line of formatStatementCounts(counts, f.participants, s.messagesAcked)) console.log(line);
+  if (meterFile) {
+    for (const line of formatMeterRows(lastMeterSnapshot(meterFile), f.participants)) console.log(`  ${line}`);
+    rmSync(path.dirname(meterFile), { recursive: true, force: true });
+  }
   allOk &&= p.ok;
 
   if (f['skip-relay']) continue;

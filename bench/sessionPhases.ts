@@ -10,9 +10,14 @@
  *
  *   npm run bench:phases -- [--participants 500] [--turns 3] [--concurrency 50] [--database sqlite|postgres] [--study travel-planning]
  *                           [--profile <dir>]   (V8 CPU profiles of the server, one per thread)
+ *                           [--sqlite-meter]    (SQLite only: the event loop's time in SQLite statements, per step and
+ *                                                by statement; tests/harness/sqliteMeter.ts)
  *
  * /proc counts CPU in 10 ms ticks: with 500 participants a step is resolved to 0.02 ms per participant.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { z } from 'zod';
 import type { SessionState } from '../common/session';
@@ -27,6 +32,7 @@ import { seededRandom } from '../lib/stats/seededRandom';
 import { runPool } from '../research/judge/workPool';
 import { callOk, type ParticipantClient } from '../tests/support/integrationHarness';
 import { benchFlags } from './benchFlags';
+import { formatMeterRows, meterDifference, type SqliteMeterRow } from '../tests/harness/sqliteMeter';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(10).max(5000).default(500),
@@ -35,8 +41,13 @@ const Flags = z.object({
   database: z.enum(['sqlite', 'postgres']).default('sqlite'),
   study: z.string().default('travel-planning'),
   profile: z.string().optional(),
+  'sqlite-meter': z.boolean().default(false),
 });
-const f = benchFlags('bench:phases', { participants: { type: 'string' }, turns: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, study: { type: 'string' }, profile: { type: 'string' } }, Flags);
+const f = benchFlags('bench:phases', { participants: { type: 'string' }, turns: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, study: { type: 'string' }, profile: { type: 'string' }, 'sqlite-meter': { type: 'boolean' } }, Flags);
+if (f['sqlite-meter'] && f.database !== 'sqlite') {
+  console.error('bench:phases: --sqlite-meter: only with --database sqlite (PostgreSQL runs its statements in its backends)');
+  process.exit(2);
+}
 const QUIET_MS = 400;
 const random = seededRandom(7);
 
@@ -76,18 +87,25 @@ async function meter(cpu: () => number): Promise<(step: string, run: () => Promi
   };
 }
 
-const rows: Array<{ step: string; ms: number; relayMs?: number }> = [];
+const rows: Array<{ step: string; ms: number; relayMs?: number; sqliteMs?: number }> = [];
+/** --sqlite-meter: the server appends its statement totals to this file on SIGUSR2 (after each step) and at exit. */
+const meterFile = f['sqlite-meter'] ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-sqlite-meter-')), 'meter.jsonl') : undefined;
+const meterSnapshots: SqliteMeterRow[][] = [];
 
 const provider = await startChild<{ baseURL: string }>(new URL('../tests/harness/timedProviderProcess.ts', import.meta.url), {
   env: { TOKENS_PER_REPLY: '1', TOKENS_PER_SECOND: '1000', MARK_EVERY: '1' },
 });
 const cluster = f.database === 'postgres' ? await startPostgresCluster() : undefined;
-const server = new ServerChild({ providerBaseURL: provider.ready.baseURL, ...(cluster ? { databaseUrl: cluster.url } : {}), env: { REPLY_TIMEOUT_MS: '120000' }, ...(f.profile ? { nodeArgs: cpuProfileArgs(f.profile) } : {}) });
+const server = new ServerChild({ providerBaseURL: provider.ready.baseURL, ...(cluster ? { databaseUrl: cluster.url } : {}), env: { REPLY_TIMEOUT_MS: '120000', ...(meterFile ? { TANDEM_SQLITE_METER: meterFile } : {}) }, ...(f.profile ? { nodeArgs: cpuProfileArgs(f.profile) } : {}) });
 try {
   await server.start();
   const backends = cluster ? postgresCpuReader(() => postgresPids(cluster.dir)) : undefined;
   const step = await meter(() => (cpuSecondsOf(server.pid) ?? NaN) + (backends?.() ?? 0));
-  const measure = async (name: string, run: () => Promise<void>) => void rows.push({ step: name, ms: await step(name, run) });
+  const measure = async (name: string, run: () => Promise<void>) => {
+    rows.push({ step: name, ms: await step(name, run) });
+    if (meterFile) await meterSnapshot(server.pid!, meterFile);
+  };
+  if (meterFile) await meterSnapshot(server.pid!, meterFile);
   console.log(`bench:phases: ${f.participants} participants × ${f.turns} turns, study ${f.study}, ${cluster ? 'PostgreSQL (server + backends)' : 'SQLite'}, ${f.concurrency} at a time`);
   const ids = Array.from({ length: f.participants }, (_, i) => i);
   const tokens: string[] = [];
@@ -157,9 +175,34 @@ try {
   await provider.kill('SIGTERM');
 }
 
+if (meterFile) {
+  meterSnapshots.push(...fs.readFileSync(meterFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as SqliteMeterRow[]));
+  // The first snapshot is taken before the first step, one follows each step (the last at exit).
+  rows.forEach((r, i) => (r.sqliteMs = sum(meterDifference(meterSnapshots[i + 1]!, meterSnapshots[i]!)) / f.participants));
+}
+
 const total = rows.reduce((a, r) => a + r.ms, 0);
 const relayTotal = rows.reduce((a, r) => a + (r.relayMs ?? 0), 0);
 console.log('\nserver CPU per participant, by step (relay: the same step through the bare relay, where it has one)');
-for (const r of rows) console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
-console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
+const sqliteColumn = (ms: number | undefined) => (ms === undefined ? '' : `   SQLite ${ms.toFixed(2)} ms`);
+for (const r of rows) console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${sqliteColumn(r.sqliteMs)}${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
+const sqliteTotal = meterFile ? rows.reduce((a, r) => a + (r.sqliteMs ?? 0), 0) : undefined;
+console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms${sqliteColumn(sqliteTotal)}   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
+if (meterFile) console.log(`\n${formatMeterRows(meterDifference(meterSnapshots[rows.length]!, meterSnapshots[0]!), f.participants).join('\n')}`);
+if (meterFile) fs.rmSync(path.dirname(meterFile), { recursive: true, force: true });
 if (f.profile) console.log(`\nstep windows for the profiles in ${f.profile} (monotonic µs): ${JSON.stringify(windows)}`);
+
+/** Asks the server for its statement totals so far (SIGUSR2) and waits until they are in the file. */
+async function meterSnapshot(pid: number, file: string): Promise<void> {
+  const lines = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').length - 1 : 0);
+  const before = lines();
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; lines() === before; waited += 10) {
+    if (waited > 5_000) throw new Error('the server wrote no SQLite meter snapshot within 5 s of SIGUSR2');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function sum(statements: readonly SqliteMeterRow[]): number {
+  return statements.reduce((a, r) => a + r.ms, 0);
+}

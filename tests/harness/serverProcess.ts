@@ -6,15 +6,19 @@
  *   REPLY_TIMEOUT_MS (60000), JOIN_RATE_LIMIT (100000), LOG_LEVEL (warn),
  *   PROVIDER_THREAD (on | off: provider calls on a worker thread or on the event loop; default off),
  *   REDIS_URL, SOCKET_ADAPTER, TANDEM_NODE_ID (a cluster node: server/cluster/clusterOptions.ts; unset: a single node),
- *   STUDIES_DIR (default the repository's studies/: the bench's group mode writes a study of its own).
+ *   STUDIES_DIR (default the repository's studies/: the bench's group mode writes a study of its own),
+ *   TANDEM_SQLITE_METER (a file: time every SQLite statement on the event loop, sqliteMeter.ts; on each SIGUSR2 and
+ *   at SIGTERM a JSON line with the totals so far is appended to the file).
  * Prints `READY {"url","port"}` once listening, and `STATS {"eventLoopDelayMs":{p50,p99,max},"eventLoopUtilization":{whole,busiest10s}}` on SIGTERM.
  */
+import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startTandem } from '../../wiring/startTandem';
 import { startEventLoopUse } from './eventLoopUse';
 import { createLogger } from '../../lib/logger';
 import { clusterOptionsFromEnv } from '../../server/cluster/clusterOptions';
 import { announceReady } from './childProcess';
+import { installSqliteMeter } from './sqliteMeter';
 
 const env = process.env;
 const need = (name: string): string => {
@@ -22,6 +26,13 @@ const need = (name: string): string => {
   if (!v) throw new Error(`${name} is required`);
   return v;
 };
+
+const meterFile = env.TANDEM_SQLITE_METER;
+const sqliteMeter = meterFile ? installSqliteMeter() : undefined;
+const writeMeter = () => {
+  if (meterFile && sqliteMeter) fs.appendFileSync(meterFile, `${JSON.stringify(sqliteMeter.snapshot())}\n`);
+};
+process.on('SIGUSR2', writeMeter);
 
 const server = await startTandem({
   dataDir: need('DATA_DIR'),
@@ -53,6 +64,7 @@ lag.enable();
 const eventLoopUse = startEventLoopUse();
 announceReady({ url: server.url, port: server.port });
 process.once('SIGTERM', () => {
+  writeMeter();
   lag.disable();
   const ms = (ns: number) => Math.max(0, ns / 1e6 - 10); // beyond the 10 ms sampling period
   const eventLoopUtilization = eventLoopUse();
