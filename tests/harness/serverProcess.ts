@@ -32,7 +32,8 @@ const sqliteMeter = meterFile ? installSqliteMeter() : undefined;
 const writeMeter = () => {
   if (meterFile && sqliteMeter) fs.appendFileSync(meterFile, `${JSON.stringify(sqliteMeter.snapshot())}\n`);
 };
-process.on('SIGUSR2', writeMeter);
+// Only when asked: otherwise SIGUSR2 keeps its default action.
+if (sqliteMeter) process.on('SIGUSR2', writeMeter);
 
 const server = await startTandem({
   dataDir: need('DATA_DIR'),

@@ -7,7 +7,7 @@
  * unpatched). A preemption by another process while a statement runs counts as the statement's.
  *
  * Installing patches the prototypes of better-sqlite3's Database and Statement in this thread (so it sees the
- * store's cached statements and the BEGIN/COMMIT of db.transaction alike); the returned function restores them.
+ * store's cached statements and the BEGIN/COMMIT of db.transaction alike); the returned meter's uninstall() restores them.
  * Timing a call adds two performance.now() reads (~0.1 µs).
  */
 import fs from 'node:fs';
