@@ -32,7 +32,7 @@ import { seededRandom } from '../lib/stats/seededRandom';
 import { runPool } from '../research/judge/workPool';
 import { callOk, type ParticipantClient } from '../tests/support/integrationHarness';
 import { benchFlags } from './benchFlags';
-import { formatMeterRows, meterDifference, type SqliteMeterRow } from '../tests/harness/sqliteMeter';
+import { formatMeterRows, meterDifference, meterTotalMs, type SqliteMeterRow } from '../tests/harness/sqliteMeter';
 
 const Flags = z.object({
   participants: z.coerce.number().int().min(10).max(5000).default(500),
@@ -178,7 +178,7 @@ try {
 if (meterFile) {
   meterSnapshots.push(...fs.readFileSync(meterFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as SqliteMeterRow[]));
   // The first snapshot is taken before the first step, one follows each step (the last at exit).
-  rows.forEach((r, i) => (r.sqliteMs = sum(meterDifference(meterSnapshots[i + 1]!, meterSnapshots[i]!)) / f.participants));
+  rows.forEach((r, i) => (r.sqliteMs = meterTotalMs(meterDifference(meterSnapshots[i + 1]!, meterSnapshots[i]!)) / f.participants));
 }
 
 const total = rows.reduce((a, r) => a + r.ms, 0);
@@ -201,8 +201,4 @@ async function meterSnapshot(pid: number, file: string): Promise<void> {
     if (waited > 5_000) throw new Error('the server wrote no SQLite meter snapshot within 5 s of SIGUSR2');
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-function sum(statements: readonly SqliteMeterRow[]): number {
-  return statements.reduce((a, r) => a + r.ms, 0);
 }

@@ -90,9 +90,14 @@ export function meterDifference(after: readonly SqliteMeterRow[], before: readon
     .sort((a, b) => b.ms - a.ms);
 }
 
+/** The time all the statements took (ms). */
+export function meterTotalMs(statements: readonly SqliteMeterRow[]): number {
+  return statements.reduce((a, r) => a + r.ms, 0);
+}
+
 /** The statements that took longest, per participant: time, calls and time per call, and the SQL (cut at 110 characters). */
 export function formatMeterRows(statements: readonly SqliteMeterRow[], participants: number, top = 20): string[] {
-  const totalMs = statements.reduce((a, r) => a + r.ms, 0);
+  const totalMs = meterTotalMs(statements);
   const shown = statements.slice(0, top);
   return [
     `SQLite statements on the event loop: ${(totalMs / participants).toFixed(2)} ms per participant in all (${statements.length} kinds; the ${shown.length} that took longest, per participant):`,

@@ -5,7 +5,6 @@
  * real SQLite files and a real PostgreSQL database, a real server, the real export and db:copy.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE_NAME } from '../../lib/storage';
@@ -16,16 +15,9 @@ import { createLogger } from '../../lib/logger';
 import { startServer } from '../../server/app';
 import { join, startTestServer, type TestServer } from '../support/integrationHarness';
 import { createTestStoreTarget, STORE_ENGINES } from '../support/testStores';
+import { tempFolders } from '../support/tempFolders';
 
-const folders: string[] = [];
-const tempFolder = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-key-'));
-  folders.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempFolder = tempFolders('tandem-key-');
 
 describe.each(STORE_ENGINES)('pseudonym key fingerprint (%s)', (engine) => {
   let t: TestServer;

@@ -1,21 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installSqliteMeter, meterDifference, type SqliteMeterRow } from '../harness/sqliteMeter';
 import { ServerChild } from '../harness/serverChild';
 import { joinStudy, visitLinkParams } from '../../research/simulation/http';
+import { tempFolders } from '../support/tempFolders';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-sqlite-meter-test-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempFolders('tandem-sqlite-meter-test-');
 
 const callsOf = (rows: readonly SqliteMeterRow[], sql: string) => rows.find((r) => r.sql === sql)?.calls ?? 0;
 
