@@ -170,7 +170,14 @@ function StatusControl({ study, onChanged }: { study: StudySummary; onChanged: (
   const [question, setQuestion] = useState<string | null>(null);
   // Going live with a plan never locked: the in-page dialog asks to lock first (with the plan's problems, if any).
   const [lockQuestion, setLockQuestion] = useState<{ problems: string[] } | null>(null);
-  useEffect(() => setStatus(study.status), [study.status]);
+  // The server's status as this control last saw it. A newer one (a reload after a change, another admin's change)
+  // becomes the choice only while the choice is still the old status: a reload that lands after the researcher
+  // picked the next status must not undo the pick (it used to, leaving Apply disabled on the status just set).
+  const [seen, setSeen] = useState<StudyStatus>(study.status);
+  if (study.status !== seen) {
+    setSeen(study.status);
+    if (status === seen) setStatus(study.status);
+  }
   const notChanged = () => setMessage({ text: 'Status not changed.', error: false });
   const switchStatus = async (lockFirst: LockChoice | null) => {
     setBusy(true);

@@ -89,8 +89,16 @@ describe('study status switch', () => {
     await admin.getByText('Status not changed.').waitFor();
     expect((await t.server.store.studies.get(STUDY))!.status).toBe('live');
 
-    // Confirm: the study is draft, and the participant mid-session keeps it.
+    // Confirm: the study is draft, and the participant mid-session keeps it. The page's reload of the study list
+    // after the change is held until the next status is picked, as on a slow connection: the late reload must not
+    // undo the pick.
     await admin.getByRole('button', { name: 'Apply' }).click();
+    let releaseReload!: () => void;
+    const reloadHeld = new Promise<void>((resolve) => (releaseReload = resolve));
+    await admin.route('**/api/admin/studies', async (route) => {
+      await reloadHeld;
+      await route.continue();
+    });
     await answer(admin, true);
     await admin.getByText('Status set to draft.').waitFor();
     expect((await t.server.store.studies.get(STUDY))!.status).toBe('draft');
@@ -99,6 +107,9 @@ describe('study status switch', () => {
     // Choosing another status takes the last change's message away.
     await admin.getByLabel('Study status').selectOption('pilot');
     expect(await admin.getByText('Status set to draft.').count()).toBe(0);
+    releaseReload(); // from here on the route lets every request through at once
+    await admin.getByTestId('study-status').filter({ hasText: /^draft$/ }).waitFor();
+    expect(await admin.getByLabel('Study status').inputValue()).toBe('pilot');
     // Back to pilot: no question (nobody is turned away).
     await admin.getByRole('button', { name: 'Apply' }).click();
     await admin.getByText('Status set to pilot.').waitFor();
