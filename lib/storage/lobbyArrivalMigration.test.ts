@@ -11,13 +11,10 @@ import { createTestDatabaseUrl } from '../../tests/support/postgresTestDatabase'
 import { openDatabase } from './sqlite/database';
 import { migrate, MIGRATIONS_DIR } from './sqlite/migrate';
 import { migratePostgres, POSTGRES_MIGRATIONS_DIR } from './postgres/migrate';
+import { migrationsUpTo } from '../../tests/support/migrationsUpTo';
+import { tempFolders } from '../../tests/support/tempFolders';
 
-/** A copy of `dir` with the migrations up to `last`. */
-function migrationsUpTo(dir: string, last: number): string {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-migrations-'));
-  for (const f of fs.readdirSync(dir)) if (/^\d{3}_/.test(f) && Number(f.slice(0, 3)) <= last) fs.copyFileSync(path.join(dir, f), path.join(out, f));
-  return out;
-}
+const tempFolder = tempFolders('tandem-migrations-');
 
 // Lobby c1: s-b and s-a joined at the same ms (so s-a first by session id), s-c later; lobby c2: s-d alone.
 const ENTRIES = [
@@ -44,7 +41,7 @@ describe('migration 029 (lobby arrival numbers)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-029-'));
     const db = openDatabase(path.join(dir, 'db.sqlite'));
     try {
-      migrate(db, migrationsUpTo(MIGRATIONS_DIR, 28));
+      migrate(db, migrationsUpTo(MIGRATIONS_DIR, 28, tempFolder()));
       const sql = seedSql(() => '?');
       db.prepare(sql.study).run();
       for (const [id, condition, at] of ENTRIES) {
@@ -62,7 +59,7 @@ describe('migration 029 (lobby arrival numbers)', () => {
   it('numbers them the same on PostgreSQL', async () => {
     const pool = new pg.Pool({ connectionString: await createTestDatabaseUrl('migration 029') });
     try {
-      await migratePostgres(pool, migrationsUpTo(POSTGRES_MIGRATIONS_DIR, 28));
+      await migratePostgres(pool, migrationsUpTo(POSTGRES_MIGRATIONS_DIR, 28, tempFolder()));
       const sql = seedSql((i) => `$${i}`);
       await pool.query(sql.study);
       for (const [id, condition, at] of ENTRIES) {

@@ -53,7 +53,8 @@ export interface SessionsRepo {
   /**
    * Number of non-pilot sessions per condition (conditions with none are absent). With
    * `unconsentedSince`, a session that has not consented counts only if it was created at or after that
-   * time (services/assignment.ts: an unconsented visit holds a balanced slot for a few minutes only).
+   * time (services/assignment.ts: an unconsented visit holds a balanced slot for a few minutes only); that count reads
+   * the consented ones from balance_counts (migration 035) and only the recent unconsented visits, not the study's sessions.
    */
   countByCondition(studyId: string, unconsentedSince?: number): Promise<Map<string, number>>;
   /** Number of non-pilot sessions per task (tasks with none are absent); `unconsentedSince` as above. */

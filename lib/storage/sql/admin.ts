@@ -1,5 +1,5 @@
 /** The researcher side's tables (audit_log, admin_credentials, admin_sessions, admin_jobs, withdrawals) and read models. */
-import { both } from './engineSql';
+import { both, postgresOnly } from './engineSql';
 
 export const AUDIT_SQL = {
   /** Parameters: auditValues(entry). Returns the entry's id (an identity / INTEGER PRIMARY KEY). */
@@ -37,6 +37,20 @@ export const WITHDRAWAL_SQL = {
   uploadPaths: both('SELECT storage_path FROM uploads WHERE session_id = ? ORDER BY created_at, id'),
   /** Every science table cascades from sessions. */
   deleteSession: both('DELETE FROM sessions WHERE id = ?'),
+  /**
+   * Before a withdrawal deletes several sessions (PostgreSQL): their rows, then the balance counts their deletes will
+   * change (migration 035), each in one order. A consent locks its session's row, then its condition's count, then
+   * its task's; deleting session by session would take counts out of that order (one session's task count before
+   * another's condition count) and could deadlock with it. Parameter: the session ids.
+   */
+  lockSessionsForDelete: postgresOnly('row lock', 'SELECT id FROM sessions WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE'),
+  lockBalanceCountsForDelete: postgresOnly(
+    'row lock',
+    `SELECT 1 FROM balance_counts b JOIN sessions s ON s.study_id = b.study_id
+       AND ((b.dimension = 'condition' AND b.option_id = s.condition_id) OR (b.dimension = 'task' AND b.option_id = s.task_id))
+      WHERE s.id = ANY($1::text[]) AND s.is_pilot = 0 AND s.consented_at IS NOT NULL
+      ORDER BY b.study_id, b.dimension, b.option_id FOR UPDATE OF b`,
+  ),
   /** Parameters: withdrawalValues(w). A second withdrawal of the same person adds to the deleted count. */
   recordTombstone: both(`INSERT INTO withdrawals (study_id, tombstone, withdrawn_at, deleted_sessions, actor) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (study_id, tombstone) DO UPDATE SET deleted_sessions = withdrawals.deleted_sessions + excluded.deleted_sessions,

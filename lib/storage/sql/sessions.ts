@@ -34,11 +34,21 @@ export const SESSION_SQL = {
   addStoredBytes: both('UPDATE sessions SET stored_bytes = stored_bytes + ? WHERE id = ?'),
 } as const;
 
-/** Non-pilot sessions per condition or task; with unconsentedSince, unconsented ones count only while fresh. */
+/**
+ * Non-pilot sessions per condition or task (k, n; options with none absent). Without unconsentedSince, counted in
+ * `sessions` (reads every session of the study). With it (the join's balanced assignment), the consented ones come
+ * from balance_counts, which triggers keep (migration 035), and the unconsented ones still fresh from the partial index
+ * sessions_unconsented_fresh: the cost follows the number of options and of recent visits, not the study's size.
+ * Parameters: study id, study id, unconsentedSince.
+ */
 export const sessionCountBy = (column: 'condition_id' | 'task_id', withUnconsentedSince: boolean) =>
   withUnconsentedSince
-    ? both(`SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0
-               AND (consented_at IS NOT NULL OR (status = 'active' AND created_at >= ?)) GROUP BY ${column} ORDER BY ${column}`)
+    ? both(`SELECT k, SUM(n) AS n FROM (
+               SELECT option_id AS k, consented AS n FROM balance_counts WHERE study_id = ? AND dimension = '${column === 'condition_id' ? 'condition' : 'task'}'
+               UNION ALL
+               SELECT ${column} AS k, COUNT(*) AS n FROM sessions
+                WHERE study_id = ? AND is_pilot = 0 AND consented_at IS NULL AND status = 'active' AND created_at >= ? GROUP BY ${column}
+             ) counted GROUP BY k HAVING SUM(n) > 0 ORDER BY k`)
     : both(`SELECT ${column} AS k, COUNT(*) AS n FROM sessions WHERE study_id = ? AND is_pilot = 0 GROUP BY ${column} ORDER BY ${column}`);
 
 export const SESSION_COUNT_BY = {

@@ -57,7 +57,7 @@ export class PgSessions implements SessionsRepo {
     const rows =
       unconsentedSince === undefined
         ? await this.db.rows<{ k: string; n: number }>(q.all.postgres, [studyId])
-        : await this.db.rows<{ k: string; n: number }>(q.fresh.postgres, [studyId, unconsentedSince]);
+        : await this.db.rows<{ k: string; n: number }>(q.fresh.postgres, [studyId, studyId, unconsentedSince]);
     return new Map(rows.map((r) => [r.k, r.n]));
   }
 

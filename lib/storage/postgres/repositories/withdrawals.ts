@@ -25,6 +25,10 @@ export class PgWithdrawals implements WithdrawalsRepo {
 
   /** Takes each session out of its group (../../groupWithdrawal.ts), then deletes it. Call inside a transaction. */
   async deleteSessions(sessionIds: readonly string[], now = Date.now()): Promise<number> {
+    if (sessionIds.length > 1) {
+      await this.db.rows(WITHDRAWAL_SQL.lockSessionsForDelete.postgres, [sessionIds]);
+      await this.db.rows(WITHDRAWAL_SQL.lockBalanceCountsForDelete.postgres, [sessionIds]);
+    }
     let n = 0;
     for (const id of sessionIds) {
       await this.withdrawFromGroups(id, now);

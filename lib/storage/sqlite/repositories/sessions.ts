@@ -65,7 +65,7 @@ export class SessionsRepository extends SqliteRepository implements Sync<Session
 
   private countBy(q: { all: EngineSql; fresh: EngineSql }, studyId: string, unconsentedSince: number | undefined): Map<string, number> {
     const rows =
-      unconsentedSince === undefined ? this.q.rows<{ k: string; n: number }>(q.all, studyId) : this.q.rows<{ k: string; n: number }>(q.fresh, studyId, unconsentedSince);
+      unconsentedSince === undefined ? this.q.rows<{ k: string; n: number }>(q.all, studyId) : this.q.rows<{ k: string; n: number }>(q.fresh, studyId, studyId, unconsentedSince);
     return new Map(rows.map((r) => [r.k, r.n]));
   }
 
