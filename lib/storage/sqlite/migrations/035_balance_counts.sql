@@ -1,6 +1,6 @@
 -- Balanced assignment (server/services/assignment.ts) reads, at every join, how many non-pilot sessions of the study
 -- consented per condition and per task. Counting those in `sessions` read every consented session of the study, so a
--- join cost grew with the study (21 ms per count at 50,000 sessions, two counts for a study with several tasks). The
+-- join cost grew with the study (27 ms for a join's two counts at 50,000 sessions, `npm run bench:balance`). The
 -- counts are kept here instead, exact at every commit: the triggers below follow every insert, delete and change of a
 -- session row that moves it in or out of a count, whichever code path (or db:copy) writes it. Derived state: db:copy
 -- does not copy this table, the triggers rebuild it on the target. Twin: postgres/migrations/035_balance_counts.sql.
