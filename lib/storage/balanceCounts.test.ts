@@ -12,7 +12,6 @@
  * when it consented, or when it is still active, unconsented and created at or after `unconsentedSince`.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -106,7 +105,9 @@ async function churn(store: Store, model: Map<string, Modelled>, seed: number, s
 }
 
 const stores: Store[] = [];
+/** Data folders createTestStoreTarget made; the ones this file makes come from tempFolder(). */
 const folders: string[] = [];
+const tempFolder = tempFolders('tandem-balance-');
 afterAll(async () => {
   for (const s of stores.splice(0)) await s.close();
   for (const d of folders.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -143,8 +144,7 @@ describe.each(STORE_ENGINES)('balance counts (%s)', (engine) => {
     const report = await copyDatabase({ from: source.target, to: target.target, force: true });
     expect(report.replacedRows).toBeGreaterThan(0);
     const onPostgres = other === 'postgres';
-    const dataDir = onPostgres ? fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-balance-')) : path.dirname(target.target);
-    if (onPostgres) folders.push(dataDir);
+    const dataDir = onPostgres ? tempFolder() : path.dirname(target.target);
     const copied = await openStore({ dataDir, databaseUrl: onPostgres ? target.target : undefined });
     stores.push(copied);
     await expectCounts(copied, model, 'after db:copy --force');
@@ -168,7 +168,6 @@ const FILLED = [
   ['st-b', 'condition', 'c1', 1],
   ['st-b', 'task', 't1', 1],
 ];
-const migrationFolder = tempFolders('tandem-035-');
 const insertStudy = `INSERT INTO studies (id, title, status, definition_hash, created_at, updated_at) VALUES ('st-a', 'A', 'live', 'h', 1, 1), ('st-b', 'B', 'live', 'h', 1, 1)`;
 const insertSession = (p: (i: number) => string) =>
   `INSERT INTO sessions (id, study_id, condition_id, task_id, is_pilot, consented_at, status, step, created_at, updated_at)
@@ -177,10 +176,10 @@ const filledRows = 'SELECT study_id, dimension, option_id, consented FROM balanc
 
 describe('migration 035 (balance counts)', () => {
   it('fills balance_counts from the consented non-pilot sessions of a SQLite database at 034', () => {
-    const dir = migrationFolder();
+    const dir = tempFolder();
     const db = openDatabase(path.join(dir, 'db.sqlite'));
     try {
-      migrate(db, migrationsUpTo(MIGRATIONS_DIR, 34, migrationFolder()));
+      migrate(db, migrationsUpTo(MIGRATIONS_DIR, 34, tempFolder()));
       db.prepare(insertStudy).run();
       for (const row of AT_034) db.prepare(insertSession(() => '?')).run(...row);
       expect(migrate(db, MIGRATIONS_DIR)).toContain(35);
@@ -193,7 +192,7 @@ describe('migration 035 (balance counts)', () => {
   it.runIf(STORE_ENGINES.includes('postgres'))('fills it the same on PostgreSQL', async () => {
     const pool = new pg.Pool({ connectionString: await createTestDatabaseUrl('migration 035') });
     try {
-      await migratePostgres(pool, migrationsUpTo(POSTGRES_MIGRATIONS_DIR, 34, migrationFolder()));
+      await migratePostgres(pool, migrationsUpTo(POSTGRES_MIGRATIONS_DIR, 34, tempFolder()));
       await pool.query(insertStudy);
       for (const row of AT_034) await pool.query(insertSession((i) => `$${i}`), [...row]);
       expect(await migratePostgres(pool)).toContain(35);
@@ -215,9 +214,8 @@ describe.runIf(STORE_ENGINES.includes('postgres'))('balance counts under concurr
     const rows = [['x', 'c1', 't2'], ['z', 'c2', 't1'], ['w', 'c2', 't2']] as const;
     for (const [id, conditionId, taskId] of rows) {
       await store.sessions.insert({ id, studyId: 'study', conditionId, taskId, isPilot: false, createdAt: 1 });
-      if (id !== 'w') await store.sessions.update(id, { step: 'instructions', consentedAt: 2 }, 2);
+      await store.sessions.update(id, { step: 'instructions', consentedAt: 2 }, 2);
     }
-    await store.sessions.update('w', { step: 'instructions', consentedAt: 2 }, 2);
     const pool = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
     const consent = await pool.connect();
     try {
@@ -228,7 +226,9 @@ describe.runIf(STORE_ENGINES.includes('postgres'))('balance counts under concurr
         (n) => ({ n }),
         (error: unknown) => ({ error: String(error) }),
       );
-      const waiting = async () => (await pool.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).rows[0]!.n;
+      // Backends of this test's database only: other files share the cluster.
+      const waiting = async () =>
+        (await pool.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")).rows[0]!.n;
       for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
       expect(await waiting(), 'the withdrawal waits for a lock').toBeGreaterThan(0);
       // The second half: a withdrawal that had taken x's task count (t2) before reaching z's condition (c2) deadlocks here.
