@@ -1,7 +1,8 @@
 /**
  * SessionsRepo.change (contract/sessions.ts) on both engines: the events in order with consecutive seqs after the
  * session's earlier ones, their payload bytes in the storage counter, the patch applied as update applies it (absent
- * keys kept, null written), and seqs without gaps or duplicates when changes race plain appends.
+ * keys kept, null written), and seqs without gaps or duplicates when changes race plain appends. SessionsRepo.changeFrom:
+ * the same change made only while the row is at the given step and status, exactly one of racing changes applied.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertWorkspaceSession, openTestStore, STORE_ENGINES } from '../../tests/support/testStores';
@@ -88,5 +89,55 @@ describe.each(STORE_ENGINES)('SessionsRepo.change (%s)', (engine) => {
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 36 }, (_, k) => k + 1));
     // Each change's two events are adjacent: nothing was appended between them.
     for (const [k, e] of events.entries()) if (e.type === 'a') expect(events[k + 1]).toMatchObject({ type: 'b', payload: e.payload });
+  });
+
+  describe('changeFrom', () => {
+    const toSurvey = (i: number) => [{ type: 'step.changed', payload: { from: 'workspace', to: 'survey', i }, clientTs: i }];
+
+    it('changes the row at the expected step and status as change does', async () => {
+      const id = await insertWorkspaceSession(store, 'study', CONSENTED);
+      await store.events.append(id, 'session.created', {}, CONSENTED, null);
+      const now = CONSENTED + 7;
+      const outcome = await store.sessions.changeFrom(id, { step: 'workspace', status: 'active' }, toSurvey(1), { step: 'survey', submittedAt: now }, now);
+      expect(outcome).toMatchObject({ changed: true, seqs: [2], session: { id, step: 'survey', submittedAt: now, updatedAt: now } });
+      expect(await store.sessions.get(id)).toEqual(outcome!.session);
+      expect((await store.events.listForSession(id)).map((e) => [e.seq, e.type, e.clientTs])).toEqual([
+        [1, 'session.created', null],
+        [2, 'step.changed', 1],
+      ]);
+    });
+
+    it('leaves a row at another step or status as it is and answers it', async () => {
+      const id = await insertWorkspaceSession(store, 'study', CONSENTED);
+      const row = (await store.sessions.get(id))!;
+      const bytes = await store.sessions.storageBytes(id);
+      for (const from of [{ step: 'instructions', status: 'active' }, { step: 'workspace', status: 'completed' }] as const) {
+        const outcome = await store.sessions.changeFrom(id, from, toSurvey(2), { step: 'survey' }, CONSENTED + 9);
+        expect(outcome).toEqual({ changed: false, session: row });
+      }
+      expect(await store.sessions.get(id)).toEqual(row);
+      expect(await store.events.count(id)).toBe(0);
+      expect(await store.sessions.storageBytes(id)).toBe(bytes);
+    });
+
+    it('answers undefined for a session that does not exist and writes nothing', async () => {
+      const eventsBefore = await store.events.count();
+      expect(await store.sessions.changeFrom('no-such-session', { step: 'workspace', status: 'active' }, toSurvey(3), { step: 'survey' }, 1)).toBeUndefined();
+      expect(await store.events.count()).toBe(eventsBefore);
+    });
+
+    it('applies exactly one of several racing changes from the same step', async () => {
+      const id = await insertWorkspaceSession(store, 'study', CONSENTED);
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => store.sessions.changeFrom(id, { step: 'workspace', status: 'active' }, toSurvey(i), { step: 'survey' }, CONSENTED + i)),
+      );
+      const winners = outcomes.filter((o) => o!.changed);
+      expect(winners).toHaveLength(1);
+      // The others answer the row the winner left.
+      for (const o of outcomes) expect(o!.session).toMatchObject({ step: 'survey', updatedAt: winners[0]!.session.updatedAt });
+      const events = await store.events.listForSession(id);
+      expect(events.map((e) => [e.seq, e.type])).toEqual([[1, 'step.changed']]);
+      expect(events[0]!.clientTs).toBe(winners[0]!.session.updatedAt - CONSENTED);
+    });
   });
 });

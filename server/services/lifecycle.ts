@@ -13,6 +13,17 @@ const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').dige
 /** The trajectory event of a step change. */
 const stepChanged = (from: Step, to: Step, clientTs: number | null): SessionChangeEvent => ({ type: 'step.changed', payload: { from, to }, clientTs });
 
+/** A state change's events and patch (SessionsRepo.change): what changeStep and endSession record. */
+interface StateChange {
+  events: SessionChangeEvent[];
+  patch: SessionPatch;
+}
+
+/** To step `to`: `before` (events the change records first), then `step.changed`; the step set with `also`. */
+function stepChange(s: SessionContext, to: Step, clientTs: number | null, also: SessionPatch = {}, before: readonly SessionChangeEvent[] = []): StateChange {
+  return { events: [...before, stepChanged(s.session.step, to, clientTs)], patch: { ...also, step: to } };
+}
+
 /**
  * Moves the session to step `to`: appends `before` (events the change records first), then `step.changed`, and
  * sets the step with `also` (other columns the same change sets), in one store call inside the caller's
@@ -27,7 +38,8 @@ export async function changeStep(
   also: SessionPatch = {},
   before: readonly SessionChangeEvent[] = [],
 ): Promise<number[]> {
-  const changed = await tx.sessions.change(s.session.id, [...before, stepChanged(s.session.step, to, clientTs)], { ...also, step: to }, now);
+  const { events, patch } = stepChange(s, to, clientTs, also, before);
+  const changed = await tx.sessions.change(s.session.id, events, patch, now);
   s.session = changed.session;
   return changed.seqs;
 }
@@ -42,11 +54,8 @@ export interface EndingDetails {
   also?: SessionPatch;
 }
 
-/**
- * Ends the session with an outcome: status, step complete, completion event with the code, in one store call
- * inside the caller's transaction. Returns the seqs of the events, `before`'s first.
- */
-export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): Promise<number[]> {
+/** An ending with `outcome`: status, step complete, the completion event with the code (endSession). */
+function ending(s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): StateChange {
   const events: SessionChangeEvent[] = [...(details.before ?? [])];
   const patch: SessionPatch = { ...details.also, status: outcome === 'completed' ? 'completed' : outcome, endedAt: now };
   if (s.session.step !== 'complete') {
@@ -54,10 +63,36 @@ export async function endSession(tx: StoreRepositories, s: SessionContext, outco
     patch.step = 'complete';
   }
   events.push({ type: 'session.completed', payload: { outcome, code: s.study.completion.codes[outcome], ...details.release }, clientTs: null });
+  return { events, patch };
+}
+
+/**
+ * Ends the session with an outcome: status, step complete, completion event with the code, in one store call
+ * inside the caller's transaction. Returns the seqs of the events, `before`'s first.
+ */
+export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): Promise<number[]> {
+  const { events, patch } = ending(s, outcome, now, details);
   const changed = await tx.sessions.change(s.session.id, events, patch, now);
   s.session = changed.session;
   return changed.seqs;
 }
+
+/**
+ * A state change without a transaction: made only while the session is still at the step and status `s` was read
+ * at (SessionsRepo.changeFrom). True when it was made; false when another socket, node or the sweep changed the
+ * session first. Either way `s` then holds the row as it is.
+ */
+async function changeFromRead(ctx: ServiceContext, s: SessionContext, change: StateChange, now: number): Promise<boolean> {
+  const from = { step: s.session.step, status: s.session.status };
+  const outcome = await ctx.store.sessions.changeFrom(s.session.id, from, change.events, change.patch, now);
+  // Withdrawn meanwhile.
+  if (!outcome) throw new ServiceError('not_found', 'session not found');
+  s.session = outcome.session;
+  return outcome.changed;
+}
+
+/** Thrown where a compare-and-set state change lost, yet the row it found would have allowed it (not expected). */
+const raced = () => new ServiceError('conflict', 'the session changed while this was being saved; please try again');
 
 /** Whether the session is active, still working (instructions or workspace) and past its deadline at `now`. */
 function isDue(s: SessionContext, now: number): boolean {
@@ -155,19 +190,26 @@ export async function requireActiveIn(ctx: ServiceContext, tx: StoreTx, sessionI
 }
 
 export async function respondConsent(ctx: ServiceContext, sessionId: string, p: ConsentRespond): Promise<void> {
-  const now = ctx.now();
-  await ctx.store.transaction(async (tx) => {
-    const s = await loadSession(ctx, sessionId, tx, true);
-    // A repeated answer (double click, resend after reconnect) changes nothing.
-    if (s.session.step !== 'consent') return;
+  // Whether the answer is still to be recorded: a repeated one (double click, resend after reconnect) changes nothing.
+  const pending = (s: SessionContext): boolean => {
+    if (s.session.step !== 'consent') return false;
     if (s.session.status !== 'active') throw new ServiceError('session_over', 'this session has ended');
     if (p.version !== s.study.consent.version)
       throw new ServiceError('conflict', `the consent text has changed (now version ${s.study.consent.version}); please reload`, 'version');
-    const payload = { version: s.study.consent.version, textHash: sha256(s.study.consent.text) };
-    const answer: SessionChangeEvent = { type: p.accept ? 'consent.accepted' : 'consent.declined', payload, clientTs: p.clientTs };
-    if (p.accept) await changeStep(tx, s, 'instructions', now, p.clientTs, { consentVersion: payload.version, consentedAt: now }, [answer]);
-    else await endSession(tx, s, 'declined', now, { before: [answer], also: { consentVersion: payload.version } });
-  });
+    return true;
+  };
+  const s = await loadSession(ctx, sessionId);
+  if (!pending(s)) return;
+  const now = ctx.now();
+  const payload = { version: s.study.consent.version, textHash: sha256(s.study.consent.text) };
+  const answer: SessionChangeEvent = { type: p.accept ? 'consent.accepted' : 'consent.declined', payload, clientTs: p.clientTs };
+  const change = p.accept
+    ? stepChange(s, 'instructions', p.clientTs, { consentVersion: payload.version, consentedAt: now }, [answer])
+    : ending(s, 'declined', now, { before: [answer], also: { consentVersion: payload.version } });
+  // A compare-and-set, not a transaction: see SessionsRepo.changeFrom (on PostgreSQL the consent's balance counts
+  // stay locked for one statement). Lost to a concurrent answer: nothing to do, or the session has ended.
+  if ((await changeFromRead(ctx, s, change, now)) || !pending(s)) return;
+  throw raced();
 }
 
 /**
@@ -182,16 +224,13 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, p: Ste
       throw new ServiceError('wrong_step', `step "${p.from}" ends with ${p.from === 'consent' ? 'consent:respond' : p.from === 'workspace' ? 'artifact:submit' : 'survey:submit'}`, 'from');
     return true;
   };
-  const seen = await loadSession(ctx, sessionId);
-  if (!checkStep(seen.session.step)) return;
-  await expireIfDue(ctx, seen);
-  checkActive(seen, ['instructions']);
-  const now = ctx.now();
-  await ctx.store.transaction(async (tx) => {
-    const s = await loadSession(ctx, sessionId, tx, true);
-    // Re-checked on the locked row: a concurrent advance already moved it (idempotent) or the session ended.
-    if (!checkStep(s.session.step)) return;
-    checkActive(s, ['instructions']);
-    await changeStep(tx, s, 'workspace', now, p.clientTs);
-  });
+  const s = await loadSession(ctx, sessionId);
+  if (!checkStep(s.session.step)) return;
+  await expireIfDue(ctx, s);
+  checkActive(s, ['instructions']);
+  // A compare-and-set (SessionsRepo.changeFrom): a concurrent advance moved it on first (idempotent), or the session
+  // ended meanwhile (checkActive throws).
+  if ((await changeFromRead(ctx, s, stepChange(s, 'workspace', p.clientTs), ctx.now())) || !checkStep(s.session.step)) return;
+  checkActive(s, ['instructions']);
+  throw raced();
 }

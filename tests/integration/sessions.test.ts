@@ -135,6 +135,29 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
       expect((await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'))).toEqual(['session.created', 'consent.declined', 'step.changed', 'session.completed']);
     });
 
+    it('two tabs answering consent and leaving the instructions at once record each step once; a racing decline changes nothing', async () => {
+      const j = await join(t, 'travel-planning', { participant_label: pid() });
+      const tabs = await Promise.all([connectSocket(t, j.token), connectSocket(t, j.token), connectSocket(t, j.token)]);
+      const consent = { version: '2026-11-1', clientTs: Date.now() };
+      const answers = await Promise.all([
+        callOk(tabs[0]!, 'consent:respond', { ...consent, accept: true }),
+        callOk(tabs[1]!, 'consent:respond', { ...consent, accept: true }),
+        callOk(tabs[2]!, 'consent:respond', { ...consent, accept: false }),
+      ]);
+      const outcome = (await t.server.store.sessions.get(j.sessionId))!;
+      // Whichever answer came first decided; each tab is answered with the state it left.
+      for (const a of answers) expect(a).toMatchObject({ step: outcome.step, status: outcome.status });
+      const advanced = outcome.step === 'instructions' ? await Promise.all(tabs.map((tab) => callOk(tab, 'step:advance', { from: 'instructions', clientTs: Date.now() }))) : [];
+      for (const a of advanced) expect(a.step).toBe('workspace');
+      const types = (await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'));
+      expect(types).toEqual(
+        outcome.step === 'instructions'
+          ? ['session.created', 'consent.accepted', 'step.changed', 'step.changed']
+          : ['session.created', 'consent.declined', 'step.changed', 'session.completed'],
+      );
+      for (const tab of tabs) tab.close();
+    });
+
     it('two tabs of one browser share the session; reopening the link with the same SESSION_ID elsewhere resumes it', async () => {
       const id = pid();
       const link = { PROLIFIC_PID: id, SESSION_ID: 'own-visit' };

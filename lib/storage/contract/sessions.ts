@@ -30,6 +30,12 @@ export interface SessionChangeEvent {
   clientTs: number | null;
 }
 
+/** The step and status a compare-and-set state change expects the row at (SessionsRepo.changeFrom). */
+export type SessionAt = Pick<SessionRow, 'step' | 'status'>;
+
+/** What SessionsRepo.changeFrom did: the change (its events' seqs, the new row), or nothing and the row as it is. */
+export type SessionChangeFrom = { changed: true; seqs: number[]; session: SessionRow } | { changed: false; session: SessionRow };
+
 export interface SessionsRepo {
   insert(s: Pick<SessionRow, 'id' | 'studyId' | 'taskId' | 'conditionId' | 'isPilot' | 'createdAt'>): Promise<SessionRow>;
   get(id: string): Promise<SessionRow | undefined>;
@@ -47,9 +53,19 @@ export interface SessionsRepo {
    * A state change in one store call: appends `events` in order (as events.append would, seqs consecutive, their
    * payload bytes counted for storageBytes) and applies `patch` as update does (updated_at = now), the row
    * updated once. Call inside the transaction that locked the session. Returns the events' seqs and the new row;
-   * throws if there is no such session. (PostgreSQL: tandem_change_session, migration 033, one round trip.)
+   * throws if there is no such session. (PostgreSQL: tandem_change_session_from without a condition, migrations 033
+   * and 036, one round trip.)
    */
   change(id: string, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): Promise<{ seqs: number[]; session: SessionRow }>;
+  /**
+   * change, made only while the row is still at `from` (its step and status): a compare-and-set, for a state change
+   * that needs no transaction of its own. The row is checked and changed in one statement on PostgreSQL (a concurrent
+   * change makes it wait and re-check the row it then finds), inside the write lock on SQLite. Answers the row as it
+   * is, unchanged, when it is at another step or status, and undefined when there is no such session. (PostgreSQL:
+   * tandem_change_session_from, migration 036, one round trip: a consent holds the balance_counts rows it updates
+   * for that statement only, not across the server's round trips to COMMIT.)
+   */
+  changeFrom(id: string, from: SessionAt, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): Promise<SessionChangeFrom | undefined>;
   /**
    * Number of non-pilot sessions per condition (conditions with none are absent). With
    * `unconsentedSince`, a session that has not consented counts only if it was created at or after that

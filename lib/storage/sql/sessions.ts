@@ -1,5 +1,5 @@
 /** The `sessions` queries of both engines (see engineSql.ts for how a query is written once). */
-import type { SessionPatch } from '../contract/store';
+import type { SessionAt, SessionPatch } from '../contract/store';
 import { both, postgresOnly, variant, type EngineSql } from './engineSql';
 
 export const SESSION_SQL = {
@@ -26,10 +26,11 @@ export const SESSION_SQL = {
        FROM sessions s WHERE s.id = ?`,
   ),
   /**
-   * SessionsRepo.change on PostgreSQL: session, event types, payloads (JSON texts), client times, patch (changePatch),
-   * now. SQLite runs EVENT_SQL's append statements and sessionUpdate in the caller's transaction.
+   * SessionsRepo.change and changeFrom on PostgreSQL: session, the step and status it must be at (null: any), event
+   * types, payloads (JSON texts), client times, patch (changePatch), now. SQLite runs EVENT_SQL's append statements
+   * and sessionUpdate in the caller's transaction.
    */
-  change: postgresOnly('plpgsql', 'SELECT tandem_change_session($1, $2, $3, $4, $5, $6) AS answer'),
+  change: postgresOnly('plpgsql', 'SELECT tandem_change_session_from($1, $2, $3, $4, $5, $6, $7, $8) AS answer'),
   /** The per-session storage budget's counter (sessions.storageBytes): bytes, session id. */
   addStoredBytes: both('UPDATE sessions SET stored_bytes = stored_bytes + ? WHERE id = ?'),
 } as const;
@@ -76,10 +77,12 @@ export function changePatch(patch: SessionPatch): string {
 
 /**
  * The UPDATE of a patch (its keys in the order given, then updated_at, then the id) returning the row, and its
- * values. Keys that are not patchable columns are ignored. (A text per set of keys; both engines cache it.)
+ * values. Keys that are not patchable columns are ignored. With `from`, the row is updated only while it is at that
+ * step and status (SessionsRepo.changeFrom on SQLite). (A text per set of keys; both engines cache it.)
  */
-export function sessionUpdate(patch: SessionPatch, now: number, id: string): EngineSql & { values: (string | number | null)[] } {
+export function sessionUpdate(patch: SessionPatch, now: number, id: string, from?: SessionAt): EngineSql & { values: (string | number | null)[] } {
   const keys = patchKeys(patch);
-  const q = both(`UPDATE sessions SET ${[...keys.map((k) => `${PATCH_COLUMNS[k]} = ?`), 'updated_at = ?'].join(', ')} WHERE id = ? RETURNING *`);
-  return { ...q, values: [...keys.map((k) => patch[k] ?? null), now, id] };
+  const set = [...keys.map((k) => `${PATCH_COLUMNS[k]} = ?`), 'updated_at = ?'].join(', ');
+  const q = both(`UPDATE sessions SET ${set} WHERE id = ?${from ? ' AND step = ? AND status = ?' : ''} RETURNING *`);
+  return { ...q, values: [...keys.map((k) => patch[k] ?? null), now, id, ...(from ? [from.step, from.status] : [])] };
 }

@@ -1,4 +1,4 @@
-import type { SessionChangeEvent, SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
+import type { SessionAt, SessionChangeEvent, SessionChangeFrom, SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
 import { toSessionRow, type SessionRaw } from '../../rows/sessions';
 import { changePatch, SESSION_COUNT_BY, SESSION_SQL, sessionUpdate } from '../../sql/sessions';
 import type { EngineSql } from '../../sql/engineSql';
@@ -38,19 +38,30 @@ export class PgSessions implements SessionsRepo {
     return toSessionRow(r);
   }
 
-  /** One call of tandem_change_session (migration 033): the events and the row's one update. */
+  /** One call of tandem_change_session_from (migrations 033, 036) without a condition: the events and the row's one update. */
   async change(id: string, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): Promise<{ seqs: number[]; session: SessionRow }> {
+    const a = await this.changeFrom(id, null, events, patch, now);
+    // Without a condition the function changes any row it finds.
+    if (!a?.changed) throw new Error(`session ${id} does not exist`);
+    return { seqs: a.seqs, session: a.session };
+  }
+
+  /** One call of tandem_change_session_from: the UPDATE checks the step and status (see the contract). */
+  async changeFrom(id: string, from: SessionAt | null, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): Promise<SessionChangeFrom | undefined> {
     const r = await this.db.one<{ answer: string | null }>(SESSION_SQL.change.postgres, [
       id,
+      from?.step ?? null,
+      from?.status ?? null,
       events.map((e) => e.type),
       events.map((e) => JSON.stringify(e.payload ?? null)),
       events.map((e) => e.clientTs),
       changePatch(patch),
       now,
     ]);
-    if (!r?.answer) throw new Error(`session ${id} does not exist`);
-    const a = JSON.parse(r.answer) as { session: SessionRaw; firstSeq: number | null };
-    return { seqs: events.map((_, i) => a.firstSeq! + i), session: toSessionRow(a.session) };
+    if (!r?.answer) return undefined;
+    const a = JSON.parse(r.answer) as { session: SessionRaw; firstSeq?: number | null; changed: boolean };
+    const session = toSessionRow(a.session);
+    return a.changed ? { changed: true, seqs: events.map((_, i) => a.firstSeq! + i), session } : { changed: false, session };
   }
 
   private async countBy(q: { all: EngineSql; fresh: EngineSql }, studyId: string, unconsentedSince: number | undefined): Promise<Map<string, number>> {

@@ -1,5 +1,5 @@
 import { SqliteRepository } from '../statements';
-import type { SessionChangeEvent, SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
+import type { SessionAt, SessionChangeEvent, SessionChangeFrom, SessionPatch, SessionRow, SessionsRepo } from '../../contract/store';
 import { toSessionRow, type SessionRaw } from '../../rows/sessions';
 import { SESSION_COUNT_BY, SESSION_SQL, sessionUpdate } from '../../sql/sessions';
 import { insertEvents } from './events';
@@ -43,6 +43,18 @@ export class SessionsRepository extends SqliteRepository implements Sync<Session
     if (!this.db.inTransaction) return this.db.transaction(() => this.change(id, events, patch, now))();
     const session = this.update(id, patch, now);
     return { seqs: events.length === 0 ? [] : insertEvents(this.q, id, events, now), session };
+  }
+
+  /** change while the row is at `from`: the UPDATE checks it (in a transaction of its own when called alone, as change). */
+  changeFrom(id: string, from: SessionAt, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): SessionChangeFrom | undefined {
+    if (!this.db.inTransaction) return this.db.transaction(() => this.changeFrom(id, from, events, patch, now))();
+    const u = sessionUpdate(patch, now, id, from);
+    const r = this.q.one<SessionRaw>(u, ...u.values);
+    if (!r) {
+      const current = this.get(id);
+      return current && { changed: false, session: current };
+    }
+    return { changed: true, seqs: events.length === 0 ? [] : insertEvents(this.q, id, events, now), session: toSessionRow(r) };
   }
 
   /** Number of non-pilot sessions per condition (conditions with none are absent); see SessionsRepo. */
