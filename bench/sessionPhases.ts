@@ -5,8 +5,8 @@
  * with a one-token reply and an artifact:draft, then artifact:submit, the survey and the disconnect. The server
  * (a child process on a fresh SQLite DATA_DIR, or --database postgres on a throwaway cluster) is read from
  * /proc at the end of each step, a quiet period after its last request (all its threads; with PostgreSQL the
- * backends too): the steps' windows are back to back, so they add up to the whole run's CPU. A bare socket.io relay's
- * connect and one-token reply are measured the same way, for the parts both do.
+ * backends too, their part also printed apart): the steps' windows are back to back, so they add up to the whole
+ * run's CPU. A bare socket.io relay's connect and one-token reply are measured the same way, for the parts both do.
  *
  *   npm run bench:phases -- [--participants 500] [--turns 3] [--concurrency 50] [--database sqlite|postgres] [--study travel-planning]
  *                           [--profile <dir>]   (V8 CPU profiles of the server, one per thread)
@@ -87,7 +87,7 @@ async function meter(cpu: () => number): Promise<(step: string, run: () => Promi
   };
 }
 
-const rows: Array<{ step: string; ms: number; relayMs?: number; sqliteMs?: number }> = [];
+const rows: Array<{ step: string; ms: number; relayMs?: number; sqliteMs?: number; backendsMs?: number }> = [];
 /** --sqlite-meter: the server appends its statement totals to this file on SIGUSR2 (after each step) and at exit. */
 const meterFile = f['sqlite-meter'] ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-sqlite-meter-')), 'meter.jsonl') : undefined;
 const meterSnapshots: SqliteMeterRow[][] = [];
@@ -101,8 +101,13 @@ try {
   await server.start();
   const backends = cluster ? postgresCpuReader(() => postgresPids(cluster.dir)) : undefined;
   const step = await meter(() => (cpuSecondsOf(server.pid) ?? NaN) + (backends?.() ?? 0));
+  // With PostgreSQL, the backends' part of each step (read right after the step's reading, so the two windows match).
+  let backendsBefore = backends?.() ?? 0;
   const measure = async (name: string, run: () => Promise<void>) => {
-    rows.push({ step: name, ms: await step(name, run) });
+    const ms = await step(name, run);
+    const backendsNow = backends?.() ?? 0;
+    rows.push({ step: name, ms, ...(backends ? { backendsMs: ((backendsNow - backendsBefore) * 1000) / f.participants } : {}) });
+    backendsBefore = backendsNow;
     if (meterFile) await meterSnapshot(server.pid!, meterFile);
   };
   if (meterFile) await meterSnapshot(server.pid!, meterFile);
@@ -185,9 +190,12 @@ const total = rows.reduce((a, r) => a + r.ms, 0);
 const relayTotal = rows.reduce((a, r) => a + (r.relayMs ?? 0), 0);
 console.log('\nserver CPU per participant, by step (relay: the same step through the bare relay, where it has one)');
 const sqliteColumn = (ms: number | undefined) => (ms === undefined ? '' : `   SQLite ${ms.toFixed(2)} ms`);
-for (const r of rows) console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${sqliteColumn(r.sqliteMs)}${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
+const backendsColumn = (ms: number | undefined) => (ms === undefined ? '' : `   of which backends ${ms.toFixed(2)} ms`);
+for (const r of rows)
+  console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${sqliteColumn(r.sqliteMs)}${backendsColumn(r.backendsMs)}${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
 const sqliteTotal = meterFile ? rows.reduce((a, r) => a + (r.sqliteMs ?? 0), 0) : undefined;
-console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms${sqliteColumn(sqliteTotal)}   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
+const backendsTotal = f.database === 'postgres' ? rows.reduce((a, r) => a + (r.backendsMs ?? 0), 0) : undefined;
+console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms${sqliteColumn(sqliteTotal)}${backendsColumn(backendsTotal)}   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
 if (meterFile) console.log(`\n${formatMeterRows(meterDifference(meterSnapshots[rows.length]!, meterSnapshots[0]!), f.participants).join('\n')}`);
 if (meterFile) fs.rmSync(path.dirname(meterFile), { recursive: true, force: true });
 if (f.profile) console.log(`\nstep windows for the profiles in ${f.profile} (monotonic µs): ${JSON.stringify(windows)}`);
