@@ -1,9 +1,9 @@
 /**
  * The balance counts a join reads (SessionsRepo.countByCondition / countByTask with `unconsentedSince`, migration 035)
  * equal a count of the sessions themselves, on both engines, through every way a session row changes: inserted
- * (pilot or not), consented by `update` and by `change` (PostgreSQL's tandem_change_session writes consented_at on
- * every change), steps changed without consent, declined, completed, and deleted by a withdrawal; and after db:copy
- * with --force into a target that held other sessions.
+ * (pilot or not), consented by `update`, `changeFrom` and `change` (PostgreSQL's tandem_change_session_from writes
+ * consented_at on every change), steps changed without consent, declined, completed, and deleted by a withdrawal;
+ * and after db:copy with --force into a target that held other sessions.
  *
  * Migration 035 fills the table from the sessions a database already holds. On PostgreSQL, a withdrawal of several
  * sessions waits for a consent that holds a count instead of deadlocking with it.
@@ -79,9 +79,12 @@ async function churn(store: Store, model: Map<string, Modelled>, seed: number, s
       await store.sessions.update(id, { step: 'instructions', consentVersion: 'v1', consentedAt: now }, now);
       model.get(id)!.consented = true;
     } else if (roll < 0.6 && unconsented.length > 0) {
-      // Consent through change(), as the consent handler does (one round trip on PostgreSQL).
+      // Consent through changeFrom(), as the consent handler does, or change() (one round trip each on PostgreSQL).
       const id = pick(unconsented);
-      await store.sessions.change(id, [{ type: 'consent.given', payload: {}, clientTs: null }], { step: 'instructions', consentVersion: 'v1', consentedAt: now }, now);
+      const events = [{ type: 'consent.given', payload: {}, clientTs: null }];
+      const patch = { step: 'instructions', consentVersion: 'v1', consentedAt: now } as const;
+      if (roll < 0.55) expect((await store.sessions.changeFrom(id, { step: 'consent', status: 'active' }, events, patch, now))?.changed).toBe(true);
+      else await store.sessions.change(id, events, patch, now);
       model.get(id)!.consented = true;
     } else if (roll < 0.72 && consented.length > 0) {
       // A step change of a consented session leaves every count as it was.
