@@ -135,7 +135,7 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
       expect((await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'))).toEqual(['session.created', 'consent.declined', 'step.changed', 'session.completed']);
     });
 
-    it('two tabs answering consent and leaving the instructions at once record each step once; a racing decline changes nothing', async () => {
+    it('three tabs answering consent and leaving the instructions at once record each step once; a racing decline changes nothing', async () => {
       const j = await join(t, 'travel-planning', { participant_label: pid() });
       const tabs = await Promise.all([connectSocket(t, j.token), connectSocket(t, j.token), connectSocket(t, j.token)]);
       const consent = { version: '2026-11-1', clientTs: Date.now() };
@@ -145,7 +145,7 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
         callOk(tabs[2]!, 'consent:respond', { ...consent, accept: false }),
       ]);
       const outcome = (await t.server.store.sessions.get(j.sessionId))!;
-      // Whichever answer came first decided; each tab is answered with the state it left.
+      // Whichever answer came first decided; every tab is answered with the state it left.
       for (const a of answers) expect(a).toMatchObject({ step: outcome.step, status: outcome.status });
       const advanced = outcome.step === 'instructions' ? await Promise.all(tabs.map((tab) => callOk(tab, 'step:advance', { from: 'instructions', clientTs: Date.now() }))) : [];
       for (const a of advanced) expect(a.step).toBe('workspace');

@@ -2,9 +2,9 @@
 -- only while it is at p_from_step and p_from_status, which the UPDATE itself checks. Under READ COMMITTED a change of
 -- the row by a concurrent transaction makes the UPDATE wait for it and re-check the condition on the row it then
 -- finds, so of two racing changes from one step exactly one applies. A consent made this way needs no transaction
--- that locks the row first (BEGIN, SELECT … FOR UPDATE, COMMIT: three round trips), and the balance_counts rows its
--- trigger updates (migration 035) stay locked for this statement only, not while the server gets round to COMMIT:
--- with the rows held across those round trips, concurrent consents of one condition queued behind each other.
+-- that locks the row first (BEGIN, SELECT … FOR NO KEY UPDATE, COMMIT: three round trips), and the balance_counts
+-- rows its trigger updates (migration 035) stay locked for this statement only, not while the server gets round to
+-- COMMIT: with the rows held across those round trips, concurrent consents of one condition queued behind each other.
 --
 -- tandem_change_session_from is tandem_change_session (migration 033) with the two conditions (NULL: none). It
 -- returns {"session": row, "firstSeq": n, "changed": true}, or {"session": row as it is, "changed": false} when the
