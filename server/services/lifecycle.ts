@@ -78,21 +78,27 @@ export async function endSession(tx: StoreRepositories, s: SessionContext, outco
 }
 
 /**
- * A state change without a transaction: made only while the session is still at the step and status `s` was read
- * at (SessionsRepo.changeFrom). True when it was made; false when another socket, node or the sweep changed the
- * session first. Either way `s` then holds the row as it is.
+ * A state change made only while the session is still at the step and status `s` was read at
+ * (SessionsRepo.changeFrom), through `db`: the store (no transaction around it) or a transaction's tx. Returns the
+ * events' seqs, or null when another socket, node or the sweep changed the session first. Either way `s` then holds
+ * the row as it is.
  */
-async function changeFromRead(ctx: ServiceContext, s: SessionContext, change: StateChange, now: number): Promise<boolean> {
+async function changeFromRead(db: StoreRepositories, s: SessionContext, change: StateChange, now: number): Promise<number[] | null> {
   const from = { step: s.session.step, status: s.session.status };
-  const outcome = await ctx.store.sessions.changeFrom(s.session.id, from, change.events, change.patch, now);
+  const outcome = await db.sessions.changeFrom(s.session.id, from, change.events, change.patch, now);
   // Withdrawn meanwhile.
   if (!outcome) throw new ServiceError('not_found', 'session not found');
   s.session = outcome.session;
-  return outcome.changed;
+  return outcome.changed ? outcome.seqs : null;
+}
+
+/** endSession as a compare-and-set (changeFromRead): null, and nothing written, when the session moved on first. */
+export function endSessionFrom(db: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): Promise<number[] | null> {
+  return changeFromRead(db, s, ending(s, outcome, now, details), now);
 }
 
 /** Thrown where a compare-and-set state change lost, yet the row it found would have allowed it (not expected). */
-const raced = () => new ServiceError('conflict', 'the session changed while this was being saved; please try again');
+export const raced = () => new ServiceError('conflict', 'the session changed while this was being saved; please try again');
 
 /** Whether the session is active, still working (instructions or workspace) and past its deadline at `now`. */
 function isDue(s: SessionContext, now: number): boolean {
@@ -208,7 +214,7 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
     : ending(s, 'declined', now, { before: [answer], also: { consentVersion: payload.version } });
   // A compare-and-set, not a transaction: see SessionsRepo.changeFrom (on PostgreSQL the consent's balance counts
   // stay locked for one statement). Lost to a concurrent answer: nothing to do, or the session has ended.
-  if ((await changeFromRead(ctx, s, change, now)) || !pending(s)) return;
+  if ((await changeFromRead(ctx.store, s, change, now)) || !pending(s)) return;
   throw raced();
 }
 
@@ -230,7 +236,7 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, p: Ste
   checkActive(s, ['instructions']);
   // A compare-and-set (SessionsRepo.changeFrom): a concurrent advance moved it on first (idempotent), or the session
   // ended meanwhile (checkActive throws).
-  if ((await changeFromRead(ctx, s, stepChange(s, 'workspace', p.clientTs), ctx.now())) || !checkStep(s.session.step)) return;
+  if ((await changeFromRead(ctx.store, s, stepChange(s, 'workspace', p.clientTs), ctx.now())) || !checkStep(s.session.step)) return;
   checkActive(s, ['instructions']);
   throw raced();
 }

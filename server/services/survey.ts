@@ -1,7 +1,7 @@
 import type { SurveySubmit } from '../../common/events';
 import { checkSurveyAnswers, seatOfCondition, surveyForSeat } from '../../common/survey';
 import { ServiceError, type ServiceContext } from './serviceContext';
-import { endSession, requireActive, requireActiveIn } from './lifecycle';
+import { checkActive, endSessionFrom, raced, requireActive } from './lifecycle';
 
 /** Stores the survey answers (validated against the survey definition) and completes the session. */
 export async function submitSurvey(ctx: ServiceContext, sessionId: string, p: SurveySubmit): Promise<void> {
@@ -13,10 +13,15 @@ export async function submitSurvey(ctx: ServiceContext, sessionId: string, p: Su
   const attentionCheckPassed = check && check.kind === 'attention_check' ? p.answers[check.id] === check.expected : null;
   const now = ctx.now();
   await ctx.store.transaction(async (tx) => {
-    // Re-checked on the locked row: a second submit (another socket) finds the session completed.
-    const locked = await requireActiveIn(ctx, tx, sessionId, ['survey']);
     const submitted = { type: 'survey.submitted', payload: { surveyId: survey.id, answers: p.answers, attentionCheckPassed }, clientTs: p.clientTs };
-    const [seq] = await endSession(tx, locked, 'completed', now, { before: [submitted] });
+    // A compare-and-set on the step and status read above, first in the transaction (on PostgreSQL its UPDATE locks
+    // the row until COMMIT): a second submit (another socket) finds the session completed and writes nothing.
+    const seqs = await endSessionFrom(tx, s, 'completed', now, { before: [submitted] });
+    if (!seqs) {
+      checkActive(s, ['survey']);
+      throw raced();
+    }
+    const seq = seqs[0];
     const answered = survey.items.filter((item) => p.answers[item.id] !== undefined);
     await tx.surveyAnswers.insert(
       answered.map((item) => {

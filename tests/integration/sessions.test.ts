@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
 import { call, callOk, connectSocket, join, nextPush, postJson, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { tinyPng } from '../support/png';
+import { artifactValues, surveyAnswers } from '../../research/simulation/participantInputs';
 import { STORE_ENGINES } from '../support/testStores';
 
 describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) => {
@@ -135,7 +136,7 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
       expect((await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'))).toEqual(['session.created', 'consent.declined', 'step.changed', 'session.completed']);
     });
 
-    it('three tabs answering consent and leaving the instructions at once record each step once; a racing decline changes nothing', async () => {
+    it('three tabs answering consent, leaving the instructions and sending the survey at once record each step once; a racing decline changes nothing', async () => {
       const j = await join(t, 'travel-planning', { participant_label: pid() });
       const tabs = await Promise.all([connectSocket(t, j.token), connectSocket(t, j.token), connectSocket(t, j.token)]);
       const consent = { version: '2026-11-1', clientTs: Date.now() };
@@ -147,12 +148,24 @@ describe.each(STORE_ENGINES)('participant sessions on the store (%s)', (engine) 
       const outcome = (await t.server.store.sessions.get(j.sessionId))!;
       // Whichever answer came first decided; every tab is answered with the state it left.
       for (const a of answers) expect(a).toMatchObject({ step: outcome.step, status: outcome.status });
-      const advanced = outcome.step === 'instructions' ? await Promise.all(tabs.map((tab) => callOk(tab, 'step:advance', { from: 'instructions', clientTs: Date.now() }))) : [];
-      for (const a of advanced) expect(a.step).toBe('workspace');
+      if (outcome.step === 'instructions') {
+        const advanced = await Promise.all(tabs.map((tab) => callOk(tab, 'step:advance', { from: 'instructions', clientTs: Date.now() })));
+        for (const a of advanced) expect(a.step).toBe('workspace');
+        const atSurvey = await callOk(tabs[0]!, 'artifact:submit', { fields: artifactValues(advanced[0]!, {}, 1), clientTs: Date.now() });
+        // Three survey submissions at once: one completes the session, the others find it over and write nothing.
+        const sent = tabs.map((_, i) => surveyAnswers(atSurvey, () => i / 3));
+        const submitted = await Promise.all(tabs.map((tab, i) => call(tab, 'survey:submit', { answers: sent[i], clientTs: Date.now() })));
+        expect(submitted.filter((r) => r.ok)).toHaveLength(1);
+        for (const r of submitted.filter((r) => !r.ok)) expect(r).toMatchObject({ ok: false, error: { code: 'session_over' } });
+        const winner = sent[submitted.findIndex((r) => r.ok)]!;
+        const stored = await t.server.store.surveyAnswers.listForSession(j.sessionId);
+        expect(Object.fromEntries(stored.map((a) => [a.itemId, a.valueNum ?? a.valueText]))).toEqual(winner);
+        expect(new Set(stored.map((a) => a.eventSeq)).size).toBe(1);
+      }
       const types = (await eventTypes(j.sessionId)).filter((x) => !x.startsWith('connection.'));
       expect(types).toEqual(
         outcome.step === 'instructions'
-          ? ['session.created', 'consent.accepted', 'step.changed', 'step.changed']
+          ? ['session.created', 'consent.accepted', 'step.changed', 'step.changed', 'artifact.submitted', 'step.changed', 'survey.submitted', 'step.changed', 'session.completed']
           : ['session.created', 'consent.declined', 'step.changed', 'session.completed'],
       );
       for (const tab of tabs) tab.close();
