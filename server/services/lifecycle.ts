@@ -38,8 +38,12 @@ export async function changeStep(
   also: SessionPatch = {},
   before: readonly SessionChangeEvent[] = [],
 ): Promise<number[]> {
-  const { events, patch } = stepChange(s, to, clientTs, also, before);
-  const changed = await tx.sessions.change(s.session.id, events, patch, now);
+  return applyChange(tx, s, stepChange(s, to, clientTs, also, before), now);
+}
+
+/** Makes `change` in one store call (SessionsRepo.change) and keeps the new row in `s`; returns the events' seqs. */
+async function applyChange(tx: StoreRepositories, s: SessionContext, change: StateChange, now: number): Promise<number[]> {
+  const changed = await tx.sessions.change(s.session.id, change.events, change.patch, now);
   s.session = changed.session;
   return changed.seqs;
 }
@@ -71,10 +75,7 @@ function ending(s: SessionContext, outcome: CompletionOutcome, now: number, deta
  * inside the caller's transaction. Returns the seqs of the events, `before`'s first.
  */
 export async function endSession(tx: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): Promise<number[]> {
-  const { events, patch } = ending(s, outcome, now, details);
-  const changed = await tx.sessions.change(s.session.id, events, patch, now);
-  s.session = changed.session;
-  return changed.seqs;
+  return applyChange(tx, s, ending(s, outcome, now, details), now);
 }
 
 /**

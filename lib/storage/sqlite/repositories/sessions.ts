@@ -33,22 +33,22 @@ export class SessionsRepository extends SqliteRepository implements Sync<Session
     return toSessionRow(r);
   }
 
-  /**
-   * The update (which throws for an unknown session), then the events (insertEvents, as events.append writes them,
-   * the counter added once). Inside the caller's transaction, as the contract asks, the statements run in it directly (a nested
-   * better-sqlite3 transaction would add a savepoint per call; a failure rolls back the caller's whole transaction);
-   * called alone, they get a transaction of their own.
-   */
+  /** changeFrom without a condition: the update, then the events; throws for an unknown session. */
   change(id: string, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): { seqs: number[]; session: SessionRow } {
-    if (!this.db.inTransaction) return this.db.transaction(() => this.change(id, events, patch, now))();
-    const session = this.update(id, patch, now);
-    return { seqs: events.length === 0 ? [] : insertEvents(this.q, id, events, now), session };
+    const a = this.changeFrom(id, null, events, patch, now);
+    if (!a?.changed) throw new Error(`session ${id} does not exist`);
+    return { seqs: a.seqs, session: a.session };
   }
 
-  /** change while the row is at `from`: the UPDATE checks it (in a transaction of its own when called alone, as change). */
-  changeFrom(id: string, from: SessionAt, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): SessionChangeFrom | undefined {
+  /**
+   * The UPDATE, which checks `from` when given (see the contract), then the events (insertEvents, as events.append
+   * writes them, the counter added once). Inside the caller's transaction, as the contract asks, the statements run in
+   * it directly (a nested better-sqlite3 transaction would add a savepoint per call; a failure rolls back the caller's
+   * whole transaction); called alone, they get a transaction of their own.
+   */
+  changeFrom(id: string, from: SessionAt | null, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): SessionChangeFrom | undefined {
     if (!this.db.inTransaction) return this.db.transaction(() => this.changeFrom(id, from, events, patch, now))();
-    const u = sessionUpdate(patch, now, id, from);
+    const u = sessionUpdate(patch, now, id, from ?? undefined);
     const r = this.q.one<SessionRaw>(u, ...u.values);
     if (!r) {
       const current = this.get(id);
