@@ -89,10 +89,20 @@ export class WizardDesk implements ReplyDesk {
     const onAbort = () => void this.participantSideAbort(w);
     f.abort.signal.addEventListener('abort', onAbort, { once: true });
     this.feed.queueChanged(s.study.id);
+    // The turn ends when it is answered, even while the draft it cut short is still being stored: the participant has
+    // had chat:done and may write again (a send waits for the draft itself). A draft that fails before the answer
+    // ends the turn with an error, as before; one that fails after it is logged.
+    let ended = false;
     try {
-      if (review.draftText === null) await (w.drafting = this.draft(w, options));
+      if (review.draftText === null)
+        w.drafting = this.draft(w, options).catch((err: unknown) => {
+          if (!ended) throw err;
+          this.ctx.log.error({ err, replyId: f.replyId }, 'could not store the model draft of a reviewed reply');
+        });
+      await Promise.race([answered, w.drafting]);
       await answered;
     } finally {
+      ended = true;
       clearTimeout(timer);
       f.abort.signal.removeEventListener('abort', onAbort);
       abortReply(w.draft, 'participant');
