@@ -42,7 +42,7 @@ import { z } from 'zod';
 import { startChild } from '../tests/harness/childProcess';
 import { JsonlLog } from '../research/simulation/jsonlLog';
 import { runPlatformRound, runRelayRound, type RelayRound, type RigCpu } from '../tests/harness/loadRounds';
-import { formatMs, formatSummary, median } from '../research/simulation/latencyStats';
+import { formatMs, formatSummary, median, type LatencySummary } from '../research/simulation/latencyStats';
 import { formatReport } from '../tests/harness/checkLog';
 import { postgresBinDir, startPostgresCluster } from '../tests/support/postgresCluster';
 import type { AdapterKind } from './cluster/cluster';
@@ -190,6 +190,10 @@ for (let round = 1; round <= f.rounds; round++) {
   console.log(`  chat:send ack latency:      ${formatSummary(s.chatAck)}`);
   console.log(`  provider token → client:    ${formatSummary(p.tokens)}`);
   const tokensDelivered = p.tokens.count * f['mark-every'];
+  console.log(`  other acks p50 / p99: ${otherAcks(s.acksByEvent)}`);
+  // A reply's tokens read together go out as one chat:delta (server/services/replyRun.ts), so a busier loop sends
+  // fewer, larger pushes and spends less CPU per token; the relay pushes every token. Read CPU per token with this.
+  console.log(`  chat:delta pushes: ${s.deltas} (${(tokensDelivered / Math.max(1, s.deltas)).toFixed(2)} tokens per push; the relay pushes each token)`);
   console.log(`  server process CPU: ${serverCpu?.toFixed(1) ?? 'n/a'} s (${perToken(serverCpu, tokensDelivered)} per token delivered)`);
   if (cluster) console.log(`  PostgreSQL backends CPU: ${databaseCpu?.toFixed(1) ?? 'n/a'} s (${perToken(databaseCpu, tokensDelivered)} per token); server + database ${perToken(p.cpuSeconds, tokensDelivered)} per token`);
   console.log(`  server event-loop delay: ${p.serverLagMs ? `p50 ${formatMs(p.serverLagMs.p50)}, p99 ${formatMs(p.serverLagMs.p99)}, max ${formatMs(p.serverLagMs.max)}` : 'n/a'}`);
@@ -275,4 +279,10 @@ function cpuPerToken(cpuSeconds: number, tokens: number): number {
 
 function perToken(cpuSeconds: number | null, tokens: number): string {
   return cpuSeconds === null ? 'n/a' : `${cpuPerToken(cpuSeconds, tokens).toFixed(0)} µs`;
+}
+
+/** The ack p50 / p99 of each request but chat:send (printed apart, as the relay has its twin). */
+function otherAcks(byEvent: Record<string, LatencySummary>): string {
+  const rows = Object.entries(byEvent).filter(([event]) => event !== 'chat:send');
+  return rows.length === 0 ? 'n/a' : rows.map(([event, l]) => `${event} ${l.p50.toFixed(0)} / ${l.p99.toFixed(0)} ms`).join(', ');
 }

@@ -55,6 +55,10 @@ export interface ParticipantResult {
   turnsFailed: number;
   /** Replies whose streamed fragments did not add up to the text in chat:done (no reconnect in between). */
   streamMismatches: number;
+  /** chat:delta pushes received: with the tokens delivered, how many tokens the server sent per push. */
+  deltas: number;
+  /** Ack latencies (ms) of every request by event (session:state, consent:respond, …; refusals too). */
+  ackMsByEvent: Record<string, number[]>;
 }
 
 type ReplyOutcome = 'complete' | 'stopped' | 'failed';
@@ -99,7 +103,7 @@ class SimulatedParticipant {
     this.random = o.random ?? Math.random;
     this.result = {
       index: o.index, sessionId: null, completed: false, completionCode: null, error: null,
-      chatAckMs: [], tokenLatencyMs: [], messagesAcked: 0, resends: 0, replyErrors: 0, replyRetries: 0, reconnects: 0, turnsFailed: 0, streamMismatches: 0,
+      chatAckMs: [], tokenLatencyMs: [], messagesAcked: 0, resends: 0, replyErrors: 0, replyRetries: 0, reconnects: 0, turnsFailed: 0, streamMismatches: 0, deltas: 0, ackMsByEvent: {},
     };
   }
 
@@ -154,6 +158,7 @@ class SimulatedParticipant {
     const s = this.socket.socket;
     s.on('chat:delta', (d: ChatDelta) => {
       const at = preciseNowMs();
+      this.result.deltas += 1;
       if (this.o.logDeltas) this.log('delta', { replyId: d.replyId, chars: d.text.length, text: d.text });
       this.streamed.set(d.replyId, (this.streamed.get(d.replyId) ?? '') + d.text);
       let tracker = this.trackers.get(d.replyId);
@@ -207,6 +212,7 @@ class SimulatedParticipant {
   /** A request whose failure (ok:false) is returned; gives up (throws) only when the deadline passes. */
   private async call<E extends Parameters<ReliableSocket['request']>[0]>(event: E, payload: Parameters<ReliableSocket['request']>[1] & object) {
     const outcome = await this.socket!.request(event, payload as never);
+    (this.result.ackMsByEvent[event] ??= []).push(outcome.ackMs);
     this.log('ack', {
       event,
       ok: outcome.ok,

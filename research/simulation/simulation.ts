@@ -18,7 +18,7 @@ export interface SimulationOptions extends Omit<ParticipantOptions, 'index' | 'r
 }
 
 /** The per-participant counters that a summary adds up over all participants. */
-const COUNTERS = ['messagesAcked', 'resends', 'replyErrors', 'replyRetries', 'reconnects', 'turnsFailed', 'streamMismatches'] as const;
+const COUNTERS = ['messagesAcked', 'resends', 'replyErrors', 'replyRetries', 'reconnects', 'turnsFailed', 'streamMismatches', 'deltas'] as const;
 type Counters = Pick<ParticipantResult, (typeof COUNTERS)[number]>;
 
 export interface SimulationSummary extends Counters {
@@ -31,6 +31,8 @@ export interface SimulationSummary extends Counters {
   messagesPerSecond: number;
   chatAck: LatencySummary;
   tokenLatency: LatencySummary;
+  /** Ack latencies of every request, by event name (sorted; refusals too, unlike chatAck). */
+  acksByEvent: Record<string, LatencySummary>;
   /** participant index → session id */
   sessions: Map<number, string>;
   results: ParticipantResult[];
@@ -73,7 +75,13 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     messagesPerSecond: totals.messagesAcked / (wallMs / 1000),
     chatAck: summarizeLatencies(results.flatMap((r) => r.chatAckMs)),
     tokenLatency: summarizeLatencies(results.flatMap((r) => r.tokenLatencyMs)),
+    acksByEvent: acksByEvent(results),
     sessions: new Map(results.filter((r) => r.sessionId).map((r) => [r.index, r.sessionId!])),
     results,
   };
+}
+
+function acksByEvent(results: readonly ParticipantResult[]): Record<string, LatencySummary> {
+  const events = [...new Set(results.flatMap((r) => Object.keys(r.ackMsByEvent)))].sort();
+  return Object.fromEntries(events.map((event) => [event, summarizeLatencies(results.flatMap((r) => r.ackMsByEvent[event] ?? []))]));
 }

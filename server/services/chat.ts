@@ -141,14 +141,15 @@ export class ChatService {
     if (f.finished || (p.replyId !== undefined && p.replyId !== f.replyId)) return { stopped: false };
     // Aborted first (synchronously), so the stop takes effect even if the event write waits for a transaction.
     abortReply(f, 'participant');
-    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
+    await this.ctx.store.interactive.events.append(sessionId, 'chat.stop_requested', { replyId: f.replyId }, this.ctx.now(), p.clientTs);
     return { stopped: true };
   }
 
   /**
    * Stops the session's reply wherever it runs and waits until its outcome is stored, so that a submission comes
    * after the reply in the trajectory. A reply on another node is stopped through its lease (that node aborts it at
-   * its next heartbeat and stores it); its lease is waited for at most two heartbeats and a second.
+   * its next heartbeat and stores it); its lease is waited for at most two heartbeats and a second. The participant
+   * waits for this (a Stop, a submission), so its own reads and writes go on store.interactive.
    */
   async stopAndSettle(sessionId: string, clientTs: ClientTs): Promise<void> {
     await this.starting.get(sessionId);
@@ -158,7 +159,7 @@ export class ChatService {
     }
     if (!(await this.stopElsewhere(sessionId, { clientTs })).stopped) return;
     const until = performance.now() + this.coordination.heartbeatMs * 2 + 1_000;
-    while (performance.now() < until && (await this.ctx.store.replyLeases.getBySession(sessionId))) await new Promise((r) => setTimeout(r, 50));
+    while (performance.now() < until && (await this.ctx.store.interactive.replyLeases.getBySession(sessionId))) await new Promise((r) => setTimeout(r, 50));
   }
 
   /**
@@ -166,9 +167,9 @@ export class ChatService {
    * runs the reply aborts it at its next heartbeat (within heartbeatMs). No lease: no reply is active anywhere.
    */
   private async stopElsewhere(sessionId: string, p: ChatStop): Promise<ChatStopAck> {
-    const replyId = await this.ctx.store.replyLeases.requestStop(sessionId, p.replyId);
+    const replyId = await this.ctx.store.interactive.replyLeases.requestStop(sessionId, p.replyId);
     if (replyId === null) return { stopped: false };
-    await this.ctx.store.events.append(sessionId, 'chat.stop_requested', { replyId }, this.ctx.now(), p.clientTs);
+    await this.ctx.store.interactive.events.append(sessionId, 'chat.stop_requested', { replyId }, this.ctx.now(), p.clientTs);
     return { stopped: true };
   }
 

@@ -18,53 +18,60 @@ export type SessionTiming = Pick<SessionState, 'status' | 'step' | 'deadline'>;
 export class ParticipantService {
   readonly chat: ChatService;
 
+  /**
+   * The context of the steps a participant waits for: its store is store.interactive (on PostgreSQL a pool of its
+   * own), so they go ahead of background writes as chat:send does. Telemetry stays on the main store.
+   */
+  private readonly waited: ServiceContext;
+
   constructor(
     readonly ctx: ServiceContext,
     chatOptions: ChatServiceOptions = {},
   ) {
     this.chat = new ChatService(ctx, chatOptions);
+    this.waited = { ...ctx, store: ctx.store.interactive };
   }
 
   async state(sessionId: string): Promise<SessionState> {
-    return buildSessionState(this.ctx, sessionId, this.chat.inFlightView(sessionId));
+    return buildSessionState(this.waited, sessionId, this.chat.inFlightView(sessionId));
   }
 
   /** What a time-limit timer needs (one row read, not the whole state): status, step and deadline. */
   async timing(sessionId: string): Promise<SessionTiming> {
-    const s = await loadSession(this.ctx, sessionId);
+    const s = await loadSession(this.waited, sessionId);
     return { status: s.session.status, step: s.session.step, deadline: deadlineOf(s) };
   }
 
   /** Applies the time limit; true when the session just timed out (the caller pushes the new state). */
   async expireIfDue(sessionId: string): Promise<boolean> {
-    return expireIfDue(this.ctx, await loadSession(this.ctx, sessionId));
+    return expireIfDue(this.waited, await loadSession(this.waited, sessionId));
   }
 
   async consentRespond(sessionId: string, p: ConsentRespond): Promise<SessionState> {
-    await respondConsent(this.ctx, sessionId, p);
+    await respondConsent(this.waited, sessionId, p);
     return this.state(sessionId);
   }
 
   async stepAdvance(sessionId: string, p: StepAdvance): Promise<SessionState> {
-    await advanceStep(this.ctx, sessionId, p);
+    await advanceStep(this.waited, sessionId, p);
     return this.state(sessionId);
   }
 
   chatSend = (sessionId: string, p: ChatSend) => this.chat.send(sessionId, p);
   chatStop = (sessionId: string, p: ChatStop) => this.chat.stop(sessionId, p);
   chatRetry = (sessionId: string, p: ChatRetry) => this.chat.retry(sessionId, p);
-  artifactDraft = (sessionId: string, p: ArtifactDraft) => saveDraft(this.ctx, sessionId, p);
+  artifactDraft = (sessionId: string, p: ArtifactDraft) => saveDraft(this.waited, sessionId, p);
 
   async artifactSubmit(sessionId: string, p: ArtifactSubmit): Promise<SessionState> {
-    const checked = await checkSubmission(this.ctx, sessionId, p);
+    const checked = await checkSubmission(this.waited, sessionId, p);
     // Finish the reply in flight (on this node or another) first so the trajectory shows it before the submission.
     await this.chat.stopAndSettle(sessionId, p.clientTs);
-    await submitArtifact(this.ctx, checked, p);
+    await submitArtifact(this.waited, checked, p);
     return this.state(sessionId);
   }
 
   async surveySubmit(sessionId: string, p: SurveySubmit): Promise<SessionState> {
-    await submitSurvey(this.ctx, sessionId, p);
+    await submitSurvey(this.waited, sessionId, p);
     return this.state(sessionId);
   }
 
@@ -72,9 +79,9 @@ export class ParticipantService {
 
   /** Trajectory marks for socket connections (a reconnect shows up as closed → opened). */
   async connectionOpened(sessionId: string): Promise<void> {
-    await this.ctx.store.events.append(sessionId, 'connection.opened', {}, this.ctx.now(), null);
+    await this.waited.store.events.append(sessionId, 'connection.opened', {}, this.waited.now(), null);
   }
   async connectionClosed(sessionId: string, reason: string): Promise<void> {
-    await this.ctx.store.events.append(sessionId, 'connection.closed', { reason }, this.ctx.now(), null);
+    await this.waited.store.events.append(sessionId, 'connection.closed', { reason }, this.waited.now(), null);
   }
 }

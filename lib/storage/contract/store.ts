@@ -150,11 +150,13 @@ export interface Store extends StoreRepositories {
    */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /**
-   * The same store (same data, same guarantees) for work a participant is waiting on, i.e. a chat message's
-   * acknowledgement: its calls and transactions must not queue behind background writes (checkpoints,
-   * telemetry, replies being stored). SQLite: the store itself (one connection, statements run at once).
-   * PostgreSQL: a pool of its own (`PGPOOL_INTERACTIVE_MAX`, default 20), so under load a send waits for
-   * other sends only, not behind hundreds of queued background statements. Closed with the store.
+   * The same store (same data, same guarantees) for work a participant is waiting on: a chat message's
+   * acknowledgement, a Stop and the session's steps (its state, consent, the end of the instructions, drafts, the
+   * submission, the survey, connection marks; server/services/participants.ts). Its calls and transactions must
+   * not queue behind background writes (checkpoints, telemetry, replies being stored). SQLite: the store itself
+   * (one connection, statements run at once). PostgreSQL: a pool of its own (`PGPOOL_INTERACTIVE_MAX`, default
+   * 20), so under load a participant's request waits for other participants' requests only, not behind hundreds
+   * of queued background statements. Closed with the store.
    */
   readonly interactive: Store;
   /** A participant's chat message: checks, stores and answers in one call (contract in ./userMessageAck.ts). */
