@@ -18,18 +18,20 @@ export type SessionTiming = Pick<SessionState, 'status' | 'step' | 'deadline'>;
 export class ParticipantService {
   readonly chat: ChatService;
 
-  /**
-   * The context of the steps a participant waits for: its store is store.interactive (on PostgreSQL a pool of its
-   * own), so they go ahead of background writes as chat:send does. Telemetry stays on the main store.
-   */
-  private readonly waited: ServiceContext;
-
   constructor(
     readonly ctx: ServiceContext,
     chatOptions: ChatServiceOptions = {},
   ) {
     this.chat = new ChatService(ctx, chatOptions);
-    this.waited = { ...ctx, store: ctx.store.interactive };
+  }
+
+  /**
+   * The context of the steps a participant waits for: its store is store.interactive (on PostgreSQL a pool of its
+   * own), so they go ahead of background writes as chat:send does. Telemetry stays on the main store. Made at each
+   * call, as wiring adds plug-ins (the wizard desk, the socket registry) to ctx after this service exists.
+   */
+  private get waited(): ServiceContext {
+    return { ...this.ctx, store: this.ctx.store.interactive };
   }
 
   async state(sessionId: string): Promise<SessionState> {
@@ -79,9 +81,9 @@ export class ParticipantService {
 
   /** Trajectory marks for socket connections (a reconnect shows up as closed → opened). */
   async connectionOpened(sessionId: string): Promise<void> {
-    await this.waited.store.events.append(sessionId, 'connection.opened', {}, this.waited.now(), null);
+    await this.ctx.store.interactive.events.append(sessionId, 'connection.opened', {}, this.ctx.now(), null);
   }
   async connectionClosed(sessionId: string, reason: string): Promise<void> {
-    await this.waited.store.events.append(sessionId, 'connection.closed', { reason }, this.waited.now(), null);
+    await this.ctx.store.interactive.events.append(sessionId, 'connection.closed', { reason }, this.ctx.now(), null);
   }
 }
