@@ -31,7 +31,7 @@ describe.skipIf(!STORE_ENGINES.includes('postgres'))("a session's steps while th
   it('answers session:state, consent, the instructions, a Stop, a draft, the submission and the survey, each stored once', async () => {
     const joined = await join(t, 'travel-planning', { PROLIFIC_PID: `busy-pool-${Date.now()}` });
     const socket = await connectSocket(t, joined.token);
-    // The connection mark is stored before the socket's first event is handled; wait for it before the pool fills.
+    // The connection mark is written at connect: let it land before the pool fills, so what follows is the steps alone.
     await eventually('connection.opened stored', async () => (await t.server.store.events.listForSession(joined.sessionId)).length > 0);
 
     let release!: () => void;
