@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { ChatRetry, ChatRetryAck, ChatSend, ChatSendAck, ChatStop, ChatStopAck } from '../../common/events';
 import type { MessageRow, StoreTx } from '../../lib/storage';
 import type { ClientTs } from '../../common/ids';
-import { deadlineOf, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
+import { deadlineOf, interactiveContext, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { requireActive, requireActiveIn } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
 import { messageView } from './sessionState';
@@ -92,7 +92,7 @@ export class ChatService {
 
   async send(sessionId: string, p: ChatSend): Promise<ChatSendAck> {
     // The participant waits for this ack: its store call goes ahead of background writes.
-    const ctx: ServiceContext = { ...this.ctx, store: this.ctx.store.interactive };
+    const ctx = interactiveContext(this.ctx);
     const starting = this.starting.get(sessionId);
     if (starting) {
       // Another send of this session is being stored (maybe this very message, resent): decide after it.

@@ -1,7 +1,7 @@
 import type { ArtifactDraft, ArtifactSubmit, ChatRetry, ChatSend, ChatStop, ConsentRespond, StepAdvance, SurveySubmit, Telemetry } from '../../common/events';
 import type { SessionState } from '../../common/session';
 import { ChatService, type ChatServiceOptions } from './chat';
-import { deadlineOf, loadSession, type ServiceContext } from './serviceContext';
+import { deadlineOf, interactiveContext, loadSession, type ServiceContext } from './serviceContext';
 import { advanceStep, expireIfDue, respondConsent } from './lifecycle';
 import { buildSessionState } from './sessionState';
 import { checkSubmission, saveDraft, submitArtifact } from './artifacts';
@@ -26,12 +26,12 @@ export class ParticipantService {
   }
 
   /**
-   * The context of the steps a participant waits for: its store is store.interactive (on PostgreSQL a pool of its
-   * own), so they go ahead of background writes as chat:send does. Telemetry stays on the main store. Made at each
-   * call, as wiring adds plug-ins (the wizard desk, the socket registry) to ctx after this service exists.
+   * The context of the steps a participant waits for (interactiveContext), so they go ahead of background writes as
+   * chat:send does; telemetry stays on the main store. Made at each call, as wiring adds plug-ins (the wizard desk,
+   * the socket registry) to ctx after this service exists.
    */
   private get waited(): ServiceContext {
-    return { ...this.ctx, store: this.ctx.store.interactive };
+    return interactiveContext(this.ctx);
   }
 
   async state(sessionId: string): Promise<SessionState> {

@@ -86,6 +86,14 @@ export interface SessionContext {
 }
 
 /**
+ * `ctx` with store.interactive as its store: for work a participant waits for (a chat message's ack, the session's
+ * steps), which on PostgreSQL must not queue behind background writes on the main pool (Store.interactive).
+ */
+export function interactiveContext(ctx: ServiceContext): ServiceContext {
+  return { ...ctx, store: ctx.store.interactive };
+}
+
+/**
  * Loads a session with its study, task, condition and survey definitions. Inside a transaction pass its
  * `tx` as `db` and `forUpdate` to lock the session row until commit (a state change reads, checks, writes).
  */
