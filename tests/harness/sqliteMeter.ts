@@ -2,9 +2,11 @@
  * Where a process's event loop spends its time in SQLite, statement by statement, for bench runs
  * (`npm run bench:phases -- --sqlite-meter`). better-sqlite3 runs every statement synchronously on the calling
  * thread, so the wall time of `run`/`get`/`all`/`exec` is the loop's time in SQLite: the statement itself and,
- * for a COMMIT, writing its pages to the WAL. What it leaves out: mapping rows to objects, the store's own
- * JavaScript, and other threads (the WAL checkpoint worker loads its own copy of better-sqlite3, which stays
- * unpatched). A preemption by another process while a statement runs counts as the statement's.
+ * for a COMMIT, writing its pages to the WAL, and each row's array of values. What it leaves out: building row
+ * objects from those arrays (lib/storage/sqlite/rowReader.ts; before 2026-12-07 better-sqlite3 built them inside
+ * the call, so older figures include them), mapping rows, the store's own JavaScript, and other threads (the WAL
+ * checkpoint worker loads its own copy of better-sqlite3, which stays unpatched). A preemption by another process
+ * while a statement runs counts as the statement's.
  *
  * Installing patches the prototypes of better-sqlite3's Database and Statement in this thread (so it sees the
  * store's cached statements and the BEGIN/COMMIT of db.transaction alike); the returned meter's uninstall() restores them.

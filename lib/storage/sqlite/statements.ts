@@ -1,8 +1,10 @@
 /**
  * The SQLite side of a query written once (../sql/): its `sqlite` text as a prepared statement, cached per
- * connection (cachedStatement), run synchronously. The method names match the PostgreSQL Runner's.
+ * connection, run synchronously. The method names match the PostgreSQL Runner's. Rows are read raw and built
+ * by a literal per statement (rowReader.ts), which costs less than better-sqlite3's own row objects.
  */
 import { cachedStatement, type SqliteDatabase } from './database';
+import { cachedRowReader } from './rowReader';
 
 type SqliteText = { readonly sqlite: string };
 
@@ -10,11 +12,14 @@ export class Statements {
   constructor(readonly db: SqliteDatabase) {}
 
   rows<T>(q: SqliteText, ...params: unknown[]): T[] {
-    return cachedStatement(this.db, q.sqlite).all(...params) as T[];
+    const { statement, row } = cachedRowReader(this.db, q.sqlite);
+    return (statement.all(...params) as unknown[][]).map(row) as T[];
   }
 
   one<T>(q: SqliteText, ...params: unknown[]): T | undefined {
-    return cachedStatement(this.db, q.sqlite).get(...params) as T | undefined;
+    const { statement, row } = cachedRowReader(this.db, q.sqlite);
+    const values = statement.get(...params) as unknown[] | undefined;
+    return values === undefined ? undefined : (row(values) as T);
   }
 
   /** Runs a statement; returns the number of rows it inserted/updated/deleted. */
