@@ -39,9 +39,12 @@ describe.each(STORE_ENGINES)('reply checkpoints (%s)', (engine) => {
     // ~300 ms of text at a 100 ms interval: every reply is written a few times, all replies together per batch.
     expect(writes).toBeGreaterThanOrEqual(20);
     expect(batches).toBeGreaterThanOrEqual(1);
-    // Not 1 (a write per reply): 20, or 10 when a tick lands in the microseconds between two replies' due times and
-    // splits them into two batches, which then keep their own phases (a batch is bounded by the tick rate either way).
-    expect(writes / batches).toBeGreaterThanOrEqual(10);
+    // Not 1 (a write per reply). 20 when the replies stay in one phase. A tick that lands between two replies' due
+    // times (set in one loop, so microseconds apart, or a GC pause apart on a loaded machine) splits them into
+    // phases that keep their own times: a phase of 1 reply written w + 1 times beside one of 19 written w times gives
+    // (20w + 1) / (2w + 1), 8.7 at w = 3 (a clean-clone CI run, 2026-12-07: 61 writes in 7 batches); three phases
+    // (1, 1, 18) give (20w + 2) / (3w + 2), 5.6 at w = 3. A batch per reply could not reach 5.
+    expect(writes / batches).toBeGreaterThanOrEqual(5);
     for (let i = 0; i < 20; i++) expect((await store.replyProgress.get(`r${i}`))!.text).toBe(texts[i]);
     await Promise.all(replies.map((r) => r.close()));
     checkpoints.stop();
