@@ -36,7 +36,9 @@ function rowReader(statement: Database.Statement): RowReader {
   if (!statement.reader) return { statement, row: (values) => values };
   statement.raw(true);
   // Built at the first row, and again if the width changes: SQLite re-prepares a statement after a schema change,
-  // so a `SELECT *` cached before a migration on this connection returns the new columns.
+  // so a `SELECT *` cached before a column was added returns the new columns. (The store migrates when it opens,
+  // before any statement is cached; a change that kept the width, made by another process meanwhile, would keep
+  // the old names.)
   let width = -1;
   let build: (values: unknown[]) => unknown = (values) => values;
   const row = (values: unknown[]): unknown => {
