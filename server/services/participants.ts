@@ -1,7 +1,8 @@
 import type { ArtifactDraft, ArtifactSubmit, ChatRetry, ChatSend, ChatStop, ConsentRespond, StepAdvance, SurveySubmit, Telemetry } from '../../common/events';
 import type { SessionState } from '../../common/session';
 import { ChatService, type ChatServiceOptions } from './chat';
-import { deadlineOf, interactiveContext, loadSession, type ServiceContext } from './serviceContext';
+import type { SessionRow } from '../../lib/storage';
+import { deadlineOf, interactiveContext, loadSession, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
 import { advanceStep, expireIfDue, respondConsent } from './lifecycle';
 import { buildSessionState } from './sessionState';
 import { checkSubmission, saveDraft, submitArtifact } from './artifacts';
@@ -10,6 +11,8 @@ import { recordTelemetry } from './telemetry';
 
 /** The part of a session's state its time limit depends on. */
 export type SessionTiming = Pick<SessionState, 'status' | 'step' | 'deadline'>;
+
+const timingOf = (s: SessionContext): SessionTiming => ({ status: s.session.status, step: s.session.step, deadline: deadlineOf(s) });
 
 /**
  * One entry point per participant action, used by the socket handlers. Each takes the session id the
@@ -40,8 +43,12 @@ export class ParticipantService {
 
   /** What a time-limit timer needs (one row read, not the whole state): status, step and deadline. */
   async timing(sessionId: string): Promise<SessionTiming> {
-    const s = await loadSession(this.waited, sessionId);
-    return { status: s.session.status, step: s.session.step, deadline: deadlineOf(s) };
+    return timingOf(await loadSession(this.waited, sessionId));
+  }
+
+  /** The same, from a row already read (a socket's handshake reads the session with its token). */
+  timingOfRow(session: SessionRow): SessionTiming {
+    return timingOf(sessionContextOf(this.ctx, session));
   }
 
   /** Applies the time limit; true when the session just timed out (the caller pushes the new state). */

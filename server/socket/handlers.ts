@@ -9,7 +9,7 @@ import { ServiceError } from '../services/serviceContext';
 import { sessionForToken } from '../services/participantTokens';
 import { recordTelemetryBatch } from '../services/telemetry';
 import { cleanTextDeep } from '../services/textBoundary';
-import { isStoreUnavailable } from '../../lib/storage';
+import { isStoreUnavailable, type SessionRow } from '../../lib/storage';
 import { UNAVAILABLE_MESSAGE } from '../http/respond';
 import { mirrorDraftToOtherTabs } from './draftSync';
 import { eventRateLimiter, MAX_CONNECTIONS_PER_MINUTE, SessionConnectionGuard } from './sessionBudget';
@@ -25,6 +25,8 @@ export interface SocketData {
   conditionId: string;
   /** Count the session's sockets again once this one is in its room (racing handshakes, sessionBudget.ts). */
   recheckBudget?: boolean;
+  /** The session's time limit as the handshake read it (its token lookup reads the row), for the first arm only. */
+  timingAtHandshake?: SessionTiming;
 }
 
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -84,12 +86,13 @@ export function attachParticipantSockets(
     const admit = async (): Promise<string | null> => {
       const found = await sessionForToken(store, auth.data.token);
       if (!found) return 'unauthorized';
-      const { sessionId, studyId, conditionId } = found;
+      const { sessionId, studyId, conditionId, session } = found;
       const { refused, open } = await connections.admit(sessionId);
       if (refused) return refused;
       socket.data.sessionId = sessionId;
       socket.data.studyId = studyId;
       socket.data.conditionId = conditionId;
+      socket.data.timingAtHandshake = timingOrNothing(participants, session);
       socket.data.recheckBudget = SessionConnectionGuard.recheckAfterJoin(open);
       return null;
     };
@@ -132,7 +135,7 @@ export function attachParticipantSockets(
     // Every event this socket sends is handled after its connection.opened is stored, so the trajectory
     // (and a session:state read) never shows a reconnect's actions before the reconnect itself.
     const opened = safely(() => participants.connectionOpened(sessionId));
-    const timer = scheduleTimeLimit(io, participants, sessionId, log);
+    const timer = scheduleTimeLimit(io, participants, sessionId, log, socket.data.timingAtHandshake);
 
     const limiter = eventRateLimiter();
     for (const name of Object.keys(clientEvents) as ClientEventName[]) {
@@ -175,15 +178,26 @@ export function attachParticipantSockets(
 /** Per-socket flood guard (re-exported; lives beside the per-session connection guard). */
 export { eventRateLimiter };
 
+/** The time limit of a row the handshake read; nothing when it cannot be worked out (the arm then reads and logs why). */
+function timingOrNothing(participants: ParticipantService, session: SessionRow): SessionTiming | undefined {
+  try {
+    return participants.timingOfRow(session);
+  } catch {
+    return undefined; // e.g. its study is no longer configured: the socket is admitted as before
+  }
+}
+
 /**
  * Pushes a fresh session:state when the session's time limit passes while this socket is connected.
- * Armed only while the session is at a timed step (instructions, workspace) with a deadline.
+ * Armed only while the session is at a timed step (instructions, workspace) with a deadline; the first arm uses
+ * `atHandshake` when given (the row the token lookup read), later ones read the session.
  */
 function scheduleTimeLimit(
   io: ParticipantServer,
   participants: ParticipantService,
   sessionId: string,
   log: Logger,
+  atHandshake?: SessionTiming,
 ): { cancel(): void; rearm(known: SessionTiming): void } {
   let handle: NodeJS.Timeout | undefined;
   let cancelled = false;
@@ -213,7 +227,7 @@ function scheduleTimeLimit(
       log.warn({ err, sessionId }, 'time limit check failed');
     }
   };
-  void arm();
+  void arm(atHandshake);
   return {
     cancel: () => {
       cancelled = true;

@@ -11,7 +11,9 @@ import { ConfigError } from '../../lib/studyFiles/studyConfig';
 import { createLogger } from '../../lib/logger';
 import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
 import { copyVisualizationStudy } from '../support/preregistrationFixture';
-import { callOk, connectSocket, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
+import { callOk, connectSocket, eventually, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
+import { installSqliteMeter } from '../harness/sqliteMeter';
+import { SESSION_SQL } from '../../lib/storage/sql/sessions';
 
 const open: TestServer[] = [];
 afterEach(async () => {
@@ -57,6 +59,29 @@ describe('time limit', () => {
     const again = await connectSocket(t, j.token);
     const pushed = await nextPush(again, 'session:state', (s) => s.status === 'timed_out', 5_000);
     expect(pushed.completion?.code).toBe('T0TRV2026');
+  });
+
+  it('arms the time limit at a connect from the row the handshake read: no second read of the session', async () => {
+    const t = await server();
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'timer-handshake' });
+    const first = await connectSocket(t, j.token);
+    await toWorkspace(first);
+    first.disconnect();
+    const opened = async () => (await t.server.store.events.listForSession(j.sessionId)).filter((e) => e.type === 'connection.opened').length;
+    // Every statement this process runs is counted by its SQL from here (the server runs in this process).
+    const meter = installSqliteMeter();
+    try {
+      const again = await connectSocket(t, j.token);
+      await eventually('the reconnect recorded', async () => (await opened()) === 2);
+      const sessionReads = meter.snapshot().filter((r) => r.sql === SESSION_SQL.get.sqlite).reduce((n, r) => n + r.calls, 0);
+      // The handshake's token lookup read the row (participant_tokens joined to sessions); before, the time limit's
+      // first arm read it again with sessions.get.
+      expect(sessionReads).toBe(0);
+      expect(meter.snapshot().some((r) => r.sql.startsWith('SELECT s.* FROM participant_tokens t JOIN sessions s'))).toBe(true);
+      again.disconnect();
+    } finally {
+      meter.uninstall();
+    }
   });
 
   it('arms the time limit from the consent answer itself: the time-out is pushed with no further read or reconnect', async () => {

@@ -2,6 +2,7 @@
  * Who a session belongs to: platform identities, participant tokens and withdrawals (tombstones). Part of the
  * storage contract: lib/storage/contract/store.ts re-exports everything here, and code imports it from there.
  */
+import type { SessionRow } from './sessions';
 
 /** Platform identity of a session: the only place platform ids and raw URL parameters are stored. */
 export interface IdentityRow {
@@ -40,12 +41,14 @@ export interface TokenSession {
   sessionId: string;
   studyId: string;
   conditionId: string;
+  /** The session's row as the handshake read it (its step, status and times arm the time limit: no second read). */
+  session: SessionRow;
 }
 
 /** Participant tokens, by SHA-256 hash (the token itself is never stored). */
 export interface ParticipantTokensRepo {
   insert(tokenHash: string, sessionId: string, now: number): Promise<void>;
-  /** The session a token is bound to, with its study and condition (one read: a socket's handshake needs no other). */
+  /** The session a token is bound to, with its row (one read: a socket's handshake and its time limit need no other). */
   findSession(tokenHash: string): Promise<TokenSession | undefined>;
   /** Revokes every token of the session (a new one is about to be issued, or the session is withdrawn). Returns how many. */
   deleteForSession(sessionId: string): Promise<number>;

@@ -28,7 +28,7 @@ export const IDENTITY_SQL = {
 
 export const TOKEN_SQL = {
   insert: both('INSERT INTO participant_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)'),
-  findSession: both('SELECT t.session_id, s.study_id, s.condition_id FROM participant_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = ?'),
+  findSession: both('SELECT s.* FROM participant_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = ?'),
   deleteForSession: both('DELETE FROM participant_tokens WHERE session_id = ?'),
   listAll: both('SELECT token_hash, session_id, created_at FROM participant_tokens ORDER BY created_at, token_hash'),
   count: both('SELECT COUNT(*) AS n FROM participant_tokens'),
