@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './database';
 import { listMigrations, migrate } from './migrate';
 import { openSqliteStore, type SqliteStore } from './sqliteStore';
+import { WITHDRAWAL_SQL } from '../sql/admin';
 
 const temps: string[] = [];
 const stores: SqliteStore[] = [];
@@ -89,6 +90,17 @@ describe('SQLite database', () => {
     try {
       expect(() => db.prepare("UPDATE events SET type = 'z' WHERE session_id = 'a'").run()).toThrow(/append-only/);
       expect(() => db.prepare("INSERT INTO events (session_id, seq, type, payload, server_ts) VALUES ('a', 1, 'dup', '{}', 1)").run()).toThrow(/UNIQUE/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("finds a participant's sessions by study and platform id with one index seek, not a read of the study (037)", () => {
+    const db = openDatabase(path.join(tempDir(), 'plan.sqlite'));
+    try {
+      migrate(db);
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${WITHDRAWAL_SQL.findSessionIds.sqlite}`).all('study', 'PID') as { detail: string }[]).map((r) => r.detail);
+      expect(plan.join('\n')).toMatch(/SEARCH identities USING INDEX identities_study_user \(study_id=\? AND platform_user_id=\?\)/);
     } finally {
       db.close();
     }
