@@ -17,6 +17,7 @@ import { Statements } from '../lib/storage/sqlite/statements';
 import { MESSAGE_SQL } from '../lib/storage/sql/messages';
 import { SESSION_SQL } from '../lib/storage/sql/sessions';
 import { EVENT_SQL } from '../lib/storage/sql/events';
+import { median } from '../research/simulation/latencyStats';
 import { benchFlags } from './benchFlags';
 
 const Flags = z.object({
@@ -32,16 +33,19 @@ try {
   migrate(db);
   const ids = seed();
   const q = new Statements(db);
-  const reads: { name: string; sql: string; store: (id: string) => unknown }[] = [
-    { name: `a session's messages (${f.messages} rows)`, sql: MESSAGE_SQL.listForSession.sqlite, store: (id) => q.rows(MESSAGE_SQL.listForSession, id) },
-    { name: `a session's events (${2 * f.messages} rows)`, sql: EVENT_SQL.listForSession.sqlite, store: (id) => q.rows(EVENT_SQL.listForSession, id) },
-    { name: 'a session row', sql: SESSION_SQL.get.sqlite, store: (id) => q.one(SESSION_SQL.get, id) },
+  // `one`: a single-row read (get / Statements.one), else every row (all / Statements.rows).
+  const reads: { name: string; sql: { readonly sqlite: string }; one: boolean }[] = [
+    { name: `a session's messages (${f.messages} rows)`, sql: MESSAGE_SQL.listForSession, one: false },
+    { name: `a session's events (${2 * f.messages} rows)`, sql: EVENT_SQL.listForSession, one: false },
+    { name: 'a session row', sql: SESSION_SQL.get, one: true },
   ];
   console.log(`bench:sqlite-rows: ${f.sessions} sessions × ${f.messages} messages, ${f.calls} calls per read and way (CPU µs per call)`);
   for (const r of reads) {
-    const objects = db.prepare(r.sql);
-    const one = r.name === 'a session row';
-    const ways = { 'better-sqlite3 objects': (id: string) => (one ? objects.get(id) : objects.all(id)), 'raw + literal (the store)': r.store };
+    const objects = db.prepare(r.sql.sqlite);
+    const ways = {
+      'better-sqlite3 objects': (id: string) => (r.one ? objects.get(id) : objects.all(id)),
+      'raw + literal (the store)': (id: string) => (r.one ? q.one(r.sql, id) : q.rows(r.sql, id)),
+    };
     const us = { 'better-sqlite3 objects': [] as number[], 'raw + literal (the store)': [] as number[] };
     for (let round = 0; round < 4; round++) {
       for (const [way, read] of Object.entries(ways)) {
@@ -52,7 +56,6 @@ try {
         if (round > 0) us[way as keyof typeof us].push((t.user + t.system) / f.calls);
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const base = median(us['better-sqlite3 objects']);
     const mine = median(us['raw + literal (the store)']);
     console.log(`  ${r.name.padEnd(32)} objects ${base.toFixed(1).padStart(6)} µs   store ${mine.toFixed(1).padStart(6)} µs   (${(mine / base).toFixed(2)}×)`);
