@@ -8,6 +8,11 @@
  * backends too, their part also printed apart): the steps' windows are back to back, so they add up to the whole
  * run's CPU. A bare socket.io relay's connect and one-token reply are measured the same way, for the parts both do.
  *
+ * Each step's floor: the relay carrying the step's bytes and nothing else (tests/harness/phaseTraffic.ts). The join is an
+ * HTTP request of the same body and answer lengths, every socket step as many packets of the same mean lengths as
+ * the participants sent and received in it, measured the same way; the connect, the replies and the disconnect are
+ * the relay's own. What a step used beyond its floor is the platform's own work in it.
+ *
  *   npm run bench:phases -- [--participants 500] [--turns 3] [--concurrency 50] [--database sqlite|postgres] [--study travel-planning]
  *                           [--profile <dir>]   (V8 CPU profiles of the server, one per thread)
  *                           [--sqlite-meter]    (SQLite only: the event loop's time in SQLite statements, per step and
@@ -32,6 +37,7 @@ import { seededRandom } from '../lib/stats/seededRandom';
 import { runPool } from '../research/judge/workPool';
 import { callOk, type ParticipantClient } from '../tests/support/integrationHarness';
 import { benchFlags } from './benchFlags';
+import { echoHttp, echoStep, TrafficTally, type StepTraffic } from '../tests/harness/phaseTraffic';
 import { formatMeterRows, meterDifference, meterTotalMs, type SqliteMeterRow } from '../tests/harness/sqliteMeter';
 
 const Flags = z.object({
@@ -87,7 +93,10 @@ async function meter(cpu: () => number): Promise<(step: string, run: () => Promi
   };
 }
 
-const rows: Array<{ step: string; ms: number; relayMs?: number; sqliteMs?: number; backendsMs?: number }> = [];
+const rows: Array<{ step: string; ms: number; relayMs?: number; floorMs?: number; traffic?: StepTraffic; sqliteMs?: number; backendsMs?: number }> = [];
+const tally = new TrafficTally();
+/** The join's request body and answer, mean lengths (characters of JSON). */
+const joinBytes = { sent: 0, received: 0 };
 /** --sqlite-meter: the server appends its statement totals to this file on SIGUSR2 (after each step) and at exit. */
 const meterFile = f['sqlite-meter'] ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-sqlite-meter-')), 'meter.jsonl') : undefined;
 const meterSnapshots: SqliteMeterRow[][] = [];
@@ -104,9 +113,11 @@ try {
   // With PostgreSQL, the backends' part of each step (read right after the step's reading, so the two windows match).
   let backendsBefore = backends?.() ?? 0;
   const measure = async (name: string, run: () => Promise<void>) => {
+    tally.start();
     const ms = await step(name, run);
+    const traffic = tally.stop(f.participants);
     const backendsNow = backends?.() ?? 0;
-    rows.push({ step: name, ms, ...(backends ? { backendsMs: ((backendsNow - backendsBefore) * 1000) / f.participants } : {}) });
+    rows.push({ step: name, ms, traffic, ...(backends ? { backendsMs: ((backendsNow - backendsBefore) * 1000) / f.participants } : {}) });
     backendsBefore = backendsNow;
     if (meterFile) await meterSnapshot(server.pid!, meterFile);
   };
@@ -119,9 +130,20 @@ try {
   const replyDone = (socket: Socket) => new Promise<void>((resolve) => socket.once('chat:done', () => resolve()));
 
   await measure('join (POST /api/join)', () =>
-    each(ids, async (i) => void (tokens[i] = (await joinStudy(server.url, f.study, visitLinkParams(`phase-${process.pid}-${i}`), 60_000)).token)),
+    each(ids, async (i) => {
+      const body = { studyId: f.study, params: visitLinkParams(`phase-${process.pid}-${i}`) };
+      const joined = await joinStudy(server.url, body.studyId, body.params, 60_000);
+      tokens[i] = joined.token;
+      joinBytes.sent += JSON.stringify(body).length / f.participants;
+      joinBytes.received += JSON.stringify({ ok: true, data: joined }).length / f.participants;
+    }),
   );
-  await measure('socket connect (+ connection.opened)', () => each(ids, async (i) => void (sockets[i] = await opened(server.url, { token: tokens[i] }))));
+  await measure('socket connect (+ connection.opened)', () =>
+    each(ids, async (i) => {
+      sockets[i] = await opened(server.url, { token: tokens[i] });
+      tally.watch(sockets[i]!);
+    }),
+  );
   await measure('session:state', () => each(ids, async (i) => void (states[i] = await callOk(sockets[i]!, 'session:state', { clientTs: Date.now() }))));
   await measure('consent:respond', () =>
     each(ids, async (i) => void (states[i] = await callOk(sockets[i]!, 'consent:respond', { accept: true, version: states[i]!.consent.version, clientTs: Date.now() }))),
@@ -168,13 +190,25 @@ try {
   const ids = Array.from({ length: f.participants }, (_, i) => i);
   const sockets: Socket[] = [];
   const connectMs = await step('relay: socket connect', () => each(ids, async (i) => void (sockets[i] = await opened(relay.ready.url, undefined))));
-  const replyMs = await step('relay: message + one-token reply', () =>
-    // With an ack, as the load bench's relay clients send it (the relay acks on receipt); relay:done ends the reply.
-    each(ids, (i) => new Promise<void>((resolve) => void sockets[i]!.once('relay:done', () => resolve()).emit('relay:chat', { id: `r${i}`, text: 'Plan day 1 for me, please.' }, () => {}))),
-  );
-  for (const s of sockets) s.close();
-  for (const r of rows) if (r.step.startsWith('socket connect')) r.relayMs = connectMs;
-  for (const r of rows) if (r.step.startsWith('chat:send')) r.relayMs = replyMs;
+  // One window per turn, as the platform's (the first reply of a connection costs more than the later ones).
+  const replyMs: number[] = [];
+  for (let turn = 0; turn < f.turns; turn++)
+    replyMs.push(
+      await step(`relay: message + one-token reply (turn ${turn + 1})`, () =>
+        // With an ack, as the load bench's relay clients send it (the relay acks on receipt); relay:done ends the reply.
+        each(ids, (i) => new Promise<void>((resolve) => void sockets[i]!.once('relay:done', () => resolve()).emit('relay:chat', { id: `r${i}-${turn}`, text: `Plan day ${turn + 1} for me, please.` }, () => {}))),
+      ),
+    );
+  for (const r of rows) {
+    if (r.step.startsWith('socket connect')) r.relayMs = r.floorMs = connectMs;
+    else if (r.step.startsWith('chat:send')) r.relayMs = r.floorMs = replyMs[Number(/turn (\d+)/.exec(r.step)![1]) - 1];
+    else if (r.step.startsWith('join')) r.floorMs = await step(`relay echo: ${r.step}`, () => each(ids, () => echoHttp(relay.ready.url, joinBytes.sent, joinBytes.received)));
+    else if (!r.step.startsWith('disconnect')) r.floorMs = await step(`relay echo: ${r.step}`, () => each(ids, (i) => echoStep(sockets[i]!, r.traffic!)));
+  }
+  const disconnectMs = await step('relay: disconnect', async () => {
+    for (const s of sockets) s.close();
+  });
+  for (const r of rows) if (r.step.startsWith('disconnect')) r.floorMs = disconnectMs;
 } finally {
   await relay.kill('SIGTERM');
   await provider.kill('SIGTERM');
@@ -188,14 +222,22 @@ if (meterFile) {
 
 const total = rows.reduce((a, r) => a + r.ms, 0);
 const relayTotal = rows.reduce((a, r) => a + (r.relayMs ?? 0), 0);
-console.log('\nserver CPU per participant, by step (relay: the same step through the bare relay, where it has one)');
+const floorTotal = rows.reduce((a, r) => a + (r.floorMs ?? 0), 0);
+console.log('\nserver CPU per participant, by step (relay: the same step through the bare relay, where it has one; floor: the relay carrying the step\'s bytes)');
 const sqliteColumn = (ms: number | undefined) => (ms === undefined ? '' : `   SQLite ${ms.toFixed(2)} ms`);
 const backendsColumn = (ms: number | undefined) => (ms === undefined ? '' : `   of which backends ${ms.toFixed(2)} ms`);
+const floorColumn = (ms: number | undefined) => (ms === undefined ? '' : `   floor ${ms.toFixed(2)} ms`);
 for (const r of rows)
-  console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${sqliteColumn(r.sqliteMs)}${backendsColumn(r.backendsMs)}${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
+  console.log(`  ${r.step.padEnd(42)} ${r.ms.toFixed(2).padStart(6)} ms${sqliteColumn(r.sqliteMs)}${backendsColumn(r.backendsMs)}${floorColumn(r.floorMs)}${r.relayMs !== undefined ? `   relay ${r.relayMs.toFixed(2)} ms` : ''}`);
 const sqliteTotal = meterFile ? rows.reduce((a, r) => a + (r.sqliteMs ?? 0), 0) : undefined;
 const backendsTotal = f.database === 'postgres' ? rows.reduce((a, r) => a + (r.backendsMs ?? 0), 0) : undefined;
-console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms${sqliteColumn(sqliteTotal)}${backendsColumn(backendsTotal)}   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
+console.log(`  ${'session in all'.padEnd(42)} ${total.toFixed(2).padStart(6)} ms${sqliteColumn(sqliteTotal)}${backendsColumn(backendsTotal)}${floorColumn(floorTotal)}   relay ${relayTotal.toFixed(2)} ms (${(total / relayTotal).toFixed(2)}×)`);
+console.log(`  the platform's own work (session − floor): ${(total - floorTotal).toFixed(2)} ms; the steps the relay lacks cost ${(floorTotal - relayTotal).toFixed(2)} ms to carry`);
+console.log('\ntraffic per participant (socket.io packets sent / received, mean length in characters; the join: HTTP body and answer)');
+for (const r of rows) {
+  const t = r.step.startsWith('join') ? `HTTP ${joinBytes.sent.toFixed(0)} / ${joinBytes.received.toFixed(0)}` : r.traffic ? `${r.traffic.sent.toFixed(1)} × ${r.traffic.sentBytes.toFixed(0)} / ${r.traffic.received.toFixed(1)} × ${r.traffic.receivedBytes.toFixed(0)}` : '';
+  console.log(`  ${r.step.padEnd(42)} ${t}`);
+}
 if (meterFile) console.log(`\n${formatMeterRows(meterDifference(meterSnapshots[rows.length]!, meterSnapshots[0]!), f.participants).join('\n')}`);
 if (meterFile) fs.rmSync(path.dirname(meterFile), { recursive: true, force: true });
 if (f.profile) console.log(`\nstep windows for the profiles in ${f.profile} (monotonic µs): ${JSON.stringify(windows)}`);

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generatedLines, parseFlags, readScript } from '../../cli/simulate';
+import { io as connectClient, type Socket } from 'socket.io-client';
 import { startRelay } from '../harness/relay';
+import { echoHttp, echoStep, TrafficTally } from '../harness/phaseTraffic';
 import { runRelayTraffic } from '../harness/relayClients';
 import { median, percentile, summarizeLatencies } from '../../research/simulation/latencyStats';
 import { startTimedProvider } from '../harness/timedProvider';
@@ -80,6 +82,48 @@ describe('bare relay baseline', () => {
     } finally {
       await relay.close();
       await provider.close();
+    }
+  });
+});
+
+describe('the relay\'s echoes (the floor of bench:phases)', () => {
+  it('carries a step\'s packets at the lengths counted, and an HTTP body and answer', async () => {
+    const relay = await startRelay({ providerBaseURL: 'http://127.0.0.1:9' });
+    const socket: Socket = connectClient(relay.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+    try {
+      await new Promise<void>((resolve, reject) => socket.once('connect', () => resolve()).once('connect_error', reject));
+      const tally = new TrafficTally();
+      tally.watch(socket);
+      const pushes: number[] = [];
+      socket.on('relay:push', (p: { pad: string }) => pushes.push(p.pad.length));
+      // A step that sent one 300-character packet and received three of 2,000 (two pushes, then the ack).
+      tally.start();
+      await echoStep(socket, { sent: 1, sentBytes: 300, received: 3, receivedBytes: 2000 });
+      const replayed = tally.stop(1);
+      expect(pushes).toHaveLength(2);
+      expect(replayed.sent).toBe(1);
+      expect(replayed.received).toBe(3);
+      // Within a few characters (the ack id's digits).
+      expect(Math.abs(replayed.sentBytes - 300)).toBeLessThan(5);
+      expect(Math.abs(replayed.receivedBytes - 2000)).toBeLessThan(5);
+      // Two requests' worth: five answers spread over them (3 + 2), each ending in its ack.
+      tally.start();
+      await echoStep(socket, { sent: 2, sentBytes: 100, received: 5, receivedBytes: 100 });
+      expect(tally.stop(1)).toMatchObject({ sent: 2, received: 5 });
+      expect(pushes).toHaveLength(2 + 3);
+      // Nothing counted outside start/stop.
+      await echoStep(socket, { sent: 1, sentBytes: 50, received: 1, receivedBytes: 50 });
+      tally.start();
+      expect(tally.stop(1)).toEqual({ sent: 0, sentBytes: 0, received: 0, receivedBytes: 0 });
+
+      await expect(echoHttp(relay.url, 150, 180)).resolves.toBeUndefined();
+      const res = await fetch(`${relay.url}/relay/echo?bytes=500`, { method: 'POST', body: 'x'.repeat(150) });
+      expect((await res.text()).length).toBeGreaterThanOrEqual(490);
+      expect((await fetch(`${relay.url}/relay/echo?bytes=-1`, { method: 'POST' })).status).toBe(404);
+      expect((await fetch(`${relay.url}/other`)).status).toBe(404);
+    } finally {
+      socket.close();
+      await relay.close();
     }
   });
 });
