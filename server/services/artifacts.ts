@@ -1,11 +1,10 @@
 import type { ArtifactDraft, ArtifactDraftAck, ArtifactSubmit } from '../../common/events';
 import type { ArtifactField } from '../../common/study';
 import { ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
-import type { StoreRepositories } from '../../lib/storage';
-import { changeStep, refuseInactive, requireActive, requireActiveIn } from './lifecycle';
+import { SUBMISSION_STEPS, type StoreRepositories } from '../../lib/storage';
+import { refuseInactive, requireActive, stepChanged } from './lifecycle';
 import { storageFull, storagePolicyOf } from './storageBudget';
 import { sessionDefinitions } from './knownSessions';
-import { recordPendingDraft } from './pendingDraft';
 
 const DEFAULT_MAX_LENGTH = 20_000;
 
@@ -84,17 +83,21 @@ export async function checkSubmission(ctx: ServiceContext, sessionId: string, p:
   return s;
 }
 
-/** Stores a submitted version (1, 2, …) and moves the session to the survey; `checked` is checkSubmission's answer. */
+/**
+ * Stores a submitted version (1, 2, …) and moves the session to the survey, in one store call (Store.submitArtifact:
+ * on PostgreSQL one round trip): the draft's last coalesced save recorded first (as recordPendingDraft does), then the
+ * submission and the step change. `checked` is checkSubmission's answer; the store checks the session again on its
+ * locked row, so a second submit (another socket) finds the session in the survey.
+ */
 export async function submitArtifact(ctx: ServiceContext, checked: SessionContext, p: ArtifactSubmit): Promise<void> {
-  const sessionId = checked.session.id;
-  const now = ctx.now();
-  await ctx.store.transaction(async (tx) => {
-    // Re-checked on the locked row: a second submit (another socket) finds the session in the survey.
-    const s = await requireActiveIn(ctx, tx, sessionId, ['workspace']);
-    await recordPendingDraft(tx, sessionId, now);
-    const version = (await tx.artifacts.listVersions(sessionId)).length + 1;
-    const submitted = { type: 'artifact.submitted', payload: { version, fields: p.fields }, clientTs: p.clientTs };
-    const [seq] = await changeStep(tx, s, 'survey', now, p.clientTs, { submittedAt: now }, [submitted]);
-    await tx.artifacts.insertVersion(sessionId, p.fields, seq!, now);
+  const r = await ctx.store.submitArtifact({
+    sessionId: checked.session.id,
+    fields: p.fields,
+    clientTs: p.clientTs,
+    now: ctx.now(),
+    timeLimitMs: checked.study.time_limit_minutes * 60_000,
+    after: [stepChanged(SUBMISSION_STEPS.from, SUBMISSION_STEPS.to, p.clientTs)],
   });
+  if (r.outcome === 'not_found') throw new ServiceError('not_found', 'session not found');
+  if (r.outcome === 'refused') await refuseInactive(ctx, sessionContextOf(ctx, r.session), r.reason, SUBMISSION_STEPS.from, 'submission');
 }

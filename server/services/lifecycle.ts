@@ -11,7 +11,7 @@ export const STEP_ORDER: readonly Step[] = ['consent', 'instructions', 'workspac
 const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
 
 /** The trajectory event of a step change. */
-const stepChanged = (from: Step, to: Step, clientTs: number | null): SessionChangeEvent => ({ type: 'step.changed', payload: { from, to }, clientTs });
+export const stepChanged = (from: Step, to: Step, clientTs: number | null): SessionChangeEvent => ({ type: 'step.changed', payload: { from, to }, clientTs });
 
 /** A state change's events and patch (SessionsRepo.change): what changeStep and endSession record. */
 interface StateChange {

@@ -21,8 +21,10 @@ import { PgReplyCache } from './replyCache';
 import { PgRepositories } from './repositories';
 import type { UserMessageAck, UserMessageAckResult } from '../contract/userMessageAck';
 import type { DraftSave, DraftSaveResult } from '../contract/draftSave';
+import type { ArtifactSubmission, ArtifactSubmitResult } from '../contract/artifactSubmit';
 import { acknowledgeUserMessage } from './userMessageAck';
 import { saveDraft } from './draftSave';
+import { submitArtifact } from './artifactSubmit';
 import { storeAssistantReply } from './assistantReplyWrite';
 import type { AssistantReplyWrite, AssistantReplyWriteResult } from '../contract/assistantReplyWrite';
 import type { SessionStateRows } from '../contract/sessionState';
@@ -114,6 +116,11 @@ class PgStore extends PgRepositories implements Store {
   saveDraft(save: DraftSave): Promise<DraftSaveResult> {
     this.assertOpen();
     return saveDraft(this.runner, save);
+  }
+
+  submitArtifact(submission: ArtifactSubmission): Promise<ArtifactSubmitResult> {
+    this.assertOpen();
+    return submitArtifact(this.runner, submission);
   }
 
   storeAssistantReply(write: AssistantReplyWrite): Promise<AssistantReplyWriteResult> {

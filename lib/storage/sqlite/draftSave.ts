@@ -5,6 +5,7 @@
 import { draftEventPayload, type DraftSave, type DraftSaveRefusal, type DraftSaveResult } from '../contract/draftSave';
 import type { ArtifactsRepo, EventsRepo, SessionsRepo } from '../contract/store';
 import type { Sync } from './sync';
+import { sessionRefusal } from './sessionRefusal';
 
 interface Repositories {
   sessions: Sync<SessionsRepo>;
@@ -34,10 +35,8 @@ export function saveDraftSync(repos: Repositories, d: DraftSave): DraftSaveResul
     change,
   });
   // The order of the PostgreSQL function's checks (migration 032).
-  if (session.status !== 'active') return refuse('ended');
-  if (session.consentedAt !== null && d.now >= session.consentedAt + d.timeLimitMs && (session.step === 'instructions' || session.step === 'workspace'))
-    return refuse('overdue');
-  if (session.step !== d.step) return refuse('wrong_step');
+  const refusal = sessionRefusal(session, d.now, d.timeLimitMs, d.step);
+  if (refusal) return refuse(refusal);
   if (stored && sameValues(stored.fields, d.fields)) return { outcome: 'unchanged', savedAt: stored.savedAt, version: storedVersion };
   if (d.baseVersion !== null && d.baseVersion !== storedVersion) return refuse('conflict');
   if (change > 0 && repos.sessions.storageBytes(d.sessionId) + change > d.budgetBytes) return refuse('storage_full');

@@ -58,8 +58,10 @@ import { openSqliteExportSnapshot } from './exportSnapshot';
 import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 import type { UserMessageAck } from '../contract/userMessageAck';
 import type { DraftSave } from '../contract/draftSave';
+import type { ArtifactSubmission } from '../contract/artifactSubmit';
 import { acknowledgeUserMessageSync } from './userMessageAck';
 import { saveDraftSync } from './draftSave';
+import { submitArtifactSync } from './artifactSubmit';
 import { storeAssistantReplySync } from './assistantReplyWrite';
 import type { AssistantReplyWrite } from '../contract/assistantReplyWrite';
 import { SCHEMA_SQL } from '../sql/schema';
@@ -266,6 +268,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
   const acknowledge = db.transaction((a: UserMessageAck) => acknowledgeUserMessageSync(db, sync, a));
   const storeReply = db.transaction((w: AssistantReplyWrite) => storeAssistantReplySync(sync, w));
   const saveDraft = db.transaction((d: DraftSave) => saveDraftSync(sync, d));
+  const submitArtifact = db.transaction((w: ArtifactSubmission) => submitArtifactSync(sync, w));
 
   const store: SqliteStore = {
     ...repos,
@@ -282,6 +285,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     acknowledgeUserMessage: (a: UserMessageAck) => gate.outside(() => acknowledge.immediate(a)),
     storeAssistantReply: (w: AssistantReplyWrite) => gate.outside(() => storeReply.immediate(w)),
     saveDraft: (d: DraftSave) => gate.outside(() => saveDraft.immediate(d)),
+    submitArtifact: (w: ArtifactSubmission) => gate.outside(() => submitArtifact.immediate(w)),
     // Synchronous reads in a row: one consistent view without a transaction.
     readSessionState: (sessionId: string) =>
       gate.outside(() => {

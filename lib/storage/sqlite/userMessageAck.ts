@@ -8,6 +8,7 @@ import { userMessageRow, type AckRefusal, type UserMessageAck, type UserMessageA
 import type { EventsRepo, MessagesRepo, ReplyLeasesRepo, SessionRow, SessionsRepo } from '../contract/store';
 import { MESSAGE_SQL } from '../sql/messages';
 import type { Sync } from './sync';
+import { sessionRefusal } from './sessionRefusal';
 
 interface Repositories {
   sessions: Sync<SessionsRepo>;
@@ -18,9 +19,8 @@ interface Repositories {
 
 /** The first check the session fails, in the order of the PostgreSQL function (migration 023). */
 function refusalOf(db: SqliteDatabase, s: SessionRow, a: UserMessageAck, storedBytes: number): AckRefusal | null {
-  if (s.status !== 'active') return 'ended';
-  if (s.consentedAt !== null && a.now >= s.consentedAt + a.timeLimitMs && (s.step === 'instructions' || s.step === 'workspace')) return 'overdue';
-  if (s.step !== a.step) return 'wrong_step';
+  const refusal = sessionRefusal(s, a.now, a.timeLimitMs, a.step);
+  if (refusal) return refusal;
   const sent = (cachedStatement(db, MESSAGE_SQL.countUserMessages.sqlite).get(a.sessionId) as { n: number }).n;
   if (sent >= a.maxUserMessages) return 'limit_reached';
   if (a.addedBytes > 0 && storedBytes + a.addedBytes > a.budgetBytes) return 'storage_full';
