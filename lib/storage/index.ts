@@ -10,6 +10,7 @@ export * from './contract/sessionState';
 export * from './contract/userMessageAck';
 export * from './contract/draftSave';
 export * from './contract/artifactSubmit';
+export * from './contract/surveySubmit';
 export * from './contract/assistantReplyWrite';
 export { openStore, openStoreAt, storeConfigFromEnv, isPostgresUrl, DATABASE_FILE_NAME, type StoreConfig } from './openStore';
 /** The judge/annotator reply cache as a standalone SQLite file, for dataset-mode runs (a dataset folder has no store) and tests. */

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Step } from '../../common/session';
 import type { CompletionOutcome } from '../../common/study';
 import type { ConsentRespond, StepAdvance } from '../../common/events';
-import type { SessionChangeEvent, SessionPatch, StoreRepositories, StoreTx } from '../../lib/storage';
+import type { SessionChangeEvent, SessionChangeFrom, SessionPatch, Store, StoreRepositories, StoreTx, SurveyAnswerInput } from '../../lib/storage';
 import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { recordPendingDraft } from './pendingDraft';
 
@@ -85,8 +85,13 @@ export async function endSession(tx: StoreRepositories, s: SessionContext, outco
  * the row as it is.
  */
 async function changeFromRead(db: StoreRepositories, s: SessionContext, change: StateChange, now: number): Promise<number[] | null> {
-  const from = { step: s.session.step, status: s.session.status };
-  const outcome = await db.sessions.changeFrom(s.session.id, from, change.events, change.patch, now);
+  return settled(s, await db.sessions.changeFrom(s.session.id, atRead(s), change.events, change.patch, now));
+}
+
+const atRead = (s: SessionContext) => ({ step: s.session.step, status: s.session.status });
+
+/** A compare-and-set's outcome: `s` gets the row as it is; the events' seqs, or null when it was not made. */
+function settled(s: SessionContext, outcome: SessionChangeFrom | undefined): number[] | null {
   // Withdrawn meanwhile.
   if (!outcome) throw new ServiceError('not_found', 'session not found');
   s.session = outcome.session;
@@ -96,6 +101,21 @@ async function changeFromRead(db: StoreRepositories, s: SessionContext, change: 
 /** endSession as a compare-and-set (changeFromRead): null, and nothing written, when the session moved on first. */
 export function endSessionFrom(db: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): Promise<number[] | null> {
   return changeFromRead(db, s, ending(s, outcome, now, details), now);
+}
+
+/**
+ * endSessionFrom with the survey's answers stored by the same call (Store.submitSurvey: on PostgreSQL one round
+ * trip), at the seq of the ending's first event: null, and nothing written, when the session moved on first.
+ */
+export async function endSessionWithAnswers(
+  store: Store,
+  s: SessionContext,
+  now: number,
+  details: EndingDetails,
+  answers: readonly SurveyAnswerInput[],
+): Promise<number[] | null> {
+  const change = ending(s, 'completed', now, details);
+  return settled(s, await store.submitSurvey({ sessionId: s.session.id, from: atRead(s), events: change.events, patch: change.patch, now, answers }));
 }
 
 /** Thrown where a compare-and-set state change lost, yet the row it found would have allowed it (not expected). */

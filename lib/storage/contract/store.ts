@@ -22,6 +22,7 @@ import type { AdminSessionListRepo } from './sessionList';
 import type { UserMessageAck, UserMessageAckResult } from './userMessageAck';
 import type { DraftSave, DraftSaveResult } from './draftSave';
 import type { ArtifactSubmission, ArtifactSubmitResult } from './artifactSubmit';
+import type { SurveySubmission, SurveySubmitResult } from './surveySubmit';
 import type { AssistantReplyWrite, AssistantReplyWriteResult } from './assistantReplyWrite';
 import type { SessionStateRows } from './sessionState';
 import type { AdminAuthRepo, AdminQueriesRepo, AuditRepo } from './admin';
@@ -166,6 +167,8 @@ export interface Store extends StoreRepositories {
   saveDraft(save: DraftSave): Promise<DraftSaveResult>;
   /** A submission: checks, the pending draft's event, the state change and the version in one call (contract in ./artifactSubmit.ts). */
   submitArtifact(submission: ArtifactSubmission): Promise<ArtifactSubmitResult>;
+  /** A survey's submission: the ending as a compare-and-set and the answers in one call (contract in ./surveySubmit.ts). */
+  submitSurvey(submission: SurveySubmission): Promise<SurveySubmitResult>;
   /** A finished reply's outcome: lease, event, message and checkpoint in one call (contract in ./assistantReplyWrite.ts). */
   storeAssistantReply(write: AssistantReplyWrite): Promise<AssistantReplyWriteResult>;
   /** Every row of a participant's session:state in one read (./sessionStateRows.ts); undefined when there is no such session. */

@@ -22,9 +22,11 @@ import { PgRepositories } from './repositories';
 import type { UserMessageAck, UserMessageAckResult } from '../contract/userMessageAck';
 import type { DraftSave, DraftSaveResult } from '../contract/draftSave';
 import type { ArtifactSubmission, ArtifactSubmitResult } from '../contract/artifactSubmit';
+import type { SurveySubmission, SurveySubmitResult } from '../contract/surveySubmit';
 import { acknowledgeUserMessage } from './userMessageAck';
 import { saveDraft } from './draftSave';
 import { submitArtifact } from './artifactSubmit';
+import { submitSurvey } from './surveySubmit';
 import { storeAssistantReply } from './assistantReplyWrite';
 import type { AssistantReplyWrite, AssistantReplyWriteResult } from '../contract/assistantReplyWrite';
 import type { SessionStateRows } from '../contract/sessionState';
@@ -121,6 +123,11 @@ class PgStore extends PgRepositories implements Store {
   submitArtifact(submission: ArtifactSubmission): Promise<ArtifactSubmitResult> {
     this.assertOpen();
     return submitArtifact(this.runner, submission);
+  }
+
+  submitSurvey(submission: SurveySubmission): Promise<SurveySubmitResult> {
+    this.assertOpen();
+    return submitSurvey(this.runner, submission);
   }
 
   storeAssistantReply(write: AssistantReplyWrite): Promise<AssistantReplyWriteResult> {

@@ -59,9 +59,11 @@ import { openFileReplyCache, REPLY_CACHE_FILE_NAME } from './replyCache';
 import type { UserMessageAck } from '../contract/userMessageAck';
 import type { DraftSave } from '../contract/draftSave';
 import type { ArtifactSubmission } from '../contract/artifactSubmit';
+import type { SurveySubmission } from '../contract/surveySubmit';
 import { acknowledgeUserMessageSync } from './userMessageAck';
 import { saveDraftSync } from './draftSave';
 import { submitArtifactSync } from './artifactSubmit';
+import { submitSurveySync } from './surveySubmit';
 import { storeAssistantReplySync } from './assistantReplyWrite';
 import type { AssistantReplyWrite } from '../contract/assistantReplyWrite';
 import { SCHEMA_SQL } from '../sql/schema';
@@ -269,6 +271,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
   const storeReply = db.transaction((w: AssistantReplyWrite) => storeAssistantReplySync(sync, w));
   const saveDraft = db.transaction((d: DraftSave) => saveDraftSync(sync, d));
   const submitArtifact = db.transaction((w: ArtifactSubmission) => submitArtifactSync(sync, w));
+  const submitSurvey = db.transaction((w: SurveySubmission) => submitSurveySync(sync, w));
 
   const store: SqliteStore = {
     ...repos,
@@ -286,6 +289,7 @@ export function createSqliteStore(db: SqliteDatabase, file: string): SqliteStore
     storeAssistantReply: (w: AssistantReplyWrite) => gate.outside(() => storeReply.immediate(w)),
     saveDraft: (d: DraftSave) => gate.outside(() => saveDraft.immediate(d)),
     submitArtifact: (w: ArtifactSubmission) => gate.outside(() => submitArtifact.immediate(w)),
+    submitSurvey: (w: SurveySubmission) => gate.outside(() => submitSurvey.immediate(w)),
     // Synchronous reads in a row: one consistent view without a transaction.
     readSessionState: (sessionId: string) =>
       gate.outside(() => {

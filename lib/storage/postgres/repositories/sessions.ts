@@ -48,20 +48,8 @@ export class PgSessions implements SessionsRepo {
 
   /** One call of tandem_change_session_from: the UPDATE checks the step and status (see the contract). */
   async changeFrom(id: string, from: SessionAt | null, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number): Promise<SessionChangeFrom | undefined> {
-    const r = await this.db.one<{ answer: string | null }>(SESSION_SQL.change.postgres, [
-      id,
-      from?.step ?? null,
-      from?.status ?? null,
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.payload ?? null)),
-      events.map((e) => e.clientTs),
-      changePatch(patch),
-      now,
-    ]);
-    if (!r?.answer) return undefined;
-    const a = JSON.parse(r.answer) as { session: SessionRaw; firstSeq?: number | null; changed: boolean };
-    const session = toSessionRow(a.session);
-    return a.changed ? { changed: true, seqs: events.map((_, i) => a.firstSeq! + i), session } : { changed: false, session };
+    const r = await this.db.one<{ answer: string | null }>(SESSION_SQL.change.postgres, changeFromParams(id, from, events, patch, now));
+    return changeFromAnswer(r?.answer ?? null, events.length);
   }
 
   private async countBy(q: { all: EngineSql; fresh: EngineSql }, studyId: string, unconsentedSince: number | undefined): Promise<Map<string, number>> {
@@ -104,4 +92,26 @@ export class PgSessions implements SessionsRepo {
     const r = await this.db.one<{ bytes: number }>(SESSION_SQL.storageBytes.postgres, [id]);
     return r?.bytes ?? 0;
   }
+}
+
+/** tandem_change_session_from's eight parameters (migration 036), which functions built on it take first. */
+export function changeFromParams(id: string, from: SessionAt | null, events: readonly SessionChangeEvent[], patch: SessionPatch, now: number) {
+  return [
+    id,
+    from?.step ?? null,
+    from?.status ?? null,
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e.payload ?? null)),
+    events.map((e) => e.clientTs),
+    changePatch(patch),
+    now,
+  ];
+}
+
+/** tandem_change_session_from's answer (NULL: no such session) as SessionsRepo.changeFrom's. */
+export function changeFromAnswer(answer: string | null, eventCount: number): SessionChangeFrom | undefined {
+  if (!answer) return undefined;
+  const a = JSON.parse(answer) as { session: SessionRaw; firstSeq?: number | null; changed: boolean };
+  const session = toSessionRow(a.session);
+  return a.changed ? { changed: true, seqs: Array.from({ length: eventCount }, (_, i) => a.firstSeq! + i), session } : { changed: false, session };
 }
