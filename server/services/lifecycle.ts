@@ -13,7 +13,7 @@ const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').dige
 /** The trajectory event of a step change. */
 export const stepChanged = (from: Step, to: Step, clientTs: number | null): SessionChangeEvent => ({ type: 'step.changed', payload: { from, to }, clientTs });
 
-/** A state change's events and patch (SessionsRepo.change): what changeStep and endSession record. */
+/** A state change's events and patch (SessionsRepo.change): what a step change and endSession record. */
 interface StateChange {
   events: SessionChangeEvent[];
   patch: SessionPatch;
@@ -22,23 +22,6 @@ interface StateChange {
 /** To step `to`: `before` (events the change records first), then `step.changed`; the step set with `also`. */
 function stepChange(s: SessionContext, to: Step, clientTs: number | null, also: SessionPatch = {}, before: readonly SessionChangeEvent[] = []): StateChange {
   return { events: [...before, stepChanged(s.session.step, to, clientTs)], patch: { ...also, step: to } };
-}
-
-/**
- * Moves the session to step `to`: appends `before` (events the change records first), then `step.changed`, and
- * sets the step with `also` (other columns the same change sets), in one store call inside the caller's
- * transaction. Returns the seqs of the events, `before`'s first.
- */
-export async function changeStep(
-  tx: StoreRepositories,
-  s: SessionContext,
-  to: Step,
-  now: number,
-  clientTs: number | null = null,
-  also: SessionPatch = {},
-  before: readonly SessionChangeEvent[] = [],
-): Promise<number[]> {
-  return applyChange(tx, s, stepChange(s, to, clientTs, also, before), now);
 }
 
 /** Makes `change` in one store call (SessionsRepo.change) and keeps the new row in `s`; returns the events' seqs. */
@@ -98,14 +81,10 @@ function settled(s: SessionContext, outcome: SessionChangeFrom | undefined): num
   return outcome.changed ? outcome.seqs : null;
 }
 
-/** endSession as a compare-and-set (changeFromRead): null, and nothing written, when the session moved on first. */
-export function endSessionFrom(db: StoreRepositories, s: SessionContext, outcome: CompletionOutcome, now: number, details: EndingDetails = {}): Promise<number[] | null> {
-  return changeFromRead(db, s, ending(s, outcome, now, details), now);
-}
-
 /**
- * endSessionFrom with the survey's answers stored by the same call (Store.submitSurvey: on PostgreSQL one round
- * trip), at the seq of the ending's first event: null, and nothing written, when the session moved on first.
+ * The survey's ending (endSession as a compare-and-set on the step and status `s` was read at) with its answers
+ * stored by the same call (Store.submitSurvey: on PostgreSQL one round trip), at the seq of the ending's first event:
+ * null, and nothing written, when another socket, node or the sweep moved the session on first.
  */
 export async function endSessionWithAnswers(
   store: Store,
