@@ -6,7 +6,8 @@
  * (a child process on a fresh SQLite DATA_DIR, or --database postgres on a throwaway cluster) is read from
  * /proc at the end of each step, a quiet period after its last request (all its threads; with PostgreSQL the
  * backends too, their part also printed apart): the steps' windows are back to back, so they add up to the whole
- * run's CPU. A bare socket.io relay's connect and one-token reply are measured the same way, for the parts both do.
+ * run's CPU. A bare socket.io relay's connect and one-token replies (one window per turn) are measured the same way,
+ * for the parts both do.
  *
  * Each step's floor: the relay carrying the step's bytes and nothing else (tests/harness/phaseTraffic.ts). The join is an
  * HTTP request of the same body and answer lengths, every socket step as many packets of the same mean lengths as
@@ -181,7 +182,7 @@ try {
   await cluster?.stop();
 }
 
-// The relay: its connect and a one-token reply, the parts of a session it also does.
+// The relay: its connect and one-token replies, the parts of a session it also does; then each step's floor (phaseTraffic.ts).
 const relay = await startChild<{ url: string }>(new URL('../tests/harness/relayProcess.ts', import.meta.url), {
   env: { PROVIDER_BASE_URL: provider.ready.baseURL, RELAY_READER: 'tandem' },
 });
