@@ -5,6 +5,7 @@ import type { ConsentRespond, StepAdvance } from '../../common/events';
 import type { SessionChangeEvent, SessionChangeFrom, SessionPatch, Store, StoreRepositories, StoreTx, SurveyAnswerInput } from '../../lib/storage';
 import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { recordPendingDraft } from './pendingDraft';
+import { sessionDefinitions } from './knownSessions';
 
 export const STEP_ORDER: readonly Step[] = ['consent', 'instructions', 'workspace', 'survey', 'complete'];
 
@@ -204,7 +205,7 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
       throw new ServiceError('conflict', `the consent text has changed (now version ${s.study.consent.version}); please reload`, 'version');
     return true;
   };
-  const s = await loadSession(ctx, sessionId);
+  const s = await consentContext(ctx, sessionId, p);
   if (!pending(s)) return;
   const now = ctx.now();
   const payload = { version: s.study.consent.version, textHash: sha256(s.study.consent.text) };
@@ -216,6 +217,18 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
   // stay locked for one statement). Lost to a concurrent answer: nothing to do, or the session has ended.
   if ((await changeFromRead(ctx.store, s, change, now)) || !pending(s)) return;
   throw raced();
+}
+
+/**
+ * The session a consent answer is made to. With its definitions known (sessionDefinitions: the row session:state read)
+ * and the answer naming the study's consent version, the row is taken to be at the consent step and active without
+ * reading it: the compare-and-set then checks exactly that, and a lost one answers the row as it is, which `pending`
+ * judges as before. Otherwise (an unknown session, or another version, whose answer depends on the step) it is read.
+ */
+async function consentContext(ctx: ServiceContext, sessionId: string, p: ConsentRespond): Promise<SessionContext> {
+  const known = await sessionDefinitions(ctx, sessionId);
+  if (p.version !== known.study.consent.version) return loadSession(ctx, sessionId);
+  return { ...known, session: { ...known.session, step: 'consent', status: 'active' } };
 }
 
 /**

@@ -84,6 +84,27 @@ describe('time limit', () => {
     }
   });
 
+  it('records a consent after session:state without reading the session first: the compare-and-set checks the step', async () => {
+    const t = await server();
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'consent-no-read' });
+    const socket = await connectSocket(t, j.token);
+    const before = await callOk(socket, 'session:state', {});
+    const meter = installSqliteMeter();
+    try {
+      const after = await callOk(socket, 'consent:respond', { accept: true, version: before.consent.version, clientTs: Date.now() });
+      expect(after.step).toBe('instructions');
+      const reads = (sql: string) => meter.snapshot().filter((r) => r.sql === sql).reduce((n, r) => n + r.calls, 0);
+      // One read of the row: the answer's session:state. The consent itself made only its compare-and-set.
+      expect(reads(SESSION_SQL.get.sqlite)).toBe(1);
+      // A repeat (double click) finds the session past consent and changes nothing.
+      expect(await callOk(socket, 'consent:respond', { accept: true, version: before.consent.version, clientTs: Date.now() })).toMatchObject({ step: 'instructions' });
+      const types = (await t.server.store.events.listForSession(j.sessionId)).map((e) => e.type);
+      expect(types.filter((e) => e === 'consent.accepted')).toHaveLength(1);
+    } finally {
+      meter.uninstall();
+    }
+  });
+
   it('arms the time limit from the consent answer itself: the time-out is pushed with no further read or reconnect', async () => {
     // A copy of the study whose limit is 1.8 s, so the timer the consent answer arms is the one that fires (the
     // server's sweep, which would also end the session, runs only every minute here).
