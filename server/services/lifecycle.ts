@@ -243,7 +243,7 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, p: Ste
       throw new ServiceError('wrong_step', `step "${p.from}" ends with ${p.from === 'consent' ? 'consent:respond' : p.from === 'workspace' ? 'artifact:submit' : 'survey:submit'}`, 'from');
     return true;
   };
-  const s = await loadSession(ctx, sessionId);
+  const s = (await instructionsContext(ctx, sessionId, p)) ?? (await loadSession(ctx, sessionId));
   if (!checkStep(s.session.step)) return;
   await expireIfDue(ctx, s);
   checkActive(s, ['instructions']);
@@ -252,4 +252,18 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, p: Ste
   if ((await changeFromRead(ctx.store, s, stepChange(s, 'workspace', p.clientTs), ctx.now())) || !checkStep(s.session.step)) return;
   checkActive(s, ['instructions']);
   throw raced();
+}
+
+/**
+ * The session leaving the instructions, without a read when the row session:state last read (sessionDefinitions)
+ * has its consent time, written once, and the deadline from it is still ahead: the row is then taken to be at the
+ * instructions and active, which the compare-and-set checks, and a lost one answers the row as it is. Undefined (read
+ * it) otherwise: another step, an unknown consent time, or a deadline reached, whose time-out expireIfDue records.
+ */
+async function instructionsContext(ctx: ServiceContext, sessionId: string, p: StepAdvance): Promise<SessionContext | undefined> {
+  if (p.from !== 'instructions') return undefined;
+  const known = await sessionDefinitions(ctx, sessionId);
+  const deadline = deadlineOf(known);
+  if (deadline === null || ctx.now() >= deadline) return undefined;
+  return { ...known, session: { ...known.session, step: 'instructions', status: 'active' } };
 }

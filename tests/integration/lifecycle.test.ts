@@ -11,7 +11,7 @@ import { ConfigError } from '../../lib/studyFiles/studyConfig';
 import { createLogger } from '../../lib/logger';
 import { reply, startFakeOpenAI } from '../support/fakeOpenAI';
 import { copyVisualizationStudy } from '../support/preregistrationFixture';
-import { callOk, connectSocket, eventually, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
+import { call, callOk, connectSocket, eventually, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { installSqliteMeter } from '../harness/sqliteMeter';
 import { SESSION_SQL } from '../../lib/storage/sql/sessions';
 
@@ -103,6 +103,36 @@ describe('time limit', () => {
     } finally {
       meter.uninstall();
     }
+  });
+
+  it('leaves the instructions without reading the session first while the deadline is ahead; past it, records the time-out', async () => {
+    let clock = Date.parse('2026-11-30T09:00:00Z');
+    const t = await server({ now: () => clock });
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'advance-no-read' });
+    const socket = await connectSocket(t, j.token);
+    const before = await callOk(socket, 'session:state', {});
+    await callOk(socket, 'consent:respond', { accept: true, version: before.consent.version, clientTs: clock });
+    const meter = installSqliteMeter();
+    try {
+      expect(await callOk(socket, 'step:advance', { from: 'instructions', clientTs: clock })).toMatchObject({ step: 'workspace' });
+      // One read of the row: the answer's session:state.
+      expect(meter.snapshot().filter((r) => r.sql === SESSION_SQL.get.sqlite).reduce((n, r) => n + r.calls, 0)).toBe(1);
+      // A repeat finds the session past the instructions and changes nothing.
+      expect(await callOk(socket, 'step:advance', { from: 'instructions', clientTs: clock })).toMatchObject({ step: 'workspace' });
+    } finally {
+      meter.uninstall();
+    }
+    expect((await t.server.store.events.listForSession(j.sessionId)).filter((e) => e.type === 'step.changed')).toHaveLength(2);
+
+    // Another participant still at the instructions when the clock passes the deadline: the time-out is recorded.
+    const late = await join(t, 'travel-planning', { PROLIFIC_PID: 'advance-late' });
+    const lateSocket = await connectSocket(t, late.token);
+    const lateState = await callOk(lateSocket, 'session:state', {});
+    await callOk(lateSocket, 'consent:respond', { accept: true, version: lateState.consent.version, clientTs: clock });
+    clock += 21 * 60_000;
+    const refused = await call(lateSocket, 'step:advance', { from: 'instructions', clientTs: clock });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'session_over' } });
+    expect((await t.server.store.events.listForSession(late.sessionId)).map((e) => e.type)).toContain('session.timed_out');
   });
 
   it('arms the time limit from the consent answer itself: the time-out is pushed with no further read or reconnect', async () => {
