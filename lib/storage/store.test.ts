@@ -147,8 +147,8 @@ describe.each(STORE_ENGINES)('store contract (%s)', (engine) => {
     await s.tokens.insert('hash-1', 'sess-1', 5);
     await s.sessions.update('sess-1', { step: 'instructions', consentVersion: 'v1', consentedAt: 7 }, 8);
     const found = await s.tokens.findSession('hash-1');
-    expect(found).toEqual({ sessionId: 'sess-1', studyId: 'study', conditionId: 'c', session: await s.sessions.get('sess-1') });
-    expect(found?.session).toMatchObject({ step: 'instructions', status: 'active', consentedAt: 7, createdAt: 1 });
+    expect(found).toEqual(await s.sessions.get('sess-1'));
+    expect(found).toMatchObject({ id: 'sess-1', studyId: 'study', conditionId: 'c', step: 'instructions', status: 'active', consentedAt: 7, createdAt: 1 });
     expect(await s.tokens.findSession('no-such-hash')).toBeUndefined();
   });
 

@@ -63,7 +63,7 @@ export function participantRoutes(ctx: ServiceContext, log: Logger, options: Par
 
   const authSession = async (req: Request, res: Response): Promise<string | undefined> => {
     const token = tokenOf(req);
-    const sessionId = token ? (await sessionForToken(ctx.store, token))?.sessionId : undefined;
+    const sessionId = token ? (await sessionForToken(ctx.store, token))?.id : undefined;
     if (!sessionId) {
       const inUrl = !token && req.query.token !== undefined;
       sendFail(res, 'unauthorized', inUrl ? 'a token in the URL is not accepted; send it as "Authorization: Bearer <token>"' : 'missing or unknown participant token');

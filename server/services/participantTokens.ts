@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Store, StoreRepositories, TokenSession } from '../../lib/storage';
+import type { SessionRow, Store, StoreRepositories } from '../../lib/storage';
 
 /** A new participant token: 32 random bytes, base64url. Only its SHA-256 hash is stored. */
 export function newParticipantToken(): string {
@@ -17,8 +17,8 @@ export async function issueToken(tx: StoreRepositories, sessionId: string, now: 
   return token;
 }
 
-/** The session a token is bound to (with its study and condition), or undefined for an unknown token. */
-export async function sessionForToken(store: Store, token: string): Promise<TokenSession | undefined> {
+/** The row of the session a token is bound to, or undefined for an unknown token. */
+export async function sessionForToken(store: Store, token: string): Promise<SessionRow | undefined> {
   if (typeof token !== 'string' || token.length < 20 || token.length > 200) return undefined;
   return store.tokens.findSession(hashToken(token));
 }

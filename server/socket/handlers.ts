@@ -84,14 +84,13 @@ export function attachParticipantSockets(
     const auth = SocketAuth.safeParse(socket.handshake.auth);
     if (!auth.success) return next(new Error('unauthorized'));
     const admit = async (): Promise<string | null> => {
-      const found = await sessionForToken(store, auth.data.token);
-      if (!found) return 'unauthorized';
-      const { sessionId, studyId, conditionId, session } = found;
-      const { refused, open } = await connections.admit(sessionId);
+      const session = await sessionForToken(store, auth.data.token);
+      if (!session) return 'unauthorized';
+      const { refused, open } = await connections.admit(session.id);
       if (refused) return refused;
-      socket.data.sessionId = sessionId;
-      socket.data.studyId = studyId;
-      socket.data.conditionId = conditionId;
+      socket.data.sessionId = session.id;
+      socket.data.studyId = session.studyId;
+      socket.data.conditionId = session.conditionId;
       socket.data.timingAtHandshake = timingOrNothing(participants, session);
       socket.data.recheckBudget = SessionConnectionGuard.recheckAfterJoin(open);
       return null;

@@ -37,19 +37,11 @@ export interface IdentitiesRepo {
   resumeCodeHash(sessionId: string): Promise<string | null | undefined>;
 }
 
-export interface TokenSession {
-  sessionId: string;
-  studyId: string;
-  conditionId: string;
-  /** The session's row as the handshake read it (its step, status and times arm the time limit: no second read). */
-  session: SessionRow;
-}
-
 /** Participant tokens, by SHA-256 hash (the token itself is never stored). */
 export interface ParticipantTokensRepo {
   insert(tokenHash: string, sessionId: string, now: number): Promise<void>;
-  /** The session a token is bound to, with its row (one read: a socket's handshake and its time limit need no other). */
-  findSession(tokenHash: string): Promise<TokenSession | undefined>;
+  /** The row of the session a token is bound to (one read: a socket's handshake and its time limit need no other). */
+  findSession(tokenHash: string): Promise<SessionRow | undefined>;
   /** Revokes every token of the session (a new one is about to be issued, or the session is withdrawn). Returns how many. */
   deleteForSession(sessionId: string): Promise<number>;
   /** Every stored row as {tokenHash, sessionId, createdAt} (security tests check no raw token is stored). */

@@ -1,5 +1,6 @@
-import type { ParticipantTokensRepo, TokenSession } from '../../contract/store';
-import { toParticipantToken, toTokenSession, type ParticipantToken, type ParticipantTokenRaw, type TokenSessionRaw } from '../../rows/participantTokens';
+import type { ParticipantTokensRepo, SessionRow } from '../../contract/store';
+import { toParticipantToken, type ParticipantToken, type ParticipantTokenRaw } from '../../rows/participantTokens';
+import { toSessionRow, type SessionRaw } from '../../rows/sessions';
 import { TOKEN_SQL } from '../../sql/participants';
 import type { Runner } from '../connection';
 
@@ -10,8 +11,9 @@ export class PgParticipantTokens implements ParticipantTokensRepo {
     await this.db.run(TOKEN_SQL.insert.postgres, [tokenHash, sessionId, now]);
   }
 
-  async findSession(tokenHash: string): Promise<TokenSession | undefined> {
-    return toTokenSession(await this.db.one<TokenSessionRaw>(TOKEN_SQL.findSession.postgres, [tokenHash]));
+  async findSession(tokenHash: string): Promise<SessionRow | undefined> {
+    const r = await this.db.one<SessionRaw>(TOKEN_SQL.findSession.postgres, [tokenHash]);
+    return r && toSessionRow(r);
   }
 
   deleteForSession(sessionId: string): Promise<number> {

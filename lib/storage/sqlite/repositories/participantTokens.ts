@@ -1,5 +1,6 @@
-import type { ParticipantTokensRepo, TokenSession } from '../../contract/store';
-import { toParticipantToken, toTokenSession, type ParticipantToken, type ParticipantTokenRaw, type TokenSessionRaw } from '../../rows/participantTokens';
+import type { ParticipantTokensRepo, SessionRow } from '../../contract/store';
+import { toParticipantToken, type ParticipantToken, type ParticipantTokenRaw } from '../../rows/participantTokens';
+import { toSessionRow, type SessionRaw } from '../../rows/sessions';
 import { TOKEN_SQL } from '../../sql/participants';
 import { SqliteRepository } from '../statements';
 import type { Sync } from '../sync';
@@ -10,8 +11,9 @@ export class ParticipantTokensRepository extends SqliteRepository implements Syn
     this.q.run(TOKEN_SQL.insert, tokenHash, sessionId, now);
   }
 
-  findSession(tokenHash: string): TokenSession | undefined {
-    return toTokenSession(this.q.one<TokenSessionRaw>(TOKEN_SQL.findSession, tokenHash));
+  findSession(tokenHash: string): SessionRow | undefined {
+    const r = this.q.one<SessionRaw>(TOKEN_SQL.findSession, tokenHash);
+    return r && toSessionRow(r);
   }
 
   deleteForSession(sessionId: string): number {
