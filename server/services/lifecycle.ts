@@ -228,8 +228,11 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
 async function consentContext(ctx: ServiceContext, sessionId: string, p: ConsentRespond): Promise<SessionContext> {
   const known = await sessionDefinitions(ctx, sessionId);
   if (p.version !== known.study.consent.version) return loadSession(ctx, sessionId);
-  return { ...known, session: { ...known.session, step: 'consent', status: 'active' } };
+  return activeAt(known, 'consent');
 }
+
+/** A known session taken to be active at `step`, for a compare-and-set that checks exactly that (see its callers). */
+const activeAt = (known: SessionContext, step: Step): SessionContext => ({ ...known, session: { ...known.session, step, status: 'active' } });
 
 /**
  * Moves on from `from`. Only the instructions step advances this way (the workspace ends with artifact:submit,
@@ -265,5 +268,5 @@ async function instructionsContext(ctx: ServiceContext, sessionId: string, p: St
   const known = await sessionDefinitions(ctx, sessionId);
   const deadline = deadlineOf(known);
   if (deadline === null || ctx.now() >= deadline) return undefined;
-  return { ...known, session: { ...known.session, step: 'instructions', status: 'active' } };
+  return activeAt(known, 'instructions');
 }
