@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Step } from '../../common/session';
 import type { CompletionOutcome } from '../../common/study';
 import type { ConsentRespond, StepAdvance } from '../../common/events';
-import type { SessionChangeEvent, SessionChangeFrom, SessionPatch, Store, StoreRepositories, StoreTx, SurveyAnswerInput } from '../../lib/storage';
+import type { SessionChangeEvent, SessionChangeFrom, SessionPatch, SessionRow, Store, StoreRepositories, StoreTx, SurveyAnswerInput } from '../../lib/storage';
 import { deadlineOf, loadSession, ServiceError, type ServiceContext, type SessionContext } from './serviceContext';
 import { recordPendingDraft } from './pendingDraft';
 import { sessionDefinitions } from './knownSessions';
@@ -196,7 +196,11 @@ export async function requireActiveIn(ctx: ServiceContext, tx: StoreTx, sessionI
   return checkActive(s, steps);
 }
 
-export async function respondConsent(ctx: ServiceContext, sessionId: string, p: ConsentRespond): Promise<void> {
+/**
+ * Records a consent answer. Returns the row this call moved on (to the instructions, or ended as declined), or null when
+ * it changed nothing (a repeat).
+ */
+export async function respondConsent(ctx: ServiceContext, sessionId: string, p: ConsentRespond): Promise<SessionRow | null> {
   // Whether the answer is still to be recorded: a repeated one (double click, resend after reconnect) changes nothing.
   const pending = (s: SessionContext): boolean => {
     if (s.session.step !== 'consent') return false;
@@ -206,7 +210,7 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
     return true;
   };
   const s = await consentContext(ctx, sessionId, p);
-  if (!pending(s)) return;
+  if (!pending(s)) return null;
   const now = ctx.now();
   const payload = { version: s.study.consent.version, textHash: sha256(s.study.consent.text) };
   const answer: SessionChangeEvent = { type: p.accept ? 'consent.accepted' : 'consent.declined', payload, clientTs: p.clientTs };
@@ -215,7 +219,8 @@ export async function respondConsent(ctx: ServiceContext, sessionId: string, p: 
     : ending(s, 'declined', now, { before: [answer], also: { consentVersion: payload.version } });
   // A compare-and-set, not a transaction: see SessionsRepo.changeFrom (on PostgreSQL the consent's balance counts
   // stay locked for one statement). Lost to a concurrent answer: nothing to do, or the session has ended.
-  if ((await changeFromRead(ctx.store, s, change, now)) || !pending(s)) return;
+  if (await changeFromRead(ctx.store, s, change, now)) return s.session;
+  if (!pending(s)) return null;
   throw raced();
 }
 
@@ -236,9 +241,10 @@ const activeAt = (known: SessionContext, step: Step): SessionContext => ({ ...kn
 
 /**
  * Moves on from `from`. Only the instructions step advances this way (the workspace ends with artifact:submit,
- * the survey with survey:submit). Idempotent: if the session is already past `from`, nothing happens.
+ * the survey with survey:submit). Idempotent: if the session is already past `from`, nothing happens. Returns the
+ * row this call moved to the workspace, or null when it changed nothing.
  */
-export async function advanceStep(ctx: ServiceContext, sessionId: string, p: StepAdvance): Promise<void> {
+export async function advanceStep(ctx: ServiceContext, sessionId: string, p: StepAdvance): Promise<SessionRow | null> {
   const checkStep = (current: Step): boolean => {
     if (STEP_ORDER.indexOf(current) > STEP_ORDER.indexOf(p.from)) return false;
     if (current !== p.from) throw new ServiceError('wrong_step', `the session is at "${current}", not "${p.from}"`, 'from');
@@ -247,12 +253,13 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, p: Ste
     return true;
   };
   const s = (await instructionsContext(ctx, sessionId, p)) ?? (await loadSession(ctx, sessionId));
-  if (!checkStep(s.session.step)) return;
+  if (!checkStep(s.session.step)) return null;
   await expireIfDue(ctx, s);
   checkActive(s, ['instructions']);
   // A compare-and-set (SessionsRepo.changeFrom): a concurrent advance moved it on first (idempotent), or the session
   // ended meanwhile (checkActive throws).
-  if ((await changeFromRead(ctx.store, s, stepChange(s, 'workspace', p.clientTs), ctx.now())) || !checkStep(s.session.step)) return;
+  if (await changeFromRead(ctx.store, s, stepChange(s, 'workspace', p.clientTs), ctx.now())) return s.session;
+  if (!checkStep(s.session.step)) return null;
   checkActive(s, ['instructions']);
   throw raced();
 }

@@ -4,7 +4,7 @@ import { ChatService, type ChatServiceOptions } from './chat';
 import type { SessionRow } from '../../lib/storage';
 import { deadlineOf, interactiveContext, loadSession, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
 import { advanceStep, expireIfDue, respondConsent } from './lifecycle';
-import { buildSessionState } from './sessionState';
+import { buildSessionState, nothingYet, sessionStateOf } from './sessionState';
 import { checkSubmission, saveDraft, submitArtifact } from './artifacts';
 import { submitSurvey } from './survey';
 import { recordTelemetry } from './telemetry';
@@ -56,14 +56,17 @@ export class ParticipantService {
     return expireIfDue(this.waited, await loadSession(this.waited, sessionId));
   }
 
+  /** The answer of consent and the instructions' end: from the row the step changed, without a read (see nothingYet). */
+  private stateAfter(sessionId: string, moved: SessionRow | null): Promise<SessionState> {
+    return moved ? sessionStateOf(this.waited, nothingYet(moved), this.chat.inFlightView(sessionId)) : this.state(sessionId);
+  }
+
   async consentRespond(sessionId: string, p: ConsentRespond): Promise<SessionState> {
-    await respondConsent(this.waited, sessionId, p);
-    return this.state(sessionId);
+    return this.stateAfter(sessionId, await respondConsent(this.waited, sessionId, p));
   }
 
   async stepAdvance(sessionId: string, p: StepAdvance): Promise<SessionState> {
-    await advanceStep(this.waited, sessionId, p);
-    return this.state(sessionId);
+    return this.stateAfter(sessionId, await advanceStep(this.waited, sessionId, p));
   }
 
   chatSend = (sessionId: string, p: ChatSend) => this.chat.send(sessionId, p);

@@ -2,8 +2,7 @@ import type { SessionState, ChatMessageView, UploadView } from '../../common/ses
 import { publicSurveyItem, seatOfCondition, surveyForSeat } from '../../common/survey';
 import { completionRedirectUrl, lobbyReleaseCode, type CompletionOutcome } from '../../common/study';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../common/http';
-import type { MessageRow, UploadRow } from '../../lib/storage';
-import type { SessionStateRows } from '../../lib/storage';
+import type { MessageRow, SessionRow, SessionStateRows, UploadRow } from '../../lib/storage';
 import { expireIfDue } from './lifecycle';
 import { unansweredUserMessage } from './conversation';
 import { rememberSession } from './knownSessions';
@@ -59,7 +58,19 @@ async function readRows(ctx: ServiceContext, sessionId: string): Promise<Session
  * entry: a person the lobby released ended with the lobby's code).
  */
 export async function buildSessionState(ctx: ServiceContext, sessionId: string, inFlight: InFlightView | null): Promise<SessionState> {
-  let rows = await readRows(ctx, sessionId);
+  return sessionStateOf(ctx, await readRows(ctx, sessionId), inFlight);
+}
+
+/**
+ * The rows of a session that has nothing but its own row: before its workspace opens, and at the moment the step that
+ * opens it is taken: a draft, a message, an upload, a version and survey answers are each refused before the workspace.
+ */
+export const nothingYet = (session: SessionRow): SessionStateRows => ({ session, draft: undefined, messages: [], uploads: [], versions: [], surveySubmitted: false });
+
+/** The snapshot from rows in hand (buildSessionState reads them; a step that just changed the row may know them). */
+export async function sessionStateOf(ctx: ServiceContext, known: SessionStateRows, inFlight: InFlightView | null): Promise<SessionState> {
+  const sessionId = known.session.id;
+  let rows = known;
   if (await expireIfDue(ctx, sessionContextOf(ctx, rows.session))) rows = await readRows(ctx, sessionId);
   const { draft, messages, uploads, versions, surveySubmitted } = rows;
   const s = sessionContextOf(ctx, rows.session);

@@ -25,6 +25,9 @@ async function server(options: Parameters<typeof startTestServer>[0] = {}) {
   return t;
 }
 
+/** A session state without the server's clock, which moves between two answers. */
+const withoutClock = (state: object) => Object.fromEntries(Object.entries(state).filter(([key]) => key !== 'serverNow'));
+
 describe('time limit', () => {
   it('ends a working session as timed_out at its deadline and pushes the new state', async () => {
     let clock = Date.parse('2026-11-30T09:00:00Z');
@@ -94,8 +97,11 @@ describe('time limit', () => {
       const after = await callOk(socket, 'consent:respond', { accept: true, version: before.consent.version, clientTs: Date.now() });
       expect(after.step).toBe('instructions');
       const reads = (sql: string) => meter.snapshot().filter((r) => r.sql === sql).reduce((n, r) => n + r.calls, 0);
-      // One read of the row: the answer's session:state. The consent itself made only its compare-and-set.
-      expect(reads(SESSION_SQL.get.sqlite)).toBe(1);
+      // No read of the row: the consent made only its compare-and-set, and its answer is built from the row that
+      // returned (a session at the instructions has no messages, draft or uploads to read). It is the state a read finds.
+      expect(reads(SESSION_SQL.get.sqlite)).toBe(0);
+      expect(meter.snapshot().filter((r) => /FROM (messages|artifact_drafts|uploads) WHERE/.test(r.sql))).toEqual([]);
+      expect(withoutClock(after)).toEqual(withoutClock(await callOk(socket, 'session:state', {})));
       // A repeat (double click) finds the session past consent and changes nothing.
       expect(await callOk(socket, 'consent:respond', { accept: true, version: before.consent.version, clientTs: Date.now() })).toMatchObject({ step: 'instructions' });
       const types = (await t.server.store.events.listForSession(j.sessionId)).map((e) => e.type);
@@ -103,6 +109,13 @@ describe('time limit', () => {
     } finally {
       meter.uninstall();
     }
+    // A decline ends the session: its answer, from the changed row too, is what a read finds (the completion code included).
+    const other = await join(t, 'travel-planning', { PROLIFIC_PID: 'consent-no-read-declines' });
+    const otherSocket = await connectSocket(t, other.token);
+    await callOk(otherSocket, 'session:state', {});
+    const declined = await callOk(otherSocket, 'consent:respond', { accept: false, version: before.consent.version, clientTs: Date.now() });
+    expect(declined).toMatchObject({ step: 'complete', status: 'declined', completion: { outcome: 'declined' } });
+    expect(withoutClock(declined)).toEqual(withoutClock(await callOk(otherSocket, 'session:state', {})));
   });
 
   it('leaves the instructions without reading the session first while the deadline is ahead; past it, records the time-out', async () => {
@@ -114,9 +127,12 @@ describe('time limit', () => {
     await callOk(socket, 'consent:respond', { accept: true, version: before.consent.version, clientTs: clock });
     const meter = installSqliteMeter();
     try {
-      expect(await callOk(socket, 'step:advance', { from: 'instructions', clientTs: clock })).toMatchObject({ step: 'workspace' });
-      // One read of the row: the answer's session:state.
-      expect(meter.snapshot().filter((r) => r.sql === SESSION_SQL.get.sqlite).reduce((n, r) => n + r.calls, 0)).toBe(1);
+      const advanced = await callOk(socket, 'step:advance', { from: 'instructions', clientTs: clock });
+      expect(advanced).toMatchObject({ step: 'workspace' });
+      // No read of the row, nor of the workspace's rows (none exist when it opens): the answer is the changed row's state.
+      expect(meter.snapshot().filter((r) => r.sql === SESSION_SQL.get.sqlite).reduce((n, r) => n + r.calls, 0)).toBe(0);
+      expect(meter.snapshot().filter((r) => /FROM (messages|artifact_drafts|uploads) WHERE/.test(r.sql))).toEqual([]);
+      expect(withoutClock(advanced)).toEqual(withoutClock(await callOk(socket, 'session:state', {})));
       // A repeat finds the session past the instructions and changes nothing.
       expect(await callOk(socket, 'step:advance', { from: 'instructions', clientTs: clock })).toMatchObject({ step: 'workspace' });
     } finally {
