@@ -237,7 +237,7 @@ async function consentContext(ctx: ServiceContext, sessionId: string, p: Consent
 }
 
 /** A known session taken to be active at `step`, for a compare-and-set that checks exactly that (see its callers). */
-const activeAt = (known: SessionContext, step: Step): SessionContext => ({ ...known, session: { ...known.session, step, status: 'active' } });
+export const activeAt = (known: SessionContext, step: Step): SessionContext => ({ ...known, session: { ...known.session, step, status: 'active' } });
 
 /**
  * Moves on from `from`. Only the instructions step advances this way (the workspace ends with artifact:submit,

@@ -14,6 +14,7 @@ import { copyVisualizationStudy } from '../support/preregistrationFixture';
 import { call, callOk, connectSocket, eventually, join, nextPush, ROOT, startTestServer, toWorkspace, type TestServer } from '../support/integrationHarness';
 import { installSqliteMeter } from '../harness/sqliteMeter';
 import { SESSION_SQL } from '../../lib/storage/sql/sessions';
+import { artifactValues, surveyAnswers } from '../../research/simulation/participantInputs';
 
 const open: TestServer[] = [];
 afterEach(async () => {
@@ -149,6 +150,33 @@ describe('time limit', () => {
     const refused = await call(lateSocket, 'step:advance', { from: 'instructions', clientTs: clock });
     expect(refused).toMatchObject({ ok: false, error: { code: 'session_over' } });
     expect((await t.server.store.events.listForSession(late.sessionId)).map((e) => e.type)).toContain('session.timed_out');
+  });
+
+  it('completes the survey without reading the session first; at another step the step is refused before the answers', async () => {
+    const t = await server();
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'survey-no-read' });
+    const socket = await connectSocket(t, j.token);
+    await toWorkspace(socket);
+    const workspace = await callOk(socket, 'session:state', {});
+    const answers = surveyAnswers(workspace, () => 0.5);
+    // At the workspace: refused for the step, even with answers the survey would refuse; nothing is written.
+    const eventsBefore = (await t.server.store.events.listForSession(j.sessionId)).length;
+    expect(await call(socket, 'survey:submit', { answers, clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'wrong_step' } });
+    expect(await call(socket, 'survey:submit', { answers: { nope: 1 }, clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'wrong_step' } });
+    expect((await t.server.store.events.listForSession(j.sessionId)).length).toBe(eventsBefore);
+    await callOk(socket, 'artifact:submit', { fields: artifactValues(workspace, {}, 1), clientTs: Date.now() });
+    const meter = installSqliteMeter();
+    try {
+      const done = await callOk(socket, 'survey:submit', { answers, clientTs: Date.now() });
+      expect(done).toMatchObject({ step: 'complete', status: 'completed', surveySubmitted: true });
+      // One read of the row: the answer's session:state. The submission itself made only its compare-and-set.
+      expect(meter.snapshot().filter((r) => r.sql === SESSION_SQL.get.sqlite).reduce((n, r) => n + r.calls, 0)).toBe(1);
+    } finally {
+      meter.uninstall();
+    }
+    // A second submission finds the session over and writes nothing.
+    expect(await call(socket, 'survey:submit', { answers, clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'session_over' } });
+    expect((await t.server.store.surveyAnswers.listForSession(j.sessionId)).length).toBe(Object.keys(answers).length);
   });
 
   it('arms the time limit from the consent answer itself: the time-out is pushed with no further read or reconnect', async () => {
