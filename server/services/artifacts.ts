@@ -2,7 +2,7 @@ import type { ArtifactDraft, ArtifactDraftAck, ArtifactSubmit } from '../../comm
 import type { ArtifactField } from '../../common/study';
 import { ServiceError, sessionContextOf, type ServiceContext, type SessionContext } from './serviceContext';
 import { SUBMISSION_STEPS, type StoreRepositories } from '../../lib/storage';
-import { refuseInactive, requireActive, stepChanged } from './lifecycle';
+import { refuseInactive, requireActive, stepChanged, workingAt } from './lifecycle';
 import { storageFull, storagePolicyOf } from './storageBudget';
 import { sessionDefinitions } from './knownSessions';
 
@@ -76,10 +76,18 @@ export async function saveDraft(ctx: ServiceContext, sessionId: string, p: Artif
   }
 }
 
-/** Throws the ServiceError a submission would fail with; returns the loaded session when it would succeed. */
+/** Throws the ServiceError a submission would fail with, as far as it is known before its store call; returns the session. */
 export async function checkSubmission(ctx: ServiceContext, sessionId: string, p: ArtifactSubmit): Promise<SessionContext> {
-  const s = await requireActive(ctx, sessionId, ['workspace']);
-  await checkFields(ctx.store, s, p.fields, true);
+  // Without a read while the deadline is ahead (workingAt): the submission's store call checks the step and status on
+  // the locked row. Fields it refuses read the row first, so that the step's refusal still comes before theirs.
+  const known = await workingAt(ctx, sessionId, 'workspace');
+  const s = known ?? (await requireActive(ctx, sessionId, ['workspace']));
+  try {
+    await checkFields(ctx.store, s, p.fields, true);
+  } catch (err) {
+    if (known) await requireActive(ctx, sessionId, ['workspace']);
+    throw err;
+  }
   return s;
 }
 

@@ -265,15 +265,22 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, p: Ste
 }
 
 /**
- * The session leaving the instructions, without a read when the row session:state last read (sessionDefinitions)
- * has its consent time, written once, and the deadline from it is still ahead: the row is then taken to be at the
- * instructions and active, which the compare-and-set checks, and a lost one answers the row as it is. Undefined (read
- * it) otherwise: another step, an unknown consent time, or a deadline reached, whose time-out expireIfDue records.
+ * The session leaving the instructions, without a read while its deadline is ahead (workingAt); undefined (read it)
+ * for another step.
  */
 async function instructionsContext(ctx: ServiceContext, sessionId: string, p: StepAdvance): Promise<SessionContext | undefined> {
-  if (p.from !== 'instructions') return undefined;
+  return p.from === 'instructions' ? workingAt(ctx, sessionId, 'instructions') : undefined;
+}
+
+/**
+ * A known session taken to be active at a working step (the instructions or the workspace) without a read, when the row
+ * session:state last read (sessionDefinitions) has its consent time, written once, and the deadline from it is still
+ * ahead: the caller's compare-and-set checks the step and status, and a lost one answers the row as it is. Undefined
+ * (read it) otherwise: an unknown consent time, or a deadline reached, whose time-out requireActive records.
+ */
+export async function workingAt(ctx: ServiceContext, sessionId: string, step: 'instructions' | 'workspace'): Promise<SessionContext | undefined> {
   const known = await sessionDefinitions(ctx, sessionId);
   const deadline = deadlineOf(known);
   if (deadline === null || ctx.now() >= deadline) return undefined;
-  return activeAt(known, 'instructions');
+  return activeAt(known, step);
 }

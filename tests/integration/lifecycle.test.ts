@@ -152,7 +152,7 @@ describe('time limit', () => {
     expect((await t.server.store.events.listForSession(late.sessionId)).map((e) => e.type)).toContain('session.timed_out');
   });
 
-  it('completes the survey without reading the session first; at another step the step is refused before the answers', async () => {
+  it('submits the artifact and completes the survey without reading the session first; at another step the step is refused first', async () => {
     const t = await server();
     const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'survey-no-read' });
     const socket = await connectSocket(t, j.token);
@@ -164,19 +164,46 @@ describe('time limit', () => {
     expect(await call(socket, 'survey:submit', { answers, clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'wrong_step' } });
     expect(await call(socket, 'survey:submit', { answers: { nope: 1 }, clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'wrong_step' } });
     expect((await t.server.store.events.listForSession(j.sessionId)).length).toBe(eventsBefore);
-    await callOk(socket, 'artifact:submit', { fields: artifactValues(workspace, {}, 1), clientTs: Date.now() });
+    const sessionReads = (meter: ReturnType<typeof installSqliteMeter>) => meter.snapshot().filter((r) => r.sql === SESSION_SQL.get.sqlite).reduce((n, r) => n + r.calls, 0);
+    const submitMeter = installSqliteMeter();
+    try {
+      expect(await callOk(socket, 'artifact:submit', { fields: artifactValues(workspace, {}, 1), clientTs: Date.now() })).toMatchObject({ step: 'survey' });
+      // Two reads of the row: the store call's check of the locked row (SQLite's twin of the PostgreSQL function) and the
+      // answer's session:state. No read before them: the store call checks the step and the deadline.
+      expect(sessionReads(submitMeter)).toBe(2);
+    } finally {
+      submitMeter.uninstall();
+    }
+    // A second submission is refused for the step, as before.
+    expect(await call(socket, 'artifact:submit', { fields: artifactValues(workspace, {}, 2), clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'wrong_step' } });
     const meter = installSqliteMeter();
     try {
       const done = await callOk(socket, 'survey:submit', { answers, clientTs: Date.now() });
       expect(done).toMatchObject({ step: 'complete', status: 'completed', surveySubmitted: true });
       // One read of the row: the answer's session:state. The submission itself made only its compare-and-set.
-      expect(meter.snapshot().filter((r) => r.sql === SESSION_SQL.get.sqlite).reduce((n, r) => n + r.calls, 0)).toBe(1);
+      expect(sessionReads(meter)).toBe(1);
     } finally {
       meter.uninstall();
     }
     // A second submission finds the session over and writes nothing.
     expect(await call(socket, 'survey:submit', { answers, clientTs: Date.now() })).toMatchObject({ ok: false, error: { code: 'session_over' } });
     expect((await t.server.store.surveyAnswers.listForSession(j.sessionId)).length).toBe(Object.keys(answers).length);
+  });
+
+  it('refuses a submission past the deadline as a read would: the time-out is recorded and nothing is submitted', async () => {
+    let clock = Date.parse('2026-11-30T09:00:00Z');
+    const t = await server({ now: () => clock });
+    const j = await join(t, 'travel-planning', { PROLIFIC_PID: 'submit-late' });
+    const socket = await connectSocket(t, j.token);
+    await toWorkspace(socket);
+    const workspace = await callOk(socket, 'session:state', {});
+    clock += 21 * 60_000;
+    const refused = await call(socket, 'artifact:submit', { fields: artifactValues(workspace, {}, 1), clientTs: clock });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'session_over' } });
+    const types = (await t.server.store.events.listForSession(j.sessionId)).map((e) => e.type);
+    expect(types).toContain('session.timed_out');
+    expect(types).not.toContain('artifact.submitted');
+    expect(types).not.toContain('chat.stop_requested');
   });
 
   it('arms the time limit from the consent answer itself: the time-out is pushed with no further read or reconnect', async () => {
