@@ -4,6 +4,8 @@
  * were resent and stored once, that replies cut mid-stream are marked, and that every session resumes.
  * Options: --participants 40 --turns 5 --kills 6 --kill-every-ms 2500 --study travel-planning --log <file> --database sqlite|postgres
  * (postgres: the server runs on a throwaway local cluster, tests/support/postgresCluster.ts, stopped at the end).
+ * A kill comes about --kill-every-ms after the one before, sooner when the traffic runs out first: kill i of n at the
+ * latest once i/(n + 1) of the messages are acknowledged, so all of them land during it.
  * Bounded: at most `kills` kills; each participant gives up after 3 minutes. Loopback only.
  */
 import { z } from 'zod';

@@ -6,6 +6,8 @@
  * once and retried to completion, every session resumes. Prints PASS/FAIL like bench/crash.ts.
  * Options: --nodes 3 --participants 300 --turns 3 --kills 6 --kill-every-ms 4000 --adapter redis|postgres
  *          --study travel-planning --log <file.jsonl>
+ * A fault comes about --kill-every-ms after the one before (jittered ×0.6–1.4), sooner when the traffic runs out
+ * first: fault i of n at the latest once i/(n + 1) of the messages are acknowledged, so all of them land during it.
  * Group mode, `--groups N` (bench/cluster/groupFaultRun.ts): N groups of three in studies/group-demo.yaml chat and
  * edit the shared plan through HAProxy while one node at a time is SIGKILLed `kills` times mid-group and restarted;
  * PASS when no acknowledged message or shared-plan edit is lost (store, and each member's view after a reload).

@@ -62,12 +62,17 @@ export async function runNodeFaultScenario(o: NodeFaultOptions): Promise<NodeFau
       ...(o.log ? { log: o.log } : {}),
     });
     await traffic.flowing();
+    // Each fault waits about its interval, or less when the traffic runs out sooner: fault i of n comes at the latest
+    // once i/(n + 1) of the messages are acknowledged, so every planned fault lands during the traffic.
+    const faults = o.kills + (redisAfter <= o.kills ? 1 : 0) + (postgresAfter <= o.kills ? 1 : 0);
+    let issued = 0;
+    const untilNextFault = (ms: number): Promise<boolean> => traffic.pause(ms, ++issued / (faults + 1));
     // A killed node restarts in the background while the run goes on (a restart takes seconds on a loaded box);
     // the next kill takes the next node that is up, and never the last one up.
     const restarting = new Map<string, Promise<void>>();
     let next = 0;
     for (let k = 0; k < o.kills && !traffic.done; k++) {
-      if (await traffic.pause(o.killEveryMs)) break;
+      if (await untilNextFault(o.killEveryMs)) break;
       if (cluster.nodes.length - restarting.size < 2) await Promise.race(restarting.values());
       // Round robin over all nodes, skipping those still restarting.
       let node = cluster.nodes[next % cluster.nodes.length]!;
@@ -86,13 +91,13 @@ export async function runNodeFaultScenario(o: NodeFaultOptions): Promise<NodeFau
         }),
       );
       if (kills === redisAfter) {
-        if (await traffic.pause(o.killEveryMs / 2)) break;
+        if (await untilNextFault(o.killEveryMs / 2)) break;
         say('restart redis');
         await cluster.redis.restart();
         redisRestarts += 1;
       }
       if (kills === postgresAfter) {
-        if (await traffic.pause(o.killEveryMs / 2)) break;
+        if (await untilNextFault(o.killEveryMs / 2)) break;
         // 'immediate': like a crash of the database server; WAL replay on start, every connection cut.
         say('restart postgres (immediate shutdown)');
         await cluster.postgres.restart('immediate');

@@ -54,7 +54,8 @@ export async function runCrashScenario(o: CrashScenarioOptions): Promise<CrashSc
     });
     await traffic.flowing();
     for (let k = 0; k < o.kills && !traffic.done; k++) {
-      if (await traffic.pause(o.killEveryMs)) break;
+      // at the latest once (k + 1)/(kills + 1) of the messages are acknowledged: every kill lands during the traffic
+      if (await traffic.pause(o.killEveryMs, (k + 1) / (o.kills + 1))) break;
       o.onKill?.(k + 1, server.pid);
       await server.crash();
       kills += 1;

@@ -27,13 +27,25 @@ export interface FaultTraffic {
   readonly done: boolean;
   /** Resolves once the first chat message was acknowledged (or the run ended), so faults land mid-traffic. */
   flowing(): Promise<void>;
-  /** A pause of about `ms` (jittered ×0.6–1.4) that ends early when the traffic is over; true if it is. */
-  pause(ms: number): Promise<boolean>;
+  /**
+   * A pause of about `ms` (jittered ×0.6–1.4) that ends early when the traffic is over, or once `share` (0–1) of the
+   * planned chat messages (participants × turns) are acknowledged; true if the traffic is over. Fault i of n paused
+   * with share i/(n + 1) lands before the traffic ends however fast the machine runs it.
+   */
+  pause(ms: number, share?: number): Promise<boolean>;
 }
 
 export function startFaultTraffic(o: FaultTrafficOptions): FaultTraffic {
   const memory = new MemoryLog();
-  const log = o.log ? new TeeLog([memory, o.log]) : memory;
+  // distinct messages acknowledged (a resend's ack repeats its clientId)
+  const acknowledged = new Set<unknown>();
+  const counter: ParticipantLogSink = {
+    write: (r) => {
+      if (r.kind === 'chat_ack') acknowledged.add(r.clientId);
+    },
+  };
+  const log = new TeeLog(o.log ? [memory, counter, o.log] : [memory, counter]);
+  const planned = o.participants * o.turns;
   let done = false;
   const lines = Array.from({ length: o.turns }, (_, i) => `Crash-test message ${i + 1}: please continue.`);
   const simulation = runSimulation({
@@ -50,9 +62,10 @@ export function startFaultTraffic(o: FaultTrafficOptions): FaultTraffic {
     maxReplyRetries: 30,
     rampMs: 10,
   }).finally(() => (done = true));
-  const sleep = async (ms: number): Promise<boolean> => {
+  const sleep = async (ms: number, share = Infinity): Promise<boolean> => {
     const until = performance.now() + ms;
-    while (!done && performance.now() < until) await new Promise((r) => setTimeout(r, Math.min(50, until - performance.now())));
+    while (!done && performance.now() < until && acknowledged.size < share * planned)
+      await new Promise((r) => setTimeout(r, Math.min(50, until - performance.now())));
     return done;
   };
   return {
@@ -62,9 +75,9 @@ export function startFaultTraffic(o: FaultTrafficOptions): FaultTraffic {
       return done;
     },
     flowing: async () => {
-      while (!done && !memory.records.some((r) => r.kind === 'chat_ack')) await sleep(50);
+      while (!done && acknowledged.size === 0) await sleep(50);
     },
-    pause: (ms) => sleep(ms * (0.6 + 0.8 * Math.random())),
+    pause: (ms, share) => sleep(ms * (0.6 + 0.8 * Math.random()), share),
   };
 }
 
