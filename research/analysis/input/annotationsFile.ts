@@ -46,6 +46,49 @@ export function readAnnotationsFile(path: string, sessionIndex: Map<string, numb
   return reader.finish();
 }
 
+/** Where the required columns are (session_id, turn, speaker, friction, grounding) and how many fields a row has. */
+export interface AnnotationHeader {
+  col: number[];
+  width: number;
+}
+
+/** The header row's columns; a DatasetError naming the header's line when a required one is missing. */
+export function annotationHeader(file: string, fields: string[], line: number): AnnotationHeader {
+  const header = fields.map((h) => h.trim());
+  const col = REQUIRED.map((name) => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new DatasetError(file, line, name, `missing required column (header has: ${header.join(', ')})`);
+    return i;
+  });
+  return { col, width: header.length };
+}
+
+/** The rows of one byte range of annotations.csv (after its header), read apart so that ranges can be read at once. */
+export interface AnnotationChunk {
+  /** Lines of the range (numbered from 1 within it). */
+  lines: number;
+  columns: ReturnType<AnnotationColumns['finish']>;
+  /** Label ids of `columns` index this (first seen first); friction labels in the order first seen as one. */
+  labels: string[];
+  frictionLabels: string[];
+  /** The range's first bad cell, its line numbered within the range (the rows before it are in `columns`). */
+  error: { line: number; column: string | null; detail: string } | null;
+}
+
+/** Reads bytes [start, end) of an unquoted annotations.csv (start just after a line break) with a known header. */
+export function readAnnotationChunk(path: string, sessionIndex: Map<string, number>, header: AnnotationHeader, bytes: { start: number; end: number }): AnnotationChunk {
+  const reader = new AnnotationReader(basename(path), sessionIndex, header);
+  let lines = 0;
+  let error: AnnotationChunk['error'] = null;
+  try {
+    lines = forEachLineSpan(path, (text, start, end, line) => reader.span(text, start, end, line), bytes);
+  } catch (e) {
+    if (!(e instanceof DatasetError)) throw e;
+    error = { line: e.line ?? 0, column: e.column, detail: e.detail };
+  }
+  return { lines, ...reader.parts(), error };
+}
+
 /** Validates rows (as a field list or as a span of a line) and stores them column-wise. */
 class AnnotationReader {
   private store = new AnnotationColumns();
@@ -66,7 +109,10 @@ class AnnotationReader {
   constructor(
     private file: string,
     private sessionIndex: Map<string, number>,
-  ) {}
+    header?: AnnotationHeader,
+  ) {
+    if (header) (this.col = header.col), (this.width = header.width);
+  }
 
   fields(fields: string[], line: number): void {
     if (this.col === null) return this.header(fields, line);
@@ -107,14 +153,12 @@ class AnnotationReader {
     return { ...this.store.finish(), labels: [...this.labelIds.keys()], frictionLabels: this.frictionLabels };
   }
 
+  parts(): Omit<AnnotationChunk, 'lines' | 'error'> {
+    return { columns: this.store.finish(), labels: [...this.labelIds.keys()], frictionLabels: [...this.frictionLabels] };
+  }
+
   private header(fields: string[], line: number): void {
-    const header = fields.map((h) => h.trim());
-    this.width = header.length;
-    this.col = REQUIRED.map((name) => {
-      const i = header.indexOf(name);
-      if (i < 0) throw new DatasetError(this.file, line, name, `missing required column (header has: ${header.join(', ')})`);
-      return i;
-    });
+    ({ col: this.col, width: this.width } = annotationHeader(this.file, fields, line));
   }
 
   private checkWidth(n: number, line: number): void {

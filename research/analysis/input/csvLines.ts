@@ -31,11 +31,19 @@ const CHUNK = 16 * 1024 * 1024;
 /**
  * Streams the non-empty lines of a UTF-8 file (LF or CRLF, optional BOM) as spans of a chunk string:
  * `text.slice(start, end)` is line number `line` without its line break. Nothing is copied per line.
+ * With `bytes`, only the lines of that byte range (it starts at 0 or just after a line break; lines are
+ * numbered from 1 within it). Returns the number of lines read (line breaks, and a last line without one).
  */
-export function forEachLineSpan(path: string, onLine: (text: string, start: number, end: number, line: number) => void): void {
+export function forEachLineSpan(
+  path: string,
+  onLine: (text: string, start: number, end: number, line: number) => void,
+  bytes?: { start: number; end: number },
+): number {
   const fd = openSync(path, 'r');
   let line = 0;
-  let first = true;
+  let first = (bytes?.start ?? 0) === 0;
+  let position = bytes?.start ?? 0;
+  const end = bytes?.end ?? Infinity;
   const emit = (text: string) => {
     let start = 0;
     if (first) {
@@ -55,8 +63,9 @@ export function forEachLineSpan(path: string, onLine: (text: string, start: numb
     const buffer = Buffer.allocUnsafe(CHUNK);
     let carry = Buffer.alloc(0);
     for (;;) {
-      const read = readSync(fd, buffer, 0, CHUNK, null);
+      const read = readSync(fd, buffer, 0, Math.min(CHUNK, end - position), position);
       if (read === 0) break;
+      position += read;
       const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
       const lastNewline = data.lastIndexOf(10);
       if (lastNewline < 0) {
@@ -70,6 +79,7 @@ export function forEachLineSpan(path: string, onLine: (text: string, start: numb
   } finally {
     closeSync(fd);
   }
+  return line;
 }
 
 /** True when the file contains a double quote (then it needs a real CSV parser). */

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatasetError, EXCLUDED_SESSION } from './datasetError';
 import { readSessionsFile, COUNT_COLUMNS, type SessionTable } from './sessionsFile';
-import { readAnnotationsFile, type AnnotationTable } from './annotationsFile';
+import type { AnnotationTable } from './annotationsFile';
+import { readAnnotations } from './parallelAnnotations';
 import { countsFromMessages } from './messagesFile';
 import { applyQualityFile } from './qualityFile';
 import { inGroupCondition, subsetSessions } from './subsetSessions';
@@ -61,6 +62,6 @@ export function loadDataset(dir: string, options: { includePilot?: boolean; incl
     for (const id of [...all.excludedPilotIds, ...all.excludedUnconsentedIds, ...all.excludedSimulatedIds, ...groupSessions.ids]) index.set(id, EXCLUDED_SESSION);
   }
   const annotationsPath = join(dir, 'annotations.csv');
-  const annotations = existsSync(annotationsPath) ? readAnnotationsFile(annotationsPath, index) : null;
+  const annotations = existsSync(annotationsPath) ? readAnnotations(annotationsPath, index) : null;
   return { sessions, annotations, countsSource, judgedQuality, groupSessions };
 }

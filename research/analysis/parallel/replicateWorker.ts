@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { KERNELS } from './kernels';
+import { readClaimedRanges, type AnnotationRangesJob } from '../input/parallelAnnotations';
 import { DONE, FAILED, FAILED_FROM, FAILED_TO, NEXT, type ReplicateJob } from './runReplicates';
 
 /**
@@ -8,7 +9,10 @@ import { DONE, FAILED, FAILED_FROM, FAILED_TO, NEXT, type ReplicateJob } from '.
  * (and reports the error); the worker then stops taking work.
  */
 let broken = false;
-parentPort!.on('message', (job: ReplicateJob) => {
+// The threads also read annotations.csv's ranges while the dataset loads (input/parallelAnnotations.ts).
+parentPort!.on('message', (job: ReplicateJob | AnnotationRangesJob) => ('kind' in job ? readClaimedRanges(job) : replicate(job)));
+
+function replicate(job: ReplicateJob): void {
   if (broken) return;
   const kernel = KERNELS[job.kernel];
   let from = -1;
@@ -31,4 +35,4 @@ parentPort!.on('message', (job: ReplicateJob) => {
     Atomics.store(job.control, FAILED, 1);
     Atomics.notify(job.control, DONE);
   }
-});
+}

@@ -99,6 +99,12 @@ function workers(count: number): Worker[] {
   return pool;
 }
 
+/** The worker threads (started now if they are not yet), none with one thread: for other work to share with them. */
+export function replicateWorkerPool(): readonly Worker[] {
+  const { threads } = replicateThreads();
+  return threads > 1 ? workers(threads - 1) : [];
+}
+
 /** Ends the worker threads (they are started again when needed). */
 export function stopReplicateWorkers(): void {
   const old = pool;
